@@ -1,0 +1,54 @@
+#include "output.hpp"
+
+#include <cerrno>
+#include <cstdio>
+#include <cstring>
+#include <unistd.h>
+
+#include "error.hpp"
+
+namespace frontier {
+
+namespace {
+std::string g_tool = "frontier";
+}
+
+void Output::write_line(std::string_view line) {
+    buf_.append(line);
+    buf_.push_back('\n');
+    if (buf_.size() >= (1u << 16)) flush();
+}
+
+void Output::flush() {
+    size_t off = 0;
+    while (off < buf_.size()) {
+        ssize_t n = ::write(1, buf_.data() + off, buf_.size() - off);
+        if (n < 0) {
+            if (errno == EINTR) continue;
+            if (errno == EPIPE) {
+                buf_.clear();
+                throw BrokenPipe();
+            }
+            std::string msg = std::string("cannot write to standard output: ") + std::strerror(errno);
+            buf_.clear();
+            throw IoError(msg);
+        }
+        off += static_cast<size_t>(n);
+    }
+    buf_.clear();
+}
+
+Output& out() {
+    static Output o;
+    return o;
+}
+
+void set_tool_name(std::string_view name) { g_tool = std::string(name); }
+const std::string& tool_name() { return g_tool; }
+
+void diag(std::string_view message) {
+    std::string line = g_tool + ": " + std::string(message) + "\n";
+    (void)!::write(2, line.data(), line.size());
+}
+
+}  // namespace frontier

@@ -1,0 +1,13 @@
+// SIGINT / SIGTERM handling shared by all tools: the first signal sets a flag
+// that loops check between transactions, so nothing is left half-written.
+#pragma once
+
+namespace frontier {
+
+// Installs the handlers (SIGPIPE ignored; SIGINT/SIGTERM set the flag).
+void install_signal_handlers();
+
+// True once SIGINT or SIGTERM arrived.
+bool stop_requested();
+
+}  // namespace frontier

@@ -1,0 +1,87 @@
+#include "tool.hpp"
+
+#include <cstdlib>
+#include <simdjson.h>
+#include <sqlite3.h>
+#include <curl/curl.h>
+#include <unistd.h>
+
+#include "error.hpp"
+#include "output.hpp"
+#include "signals.hpp"
+
+#ifndef FRONTIER_VERSION
+#define FRONTIER_VERSION "0.1.0"
+#endif
+
+namespace frontier {
+
+void add_common_options(CLI::App& app, CommonOptions& opts, bool with_frontier) {
+    if (with_frontier)
+        app.add_option("-f,--frontier", opts.frontier,
+                       "frontier file (default: $FRONTIER, else ./frontier.db)");
+    app.add_flag("-q,--quiet", opts.quiet, "print no per-record output or summary");
+    app.add_flag("-v,--verbose", opts.verbose, "more diagnostics on stderr");
+    app.add_flag("--progress", opts.progress, "progress lines on stderr even when it is not a terminal");
+}
+
+std::string frontier_path(const CommonOptions& opts) {
+    if (!opts.frontier.empty()) return opts.frontier;
+    if (const char* env = std::getenv("FRONTIER"); env && *env) return env;
+    return "./frontier.db";
+}
+
+std::string version_string(const std::string& tool) {
+    std::string v = tool + " " FRONTIER_VERSION " (SQLite " + sqlite3_libversion();
+    v += ", libcurl ";
+    v += curl_version_info(CURLVERSION_NOW)->version;
+    v += ", simdjson " SIMDJSON_VERSION ")";
+    return v;
+}
+
+bool stderr_is_tty() { return ::isatty(2) == 1; }
+
+int run_tool(const std::string& name, int argc, char** argv,
+             const std::function<void(CLI::App&)>& setup,
+             const std::function<int()>& run,
+             const std::string& description,
+             const std::string& example) {
+    set_tool_name(name);
+    install_signal_handlers();
+    CLI::App app(description, name);
+    app.set_version_flag("--version", [name] { return version_string(name); }, "print version and library versions");
+    if (!example.empty()) app.footer("Example:\n" + example);
+    setup(app);
+    try {
+        app.parse(argc, argv);
+    } catch (const CLI::CallForHelp& e) {
+        return app.exit(e);
+    } catch (const CLI::CallForAllHelp& e) {
+        return app.exit(e);
+    } catch (const CLI::CallForVersion& e) {
+        return app.exit(e);
+    } catch (const CLI::ParseError& e) {
+        diag(e.what());
+        diag("Try '" + name + " --help'.");
+        return 2;
+    }
+    int rc = 1;
+    try {
+        rc = run();
+        out().flush();
+    } catch (const BrokenPipe&) {
+        return 0;
+    } catch (const UsageError& e) {
+        try { out().flush(); } catch (...) {}
+        diag(e.what());
+        diag("Try '" + name + " --help'.");
+        return 2;
+    } catch (const std::exception& e) {
+        try { out().flush(); } catch (...) {}
+        diag(e.what());
+        return 1;
+    }
+    return rc;
+}
+
+}  // namespace frontier

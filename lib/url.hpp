@@ -1,0 +1,75 @@
+// URL canonicalisation (SPEC §3), fingerprints and queue keys.
+//
+// Parsing is libcurl's URL API; IDNA is libidn2; registered domains come
+// from libpsl's built-in public-suffix list. All functions are thread-safe.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace frontier {
+
+struct CanonOptions {
+    // Query / ;path parameter names removed; an entry ending in '*' is a
+    // prefix ("utm_*"). Matching is case-insensitive.
+    std::vector<std::string> strip_params = {"utm_*", "jsessionid", "phpsessid", "sid", "sessionid"};
+    bool sort_query = false;
+};
+
+// A canonical URL and its parts.
+struct Url {
+    std::string url;     // the canonical form, e.g. "http://example.com:8080/a?b=1"
+    std::string scheme;  // "http" or "https"
+    std::string host;    // lower-case, punycode; IPv6 literals in brackets "[::1]"
+    int port = -1;       // explicit non-default port, else -1
+    std::string path;    // starts with '/'
+    std::string query;   // without '?', empty when none
+    bool has_query = false;
+
+    // "host" or "host:port" (port only when not the scheme's default).
+    std::string authority() const;
+    // path plus "?query" when present: what robots.txt rules match against.
+    std::string path_and_query() const;
+};
+
+// Result of canonicalize_url: ok, or a rejection reason
+// ("bad-url" for unparsable input, "bad-scheme" for anything but http/https).
+struct CanonResult {
+    bool ok = false;
+    std::string reason;
+    Url url;
+};
+
+// Canonical form per SPEC §3: whitespace trimmed, scheme and host lower-case,
+// IDN host to punycode, default port removed, empty path -> "/", dot segments
+// resolved, percent-encoding normalised (upper-case hex, unreserved decoded,
+// spaces and non-ASCII encoded), fragment removed, session parameters
+// stripped (query and ";name=value" path parameters), query sorted if asked.
+CanonResult canonicalize_url(std::string_view input, const CanonOptions& opt = {});
+
+// Resolves `ref` (absolute or relative) against the absolute `base` URL
+// (RFC 3986). Returns nullopt when either does not parse. The result is not
+// canonicalised; pass it to canonicalize_url.
+std::optional<std::string> resolve_url(std::string_view base, std::string_view ref);
+
+// XXH3-64 of the canonical URL text.
+uint64_t url_fingerprint(std::string_view canonical_url);
+
+// Registered domain ("news.bbc.co.uk" -> "bbc.co.uk") from the public-suffix
+// list; an IP literal, or a host that is itself a public suffix, is returned
+// unchanged.
+std::string registered_domain(std::string_view host);
+
+// True when `host` is `domain` or a subdomain of it ("a.b.com" in "b.com").
+bool host_in_domain(std::string_view host, std::string_view domain);
+
+enum class QueueKeyMode { host, domain };
+
+// The queue a URL belongs to: its authority (QueueKeyMode::host) or its
+// registered domain (QueueKeyMode::domain).
+std::string queue_key(const Url& url, QueueKeyMode mode);
+
+}  // namespace frontier

@@ -1,0 +1,18 @@
+#!/bin/sh
+# Installs the Debian packages the toolkit builds and tests with, when missing.
+set -e
+pkgs="g++ make pkg-config libcli11-dev libsqlite3-dev sqlite3 libsimdjson-dev libcurl4-openssl-dev
+libxxhash-dev catch2 libpsl-dev libidn2-dev libxml2-dev zlib1g-dev python3 nginx-light python3-doc"
+missing=""
+for p in $pkgs; do
+    dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing="$missing $p"
+done
+[ -z "$missing" ] && exit 0
+echo "deps: installing$missing" >&2
+SUDO=""
+[ "$(id -u)" -ne 0 ] && SUDO=sudo
+export DEBIAN_FRONTEND=noninteractive
+$SUDO apt-get install -y -q --no-install-recommends $missing >/dev/null 2>&1 || {
+    $SUDO apt-get update -q >/dev/null
+    $SUDO apt-get install -y -q --no-install-recommends $missing >/dev/null
+}

@@ -1,0 +1,29 @@
+#!/usr/bin/env bash
+# CLI golden tests. A case is tests/cli/cases/NAME.sh, run by bash in a fresh
+# temporary directory with the tools on PATH and FRONTIER_NOW set; its stdout
+# (scripts print "exit=$?" where exit codes matter) is byte-compared with
+# NAME.out. `tests/cli/run.sh --regen` rewrites the .out files for review.
+set -u
+here="$(cd "$(dirname "$0")" && pwd)"
+root="$(cd "$here/../.." && pwd)"
+export PATH="$root/bin:$PATH"
+export FRONTIER_NOW=1800000000
+export LC_ALL=C
+regen=0; [ "${1:-}" = "--regen" ] && { regen=1; shift; }
+filter="${1:-}"
+for case in "$here"/cases/*.sh; do
+    name=$(basename "$case" .sh)
+    [ -n "$filter" ] && [[ "$name" != *$filter* ]] && continue
+    dir=$(mktemp -d)
+    actual=$(cd "$dir" && CASES="$here/cases" ROOT="$root" timeout 120 bash "$case" 2>&1)
+    rm -rf "$dir"
+    if [ $regen -eq 1 ]; then
+        printf '%s\n' "$actual" > "$here/cases/$name.out"
+        echo "PASS $name (regenerated)"
+    elif [ -f "$here/cases/$name.out" ] && [ "$actual" == "$(cat "$here/cases/$name.out")" ]; then
+        echo "PASS $name"
+    else
+        echo "FAIL $name"
+        diff <(cat "$here/cases/$name.out" 2>/dev/null) <(printf '%s\n' "$actual") | head -40
+    fi
+done
