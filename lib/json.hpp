@@ -7,6 +7,7 @@
 
 #include <cstdint>
 #include <cstdio>
+#include <initializer_list>
 #include <memory>
 #include <optional>
 #include <string>
@@ -54,6 +55,8 @@ public:
     // Typed getters: nullopt when absent or null; FieldTypeError when of
     // another type. get_int accepts integral numbers (3.0) but not 3.5.
     // get_time accepts epoch seconds (number) or an RFC 3339 string.
+    // (Also: get_number and get_time refuse non-finite values such as 1e400,
+    // and get_time accepts a decimal string of epoch seconds, "1795000000".)
     std::optional<std::string> get_string(std::string_view key) const;
     std::optional<int64_t> get_int(std::string_view key) const;
     std::optional<double> get_number(std::string_view key) const;
@@ -61,12 +64,25 @@ public:
     std::optional<double> get_time(std::string_view key) const;
 
     // Sets or replaces a field from a raw JSON text (used by tests and tools
-    // that build records).
+    // that build records). The value is decoded as the reader would decode
+    // it; its raw text is `json_text` minus surrounding whitespace. Throws
+    // std::invalid_argument when `json_text` is not one valid JSON value.
     void set_raw(std::string_view key, std::string_view json_text);
 };
 
+// Parses the JSON text of one object into `out` (fields replaced), with the
+// same value decoding as LineReader. Returns false (and leaves `out` empty)
+// when the text is not a valid JSON object.
+bool parse_record(std::string_view json_object_text, Record& out);
+
 // Parses an RFC 3339 / ISO 8601 timestamp ("2024-05-01T12:00:00Z",
 // "2024-05-01T12:00:00.5+02:00", "2024-05-01") to epoch seconds.
+// Accepted: a date alone (midnight UTC); date and time separated by 'T', 't'
+// or a space; seconds optional ("12:00"); a fraction after '.' or ','; zone
+// 'Z'/'z', +hh:mm, -hh:mm or +hhmm, or none (taken as UTC). Surrounding
+// whitespace is ignored. Fields are range-checked (Feb 30 and 24:00 are
+// refused; a leap second :60 is accepted). nullopt on anything else.
+// Thread-safe.
 std::optional<double> parse_rfc3339(std::string_view text);
 
 // True when `s` is valid UTF-8 (no overlongs, no surrogates, <= U+10FFFF).
@@ -85,7 +101,15 @@ struct InputLine {
 // trimmed). Blank lines are skipped but counted. Lines longer than
 // `max_line` bytes are consumed to their end and reported as
 // "line-too-long" without being held in memory.
-// Not thread-safe; one reader per thread.
+// A trailing '\r' is stripped (CRLF input); a last line without '\n' is a
+// line. Checks, in order: length ("line-too-long"), NUL bytes ("nul-byte"),
+// UTF-8 ("bad-utf8"), then JSON syntax ("bad-json": invalid JSON, trailing
+// text after the object, nesting deeper than 1024, or a number that is not
+// JSON). "not-object" is never produced: a '{' line is an object or bad-json.
+// Every nested value is validated, so `raw` texts are always valid JSON.
+// Inputs are opened one at a time when reached; an empty `paths` means stdin.
+// Memory: about max_line + 1 MiB of buffer. Not thread-safe; one reader per
+// thread.
 class LineReader {
 public:
     explicit LineReader(std::vector<std::string> paths, size_t max_line = 1 << 20);
@@ -94,7 +118,10 @@ public:
     LineReader& operator=(const LineReader&) = delete;
 
     // Fills `out` with the next non-blank line; false at the end of all input.
-    // Throws IoError when a file cannot be opened or read.
+    // Throws IoError when a file cannot be opened or read. A blocking read
+    // interrupted by SIGINT/SIGTERM (stop_requested(), signals.hpp) also
+    // returns false. `out` is reused: its strings and field vector keep their
+    // capacity, so pass the same InputLine each time.
     bool next(InputLine& out);
 
     // True when no complete line is buffered and the current input has no
@@ -113,8 +140,14 @@ void append_json_string(std::string& out, std::string_view s);
 
 // Appends a number: integers exactly, doubles in the shortest form that
 // reads back the same (12.5, 1795000012.4); NaN and infinities as null.
+// Integral doubles up to 2^53 in magnitude print without a fraction (12.0 ->
+// 12); larger ones in exponent form (1e+20).
 void append_json_number(std::string& out, double v);
 void append_json_int(std::string& out, int64_t v);
+
+// Appends `v` as JSON: its raw text when set, else encoded from its kind and
+// decoded scalar (an object or array without raw text becomes null).
+void append_json_value(std::string& out, const JsonValue& v);
 
 // Builds one JSON object per line. Usage:
 //   JsonWriter w; w.begin(); w.field("url", u); w.field("priority", 12); w.end();
@@ -137,7 +170,11 @@ public:
     void field_raw(std::string_view k, std::string_view json_text);
     // Values inside arrays / after key():
     void value(std::string_view v);
+    void value(const char* v) { value(std::string_view(v)); }  // not bool
+    void value(const std::string& v) { value(std::string_view(v)); }
     void value(int64_t v);
+    void value(int v) { value(static_cast<int64_t>(v)); }
+    void value(uint64_t v) { value(static_cast<int64_t>(v)); }
     void value(double v);
     void value(bool v);
     void value_raw(std::string_view json_text);
@@ -145,7 +182,10 @@ public:
     void end_object();
     void begin_array();
     void end_array();
-    // Writes every field of `r` whose key is not in `skip` (raw text kept).
+    // Writes every field of `r` whose key is not in `skip` (raw text kept;
+    // a value without raw text is encoded, see append_json_value).
+    // Strings passed to key()/field()/value() are escaped with
+    // append_json_string; *_raw texts are written unchecked.
     void pass_through(const Record& r, std::initializer_list<std::string_view> skip);
     const std::string& str() const { return buf_; }
 

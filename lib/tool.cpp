@@ -32,10 +32,10 @@ std::string frontier_path(const CommonOptions& opts) {
 }
 
 std::string version_string(const std::string& tool) {
-    std::string v = tool + " " FRONTIER_VERSION " (SQLite " + sqlite3_libversion();
+    std::string v = tool + " " + FRONTIER_VERSION + " (SQLite " + sqlite3_libversion();
     v += ", libcurl ";
     v += curl_version_info(CURLVERSION_NOW)->version;
-    v += ", simdjson " SIMDJSON_VERSION ")";
+    v += ", simdjson " + std::to_string(simdjson::SIMDJSON_VERSION_MAJOR) + "." + std::to_string(simdjson::SIMDJSON_VERSION_MINOR) + "." + std::to_string(simdjson::SIMDJSON_VERSION_REVISION) + ")";
     return v;
 }
 

@@ -1,0 +1,140 @@
+#include <cmath>
+#include <ctime>
+
+#include "clock.hpp"
+#include "commands.hpp"
+#include "error.hpp"
+#include "json.hpp"
+#include "output.hpp"
+#include "signals.hpp"
+#include "store.hpp"
+
+namespace frontier {
+
+namespace {
+
+std::string human_time(double t) {
+    time_t s = static_cast<time_t>(t);
+    struct tm tmv;
+    gmtime_r(&s, &tmv);
+    char buf[32];
+    strftime(buf, sizeof buf, "%Y-%m-%d %H:%M:%SZ", &tmv);
+    return buf;
+}
+
+void print_item(const LeaseItem& it) {
+    JsonWriter w;
+    w.begin();
+    w.field("url", it.url);
+    if (it.robots) w.field("robots", true);
+    w.field("lease", it.lease);
+    w.field("queue", it.queue);
+    if (!it.robots) {
+        w.field("priority", it.priority);
+        w.field("depth", it.depth);
+    }
+    w.field("attempt", it.attempt);
+    if (!it.type.empty()) w.field("type", it.type);
+    if (!it.discovery.empty()) w.field("discovery", it.discovery);
+    if (!it.via.empty()) w.field("via", it.via);
+    if (!it.meta.empty()) w.field_raw("meta", it.meta);
+    if (it.etag) w.field("etag", *it.etag);
+    if (it.http_last_modified) w.field("http_last_modified", *it.http_last_modified);
+    if (it.content_hash) w.field("content_hash", *it.content_hash);
+    w.field("expires", it.expires);
+    w.end();
+    out().write_line(w.str());
+}
+
+void explain(const LeaseOutcome& r, double now, bool quiet) {
+    if (quiet) return;
+    switch (r.status) {
+        case LeaseStatus::emitted: break;
+        case LeaseStatus::not_ready:
+            if (r.next_due)
+                diag("nothing is ready now; the next URL is due at " + human_time(*r.next_due) + " (in " +
+                     std::to_string(static_cast<int64_t>(std::ceil(std::max(0.0, *r.next_due - now)))) + " s)");
+            else
+                diag("nothing is ready now; work remains (leases out)");
+            break;
+        case LeaseStatus::paused:
+            diag("finished, but " + std::to_string(r.retired_urls) +
+                 " URLs are held in retired queues (pause at finish): inspect them with frontier-report --queues "
+                 "--state retired, raise budgets with frontier-budget, then lease again");
+            break;
+        case LeaseStatus::finished: diag("finished: nothing remains to lease"); break;
+    }
+}
+
+int exit_code(LeaseStatus s) {
+    switch (s) {
+        case LeaseStatus::emitted: return 0;
+        case LeaseStatus::not_ready: return 3;
+        case LeaseStatus::paused: return 4;
+        case LeaseStatus::finished: return 5;
+    }
+    return 1;
+}
+
+}  // namespace
+
+int run_lease(const LeaseOptions& o) {
+    if (o.n < 1) throw UsageError("-n must be at least 1");
+    if (o.per_queue < 1) throw UsageError("--per-queue must be at least 1");
+    if (!o.url_class.empty() && o.url_class != "acquisition" && o.url_class != "discovery")
+        throw UsageError("--class must be acquisition or discovery");
+    if (o.refill_ratio <= 0 || o.refill_ratio > 1) throw UsageError("--refill-ratio must be in (0, 1]");
+    Store store(frontier_path(o.common), Store::Mode::write);
+    LeaseRequest req;
+    req.n = o.n;
+    req.per_queue = o.per_queue;
+    req.host_discount = o.host_discount;
+    req.url_class = o.url_class;
+
+    if (!o.follow) {
+        req.ttl = o.ttl >= 0 ? o.ttl : store.settings().lease_ttl;
+        req.now = frontier::now();
+        LeaseOutcome r = store.lease(req);
+        for (auto& it : r.items) print_item(it);
+        out().flush();
+        explain(r, req.now, o.common.quiet);
+        return exit_code(r.status);
+    }
+
+    // --follow: keep at most max_in_flight leases out frontier-wide.
+    int64_t emitted = 0;
+    double last_report = 0;
+    for (;;) {
+        if (stop_requested()) return 0;
+        store.refresh_settings();
+        req.ttl = o.ttl >= 0 ? o.ttl : store.settings().lease_ttl;
+        req.now = frontier::now();
+        int64_t out_now = store.count("leased") + store.count("robots_leased");
+        double threshold = o.refill_ratio * static_cast<double>(o.max_in_flight);
+        LeaseOutcome r;
+        if (static_cast<double>(out_now) < threshold || out_now == 0) {
+            req.max_in_flight = o.max_in_flight;
+            req.n = std::min<int64_t>(o.n, o.max_in_flight);
+            r = store.lease(req);
+        } else {
+            r.status = LeaseStatus::not_ready;
+        }
+        for (auto& it : r.items) print_item(it);
+        emitted += static_cast<int64_t>(r.items.size());
+        out().flush();
+        if ((o.common.progress || (stderr_is_tty() && !o.common.quiet)) && req.now - last_report >= 2) {
+            diag("leased " + std::to_string(emitted) + ", in flight " + std::to_string(r.in_flight));
+            last_report = req.now;
+        }
+        if (r.status == LeaseStatus::emitted) continue;
+        if ((r.status == LeaseStatus::finished || r.status == LeaseStatus::paused) && !o.forever) {
+            explain(r, req.now, o.common.quiet);
+            return r.status == LeaseStatus::paused ? 4 : 0;
+        }
+        double wait = o.poll_interval;
+        if (r.next_due) wait = std::min(wait, std::max(0.0, *r.next_due - req.now));
+        sleep_for(std::max(wait, 0.01));
+    }
+}
+
+}  // namespace frontier

@@ -1,0 +1,50 @@
+// The run functions behind each tool: option structs (filled by CLI11 in
+// tools/*.cpp, no I/O while parsing) and the loops that read input, call the
+// library and print results. Each returns the process exit code.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "tool.hpp"
+
+namespace frontier {
+
+struct AddOptions {
+    CommonOptions common;
+    std::vector<std::string> inputs;  // files, "-" = stdin (default)
+    int64_t batch = 20000;            // records per transaction
+};
+int run_add(const AddOptions& o);
+
+struct ConfigOptions {
+    CommonOptions common;
+    std::string domain;
+    std::vector<std::string> args;  // [KEY [VALUE]]
+    bool unset = false;
+};
+int run_config(const ConfigOptions& o);
+
+struct LeaseOptions {
+    CommonOptions common;
+    int64_t n = 100;
+    int64_t per_queue = 1;
+    double host_discount = 0;
+    double ttl = -1;  // -1: lease.ttl setting
+    std::string url_class;
+    bool follow = false;
+    bool forever = false;
+    int64_t max_in_flight = 64;
+    double refill_ratio = 1.0;
+    double poll_interval = 0.2;
+};
+int run_lease(const LeaseOptions& o);
+
+struct DoneOptions {
+    CommonOptions common;
+    std::vector<std::string> inputs;
+    int64_t batch = 500;
+};
+int run_done(const DoneOptions& o);
+
+}  // namespace frontier

@@ -1,0 +1,155 @@
+#include "done.hpp"
+
+#include <simdjson.h>
+
+namespace frontier {
+
+namespace {
+
+// Keys owned by the crawl loop; everything else passes through.
+const std::initializer_list<std::string_view> kOwned = {
+    "url", "lease", "result", "reason", "status", "error_class", "error", "fetched_at", "duration_ms", "ttfb_ms",
+    "bytes", "content_type", "content_hash", "etag", "http_last_modified", "location", "retry_after", "links",
+    "body", "warc", "queue", "priority", "depth", "attempt", "type", "discovery", "via", "expires", "robots",
+    "cost", "line", "next_visit", "links_added", "links_rejected"};
+
+struct LinkIn {
+    std::string url;
+    bool nofollow = false;
+    std::string discovery;
+    std::optional<double> last_modified;
+};
+
+// Reads `links`: an array of strings or {"url","nofollow","discovery","last_modified"} objects.
+bool read_links(const JsonValue& v, std::vector<LinkIn>& out) {
+    if (v.kind == JsonValue::Kind::null) return true;
+    if (v.kind != JsonValue::Kind::array) return false;
+    simdjson::dom::parser p;
+    simdjson::dom::element doc;
+    if (p.parse(v.raw).get(doc)) return false;
+    simdjson::dom::array arr;
+    if (doc.get_array().get(arr)) return false;
+    for (auto e : arr) {
+        LinkIn l;
+        std::string_view s;
+        if (!e.get_string().get(s)) {
+            l.url = std::string(s);
+        } else if (e.is_object()) {
+            if (e["url"].get_string().get(s)) continue;  // an entry without url is skipped
+            l.url = std::string(s);
+            bool nf;
+            if (!e["nofollow"].get_bool().get(nf)) l.nofollow = nf;
+            if (!e["discovery"].get_string().get(s)) l.discovery = std::string(s);
+            double lm;
+            if (!e["last_modified"].get_double().get(lm)) l.last_modified = lm;
+            else if (!e["last_modified"].get_string().get(s)) l.last_modified = parse_rfc3339(s);
+        } else {
+            continue;
+        }
+        out.push_back(std::move(l));
+    }
+    return true;
+}
+
+}  // namespace
+
+std::string DoneProcessor::process(const InputLine& line, double now, bool& rejected) {
+    JsonWriter w;
+    rejected = false;
+    auto reject = [&](std::string_view reason, std::string_view field = {}) {
+        rejected = true;
+        w.begin();
+        w.field("line", static_cast<int64_t>(line.line_no));
+        if (auto u = line.record.find("url"); u && u->kind == JsonValue::Kind::string) w.field("url", u->s);
+        if (auto l = line.record.find("lease"); l && l->kind == JsonValue::Kind::string) w.field("lease", l->s);
+        w.field("result", "rejected");
+        w.field("reason", reason);
+        if (!field.empty()) w.field("field", field);
+        w.end();
+        return w.str();
+    };
+    if (!line.error.empty()) return reject(line.error);
+    const Record& r = line.record;
+    FetchFacts f;
+    std::vector<LinkIn> links;
+    std::optional<std::string> location;
+    try {
+        f.lease = r.get_string("lease").value_or("");
+        f.url = r.get_string("url").value_or("");
+        if (auto st = r.get_int("status")) {
+            f.has_status = true;
+            f.status = *st;
+        }
+        f.error_class = r.get_string("error_class").value_or("");
+        f.duration_ms = r.get_number("duration_ms");
+        f.retry_after = r.get_number("retry_after");
+        f.fetched_at = r.get_time("fetched_at");
+        f.etag = r.get_string("etag");
+        if (auto h = r.find("http_last_modified"); h && h->kind == JsonValue::Kind::string) f.http_last_modified = h->s;
+        else if (h && (h->kind == JsonValue::Kind::integer || h->kind == JsonValue::Kind::number)) f.http_last_modified = h->raw;
+        f.content_hash = r.get_string("content_hash");
+        f.content_type = r.get_string("content_type");
+        f.body = r.get_string("body");
+        location = r.get_string("location");
+        if (auto l = r.find("links"); l && !read_links(*l, links)) throw FieldTypeError{"links", "array"};
+    } catch (const FieldTypeError& e) {
+        return reject("bad-field", e.key);
+    }
+    if (f.lease.empty() && f.url.empty()) return reject("missing-lease");
+    if (!f.has_status && f.error_class.empty()) return reject("missing-status");
+
+    DoneOutcome o = store_.finish(f, now);
+    if (o.result == "rejected") return reject(o.reason);
+    DoneCounts counts;
+    auto count = [&](const EnqueueResult& er) {
+        if (er.status == AddStatus::added) ++counts.links_added;
+        else if (er.status == AddStatus::rejected) ++counts.links_rejected;
+    };
+    if (o.follow_links) {
+        for (auto& l : links) {
+            if (l.nofollow) {
+                ++counts.links_rejected;
+                continue;
+            }
+            Discovered d;
+            d.url = l.url;
+            d.via = o.url;
+            d.depth = o.depth + 1;
+            d.discovery = l.discovery.empty() ? std::string_view("link") : std::string_view(l.discovery);
+            d.last_modified = l.last_modified;
+            count(enqueuer_.add_discovered(d, now));
+        }
+        if (location && !location->empty()) {
+            std::string abs = resolve_url(o.url, *location).value_or(*location);
+            Discovered d;
+            d.url = abs;
+            d.via = o.url;
+            d.depth = o.depth + 1;
+            d.discovery = "redirect";
+            count(enqueuer_.add_discovered(d, now));
+        }
+    }
+    for (auto& sm : o.sitemaps) {
+        Discovered d;
+        d.url = sm;
+        d.via = o.url;
+        d.depth = 0;
+        d.discovery = "sitemap";
+        d.type = "sitemap";
+        count(enqueuer_.add_discovered(d, now));
+    }
+    w.begin();
+    w.field("url", o.url);
+    if (!f.lease.empty()) w.field("lease", f.lease);
+    if (o.robots) w.field("robots", true);
+    w.field("result", o.result);
+    if (!o.reason.empty()) w.field("reason", o.reason);
+    if (o.next_visit) w.field("next_visit", *o.next_visit);
+    w.field("links_added", counts.links_added);
+    w.field("links_rejected", counts.links_rejected);
+    w.pass_through(r, kOwned);
+    w.end();
+    return w.str();
+}
+
+}  // namespace frontier

@@ -1,0 +1,59 @@
+// frontier-done's work (SPEC §8): matching results to leases, the retry
+// policy, politeness wake times, robots.txt storage, revisits, and the
+// enqueueing of discovered links through the frontier-add path.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "enqueue.hpp"
+#include "json.hpp"
+#include "store.hpp"
+
+namespace frontier {
+
+// The facts of one fetch result that the frontier uses.
+struct FetchFacts {
+    std::string lease;
+    std::string url;
+    bool has_status = false;
+    int64_t status = 0;
+    std::string error_class;
+    std::optional<double> duration_ms;
+    std::optional<double> retry_after;
+    std::optional<double> fetched_at;
+    std::optional<std::string> etag, http_last_modified, content_hash, content_type, body;
+};
+
+// What Store::finish decided for one result.
+struct DoneOutcome {
+    std::string result;  // done, retry, failed, blocked, stale, rejected
+    std::string reason;
+    std::string url;     // canonical URL of the leased row (or of the input)
+    std::optional<double> next_visit;
+    bool follow_links = false;  // a successful, non-stale fetch: enqueue links/location
+    int64_t depth = 0;
+    bool robots = false;
+    std::vector<std::string> sitemaps;  // from a stored robots.txt
+};
+
+struct DoneCounts {
+    int64_t links_added = 0;
+    int64_t links_rejected = 0;
+};
+
+class DoneProcessor {
+public:
+    explicit DoneProcessor(Store& store) : store_(store), enqueuer_(store) {}
+
+    // Applies one input line (inside a Store transaction) and returns the
+    // output record's JSON text. Sets `rejected` for bad input.
+    std::string process(const InputLine& line, double now, bool& rejected);
+
+private:
+    Store& store_;
+    Enqueuer enqueuer_;
+};
+
+}  // namespace frontier

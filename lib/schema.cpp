@@ -1,0 +1,151 @@
+#include "schema.hpp"
+
+#include <string>
+
+#include "error.hpp"
+#include "store.hpp"
+
+namespace frontier {
+
+namespace {
+
+// Version 1: the first released schema. Later versions append a migration
+// step to kMigrations; a step is never edited once released.
+const char* const kSchemaV1 = R"SQL(
+CREATE TABLE meta(key TEXT PRIMARY KEY, value) WITHOUT ROWID;
+CREATE TABLE settings(key TEXT PRIMARY KEY, value TEXT NOT NULL) WITHOUT ROWID;
+CREATE TABLE domain_settings(domain TEXT NOT NULL, key TEXT NOT NULL, value TEXT NOT NULL,
+    PRIMARY KEY(domain, key)) WITHOUT ROWID;
+CREATE TABLE queue_budgets(scope TEXT NOT NULL, name TEXT NOT NULL, replenish INTEGER, total INTEGER,
+    PRIMARY KEY(scope, name)) WITHOUT ROWID;
+CREATE TABLE seed_domains(domain TEXT PRIMARY KEY) WITHOUT ROWID;
+CREATE TABLE counters(name TEXT PRIMARY KEY, n INTEGER NOT NULL) WITHOUT ROWID;
+CREATE TABLE queues(
+    id INTEGER PRIMARY KEY,
+    key TEXT NOT NULL UNIQUE,
+    state INTEGER NOT NULL DEFAULT 0,
+    sched INTEGER NOT NULL DEFAULT 2,
+    best REAL,
+    wake_at REAL NOT NULL DEFAULT 0,
+    served INTEGER NOT NULL DEFAULT 0,
+    in_flight INTEGER NOT NULL DEFAULT 0,
+    queued INTEGER NOT NULL DEFAULT 0,
+    enqueued INTEGER NOT NULL DEFAULT 0,
+    done INTEGER NOT NULL DEFAULT 0,
+    failed INTEGER NOT NULL DEFAULT 0,
+    blocked INTEGER NOT NULL DEFAULT 0,
+    inactive_seq INTEGER,
+    retired_seq INTEGER,
+    session_balance INTEGER NOT NULL DEFAULT 0,
+    total_spend INTEGER NOT NULL DEFAULT 0,
+    last_cost INTEGER,
+    cost_count INTEGER NOT NULL DEFAULT 0,
+    error_count INTEGER NOT NULL DEFAULT 0,
+    last_dequeue_at REAL,
+    last_peek_url TEXT,
+    last_queued_url TEXT,
+    latency_sum REAL NOT NULL DEFAULT 0,
+    latency_n INTEGER NOT NULL DEFAULT 0,
+    n429 INTEGER NOT NULL DEFAULT 0,
+    retry_after_blocks INTEGER NOT NULL DEFAULT 0,
+    host_down INTEGER NOT NULL DEFAULT 0,
+    created_at REAL
+);
+CREATE INDEX queues_ready ON queues(best, served) WHERE sched = 0;
+CREATE INDEX queues_wake ON queues(wake_at) WHERE sched = 1;
+CREATE INDEX queues_inactive ON queues(inactive_seq) WHERE state = 1;
+CREATE INDEX queues_retired ON queues(retired_seq) WHERE state >= 2;
+CREATE TABLE hosts(
+    id INTEGER PRIMARY KEY,
+    name TEXT NOT NULL UNIQUE,
+    robots_state INTEGER NOT NULL DEFAULT 0,
+    robots_rules TEXT,
+    robots_at REAL,
+    robots_status INTEGER,
+    robots_retries INTEGER NOT NULL DEFAULT 0,
+    robots_retry_at REAL,
+    robots_lease_seq INTEGER NOT NULL DEFAULT 0,
+    robots_lease_expires REAL,
+    robots_queue INTEGER,
+    crawl_delay REAL
+);
+CREATE INDEX hosts_robots_lease ON hosts(robots_lease_expires) WHERE robots_lease_expires IS NOT NULL;
+CREATE TABLE urls(
+    id INTEGER PRIMARY KEY,
+    fp INTEGER NOT NULL,
+    url TEXT NOT NULL,
+    queue_id INTEGER NOT NULL,
+    host_id INTEGER NOT NULL,
+    state INTEGER NOT NULL DEFAULT 0,
+    due_at REAL,
+    rank REAL NOT NULL,
+    priority REAL NOT NULL,
+    tier INTEGER NOT NULL DEFAULT 0,
+    tier_key REAL NOT NULL DEFAULT 0,
+    cost INTEGER NOT NULL,
+    cls INTEGER NOT NULL DEFAULT 0,
+    depth INTEGER NOT NULL DEFAULT 0,
+    type TEXT,
+    discovery TEXT,
+    via TEXT,
+    meta TEXT,
+    recrawl INTEGER NOT NULL DEFAULT 0,
+    last_modified REAL,
+    added_at REAL,
+    attempts INTEGER NOT NULL DEFAULT 0,
+    retries INTEGER NOT NULL DEFAULT 0,
+    lease_seq INTEGER NOT NULL DEFAULT 0,
+    lease_expires REAL,
+    reason TEXT,
+    status INTEGER,
+    error_class TEXT,
+    fetched_at REAL,
+    etag TEXT,
+    http_last_modified TEXT,
+    content_hash TEXT,
+    last_visit REAL,
+    last_success REAL,
+    visits INTEGER NOT NULL DEFAULT 0,
+    successes INTEGER NOT NULL DEFAULT 0,
+    changes INTEGER NOT NULL DEFAULT 0,
+    interval REAL,
+    next_visit REAL,
+    failures INTEGER NOT NULL DEFAULT 0,
+    eventful INTEGER
+);
+CREATE INDEX urls_fp ON urls(fp);
+CREATE INDEX urls_next ON urls(queue_id, rank, tier, tier_key, cost, id) WHERE state = 0 AND due_at IS NULL;
+CREATE INDEX urls_due ON urls(due_at) WHERE due_at IS NOT NULL;
+CREATE INDEX urls_lease ON urls(lease_expires) WHERE state = 1;
+INSERT INTO meta(key, value) VALUES ('settings_version', 1), ('serve_seq', 0), ('fifo_seq', 0);
+)SQL";
+
+int user_version(Db& db) {
+    Stmt st = db.prepare("PRAGMA user_version");
+    st.step();
+    return static_cast<int>(st.i64(0));
+}
+
+}  // namespace
+
+void ensure_schema(Db& db, bool may_write) {
+    int v = user_version(db);
+    if (v > kSchemaVersion)
+        throw DbError("the frontier file has schema version " + std::to_string(v) + ", newer than this tool knows (" +
+                      std::to_string(kSchemaVersion) + "); use a newer frontier toolkit");
+    if (v == kSchemaVersion) return;
+    if (!may_write)
+        throw DbError("the frontier file has schema version " + std::to_string(v) + " and needs migrating to " +
+                      std::to_string(kSchemaVersion) + "; run any writing tool (e.g. frontier-config) once");
+    Transaction tx(db);
+    v = user_version(db);  // another process may have migrated meanwhile
+    if (v == 0) {
+        db.exec(kSchemaV1);
+        v = 1;
+    }
+    // Forward migrations from released versions go here: if (v == 1) { ...; v = 2; }
+    db.exec("PRAGMA user_version = " + std::to_string(kSchemaVersion));
+    tx.commit();
+}
+
+}  // namespace frontier

@@ -1,0 +1,336 @@
+// Store: opening, transactions, settings, counters and queue bookkeeping.
+// Adding URLs is in store_add.cpp, leasing in store_lease.cpp, results in
+// store_done.cpp.
+#include "store.hpp"
+
+#include <algorithm>
+
+#include "clock.hpp"
+#include "error.hpp"
+#include "schema.hpp"
+#include "store_impl.hpp"
+
+namespace frontier {
+
+const char* url_state_name(UrlState s) {
+    switch (s) {
+        case UrlState::queued: return "queued";
+        case UrlState::leased: return "leased";
+        case UrlState::done: return "done";
+        case UrlState::failed: return "failed";
+        case UrlState::blocked: return "blocked";
+        case UrlState::disabled: return "disabled";
+    }
+    return "unknown";
+}
+
+const char* add_status_name(AddStatus s) {
+    switch (s) {
+        case AddStatus::added: return "added";
+        case AddStatus::duplicate: return "duplicate";
+        case AddStatus::updated: return "updated";
+        case AddStatus::rejected: return "rejected";
+    }
+    return "unknown";
+}
+
+Store::Store(const std::string& path, Mode mode) {
+    db_ = std::make_unique<Db>(path, mode == Mode::create, mode == Mode::read);
+    ensure_schema(*db_, mode != Mode::read);
+    impl_ = std::make_unique<Impl>(*db_);
+    impl_->now = frontier::now();
+}
+
+Store::~Store() {
+    if (in_tx_) {
+        try {
+            rollback();
+        } catch (...) {
+        }
+    }
+    impl_.reset();
+}
+
+void Store::begin() {
+    db_->exec("BEGIN IMMEDIATE");
+    in_tx_ = true;
+    impl_->now = frontier::now();
+}
+
+void Store::commit() {
+    impl_->flush();
+    db_->exec("COMMIT");
+    in_tx_ = false;
+}
+
+void Store::rollback() {
+    impl_->queue_deltas.clear();
+    impl_->counter_deltas.clear();
+    in_tx_ = false;
+    db_->exec("ROLLBACK");
+}
+
+// ---------------------------------------------------------------- settings
+
+bool Store::refresh_settings() {
+    Stmt& st = impl_->q("SELECT value FROM meta WHERE key = 'settings_version'");
+    int64_t v = st.step() ? st.i64(0) : 0;
+    if (v == impl_->settings_version && impl_->settings) return false;
+    impl_->settings = build_settings(setting_values(), domain_setting_values());
+    impl_->settings_version = v;
+    impl_->load_budgets();
+    return true;
+}
+
+const Settings& Store::settings() {
+    if (!impl_->settings) refresh_settings();
+    return *impl_->settings;
+}
+
+std::map<std::string, std::string> Store::setting_values() {
+    std::map<std::string, std::string> m;
+    Stmt& st = impl_->q("SELECT key, value FROM settings");
+    while (st.step()) m[st.str(0)] = st.str(1);
+    return m;
+}
+
+std::map<std::string, std::map<std::string, std::string>> Store::domain_setting_values() {
+    std::map<std::string, std::map<std::string, std::string>> m;
+    Stmt& st = impl_->q("SELECT domain, key, value FROM domain_settings");
+    while (st.step()) m[st.str(0)][st.str(1)] = st.str(2);
+    return m;
+}
+
+void Store::Impl::load_budgets() {
+    budget_domain.clear();
+    budget_queue.clear();
+    const Settings& s = *settings;
+    Stmt& st = q("SELECT scope, name, replenish, total FROM queue_budgets");
+    while (st.step()) {
+        auto& map = st.text(0) == "queue" ? budget_queue : budget_domain;
+        BudgetLimits b{s.replenish, s.total_budget};
+        if (!st.is_null(2)) b.replenish = st.i64(2);
+        if (!st.is_null(3)) b.total = st.i64(3);
+        map[st.str(1)] = b;
+    }
+    // Domain-scoped settings of budget.* (frontier-config --domain) count as overrides too.
+    Stmt& ds = q("SELECT domain, key, value FROM domain_settings WHERE key IN ('budget.replenish', 'budget.total')");
+    while (ds.step()) {
+        auto [it, fresh] = budget_domain.try_emplace(ds.str(0), BudgetLimits{s.replenish, s.total_budget});
+        (void)fresh;
+        int64_t v = std::stoll(ds.str(2));
+        if (ds.text(1) == "budget.replenish") it->second.replenish = v;
+        else it->second.total = v;
+    }
+}
+
+BudgetLimits Store::Impl::budget_for(const std::string& queue_key) {
+    const Settings& s = *settings;
+    if (auto it = budget_queue.find(queue_key); it != budget_queue.end()) return it->second;
+    if (!budget_domain.empty()) {
+        std::string_view h = queue_key;
+        if (auto colon = h.rfind(':'); colon != std::string_view::npos && h.find(']') == std::string_view::npos)
+            h = h.substr(0, colon);
+        while (!h.empty()) {
+            if (auto it = budget_domain.find(std::string(h)); it != budget_domain.end()) return it->second;
+            auto dot = h.find('.');
+            if (dot == std::string_view::npos) break;
+            h = h.substr(dot + 1);
+        }
+    }
+    return {s.replenish, s.total_budget};
+}
+
+void Store::Impl::retire_all_to_inactive() {
+    // SPEC §6: any settings change moves retired queues (not those retired
+    // by hand) to the back of the inactive FIFO, in the order they retired.
+    std::vector<int64_t> ids;
+    Stmt& st = q("SELECT id FROM queues WHERE state = 2 ORDER BY retired_seq");
+    while (st.step()) ids.push_back(st.i64(0));
+    for (int64_t id : ids) {
+        int64_t seq = meta_next("fifo_seq");
+        q("UPDATE queues SET state = 1, inactive_seq = ?, retired_seq = NULL, sched = 2 WHERE id = ?")
+            .bind(1, seq).bind(2, id).exec();
+    }
+}
+
+void Store::set_setting(const std::string& key, const std::string& json) {
+    begin();
+    const SettingDef* d = find_setting(key);
+    if (d && json == d->default_json)
+        impl_->q("DELETE FROM settings WHERE key = ?").bind(1, key).exec();
+    else
+        impl_->q("INSERT INTO settings(key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value")
+            .bind(1, key).bind(2, json).exec();
+    impl_->q("UPDATE meta SET value = value + 1 WHERE key = 'settings_version'").exec();
+    impl_->retire_all_to_inactive();
+    commit();
+    impl_->settings.reset();
+}
+
+void Store::set_domain_setting(const std::string& domain, const std::string& key, const std::string& json) {
+    begin();
+    impl_->q("INSERT INTO domain_settings(domain, key, value) VALUES (?, ?, ?) "
+             "ON CONFLICT(domain, key) DO UPDATE SET value = excluded.value")
+        .bind(1, domain).bind(2, key).bind(3, json).exec();
+    impl_->q("UPDATE meta SET value = value + 1 WHERE key = 'settings_version'").exec();
+    impl_->retire_all_to_inactive();
+    commit();
+    impl_->settings.reset();
+}
+
+// ---------------------------------------------------------------- counters
+
+int64_t Store::Impl::meta_next(const char* key) {
+    Stmt& st = q("UPDATE meta SET value = value + 1 WHERE key = ? RETURNING value");
+    st.bind(1, key);
+    if (!st.step()) throw DbError(std::string("missing meta key ") + key);
+    int64_t v = st.i64(0);
+    st.reset();
+    return v;
+}
+
+int64_t Store::count(std::string_view name) {
+    Stmt& st = impl_->q("SELECT n FROM counters WHERE name = ?");
+    st.bind(1, name);
+    int64_t n = st.step() ? st.i64(0) : 0;
+    st.reset();
+    if (auto it = impl_->counter_deltas.find(std::string(name)); it != impl_->counter_deltas.end()) n += it->second;
+    return n;
+}
+
+void Store::Impl::flush() {
+    for (auto& [id, d] : queue_deltas) {
+        q("UPDATE queues SET queued = queued + ?, enqueued = enqueued + ?, "
+          "last_queued_url = coalesce(?, last_queued_url), "
+          "best = CASE WHEN ? IS NOT NULL AND (best IS NULL OR ? < best) THEN ? ELSE best END WHERE id = ?")
+            .bind(1, d.queued).bind(2, d.enqueued)
+            .bind(3, d.last_url.empty() ? std::optional<std::string>() : std::optional<std::string>(d.last_url))
+            .bind(4, d.min_rank).bind(5, d.min_rank).bind(6, d.min_rank).bind(7, id).exec();
+        reschedule(id);
+    }
+    queue_deltas.clear();
+    for (auto& [name, d] : counter_deltas) {
+        if (d == 0) continue;
+        q("INSERT INTO counters(name, n) VALUES (?, ?) ON CONFLICT(name) DO UPDATE SET n = n + excluded.n")
+            .bind(1, name).bind(2, d).exec();
+    }
+    counter_deltas.clear();
+}
+
+// ---------------------------------------------------------------- queues
+
+QueueInfo Store::Impl::queue(int64_t id) {
+    Stmt& st = q("SELECT id, key, state, best, wake_at, served, in_flight, queued, session_balance, total_spend, n429 "
+                 "FROM queues WHERE id = ?");
+    st.bind(1, id);
+    QueueInfo qi;
+    if (st.step()) {
+        qi.id = st.i64(0);
+        qi.key = st.str(1);
+        qi.state = st.i64(2);
+        qi.best = st.opt_dbl(3);
+        qi.wake_at = st.dbl(4);
+        qi.served = st.i64(5);
+        qi.in_flight = st.i64(6);
+        qi.queued = st.i64(7);
+        qi.session_balance = st.i64(8);
+        qi.total_spend = st.i64(9);
+        qi.n429 = st.i64(10);
+    }
+    st.reset();
+    return qi;
+}
+
+void Store::Impl::reschedule(int64_t id) {
+    QueueInfo qi = queue(id);
+    const Politeness& p = settings->politeness_for(qi.key);
+    QueueSched s;
+    if (qi.state != static_cast<int>(QueueState::active) || !qi.best || qi.in_flight >= p.max_in_flight)
+        s = QueueSched::idle;
+    else if (qi.wake_at > now)
+        s = QueueSched::sleeping;
+    else
+        s = QueueSched::ready;
+    q("UPDATE queues SET sched = ? WHERE id = ? AND sched != ?")
+        .bind(1, static_cast<int>(s)).bind(2, id).bind(3, static_cast<int>(s)).exec();
+}
+
+void Store::Impl::refresh_best(int64_t id) {
+    Stmt& st = q("SELECT rank FROM urls WHERE queue_id = ? AND state = 0 AND due_at IS NULL "
+                 "ORDER BY rank, tier, tier_key, cost, id LIMIT 1");
+    st.bind(1, id);
+    std::optional<double> best;
+    if (st.step()) best = st.dbl(0);
+    st.reset();
+    q("UPDATE queues SET best = ? WHERE id = ?").bind(1, best).bind(2, id).exec();
+}
+
+int64_t Store::Impl::queue_id_for(const std::string& key, const Settings& s) {
+    if (auto it = queue_ids.find(key); it != queue_ids.end()) return it->second;
+    Stmt& st = q("SELECT id FROM queues WHERE key = ?");
+    st.bind(1, key);
+    int64_t id = 0;
+    if (st.step()) {
+        id = st.i64(0);
+        st.reset();
+    } else {
+        st.reset();
+        // SPEC §6: with hold-queues new queues start inactive, at the back of the FIFO.
+        bool hold = s.hold_queues;
+        int64_t seq = hold ? meta_next("fifo_seq") : 0;
+        BudgetLimits b = budget_for(key);
+        Stmt& ins = q("INSERT INTO queues(key, state, sched, inactive_seq, session_balance, created_at) "
+                      "VALUES (?, ?, 2, ?, ?, ?)");
+        ins.bind(1, key).bind(2, hold ? 1 : 0);
+        if (hold) ins.bind(3, seq); else ins.bind_null(3);
+        ins.bind(4, hold ? 0 : b.replenish).bind(5, now).exec();
+        id = db.last_insert_rowid();
+        count("queues", 1);
+    }
+    queue_ids.emplace(key, id);
+    return id;
+}
+
+int64_t Store::Impl::host_id_for(const std::string& name) {
+    if (auto it = host_ids.find(name); it != host_ids.end()) return it->second;
+    Stmt& st = q("SELECT id FROM hosts WHERE name = ?");
+    st.bind(1, name);
+    int64_t id = 0;
+    if (st.step()) {
+        id = st.i64(0);
+        st.reset();
+    } else {
+        st.reset();
+        q("INSERT INTO hosts(name) VALUES (?)").bind(1, name).exec();
+        id = db.last_insert_rowid();
+    }
+    host_ids.emplace(name, id);
+    return id;
+}
+
+const RobotsRules& Store::Impl::robots_rules(int64_t host_id, std::string_view text) {
+    auto it = robots_cache.find(host_id);
+    if (it == robots_cache.end()) it = robots_cache.emplace(host_id, RobotsRules::deserialize(text)).first;
+    return it->second;
+}
+
+// ---------------------------------------------------------------- seeds
+
+bool Store::is_seed_domain(const std::string& domain) {
+    if (impl_->seed_domains.count(domain)) return true;
+    Stmt& st = impl_->q("SELECT 1 FROM seed_domains WHERE domain = ?");
+    st.bind(1, domain);
+    bool found = st.step();
+    st.reset();
+    if (found) impl_->seed_domains.insert(domain);
+    return found;
+}
+
+void Store::add_seed_domain(const std::string& domain) {
+    if (impl_->seed_domains.count(domain)) return;
+    impl_->q("INSERT OR IGNORE INTO seed_domains(domain) VALUES (?)").bind(1, domain).exec();
+    impl_->seed_domains.insert(domain);
+}
+
+}  // namespace frontier

@@ -1,0 +1,87 @@
+// The storage module: the only code that knows SQL and the schema of the
+// frontier file (SQLite, WAL mode). Every other part of the library talks to
+// the frontier through this class, which is the seam for other backends.
+//
+// Process safety: many processes may use one file at once. Writes happen in
+// short BEGIN IMMEDIATE transactions (begin()/commit()); readers see
+// committed data. Not thread-safe: one Store per thread.
+#pragma once
+
+#include <map>
+#include <memory>
+#include <set>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+#include "db.hpp"
+#include "model.hpp"
+#include "settings.hpp"
+
+namespace frontier {
+
+// Newest schema this build reads and writes. Older files are migrated
+// forward on open by a writing tool; newer files are refused.
+constexpr int kSchemaVersion = 1;
+
+struct FetchFacts;   // lib/done.hpp
+struct DoneOutcome;  // lib/done.hpp
+
+class Store {
+public:
+    enum class Mode { create, write, read };
+    // Opens the frontier file. `create` makes it when missing; `read` and
+    // `write` need an existing file (IoError otherwise). Throws DbError for a
+    // file with a newer schema than kSchemaVersion.
+    Store(const std::string& path, Mode mode);
+    ~Store();
+    Store(const Store&) = delete;
+    Store& operator=(const Store&) = delete;
+
+    // --- transactions -------------------------------------------------
+    void begin();   // BEGIN IMMEDIATE (waits for other writers)
+    void commit();  // flushes counters, then COMMIT
+    void rollback();
+    bool in_transaction() const { return in_tx_; }
+
+    // --- settings -----------------------------------------------------
+    // The typed settings, reloaded when another process changed them.
+    const Settings& settings();
+    // Re-reads the settings version; reloads and returns true when changed.
+    bool refresh_settings();
+    std::map<std::string, std::string> setting_values();  // stored (non-default) key -> JSON
+    std::map<std::string, std::map<std::string, std::string>> domain_setting_values();
+    // Stores a validated JSON value; bumps the settings version and moves
+    // retired queues back to the inactive FIFO (SPEC §6). In its own transaction.
+    void set_setting(const std::string& key, const std::string& json);
+    void set_domain_setting(const std::string& domain, const std::string& key, const std::string& json);
+
+    // --- adding URLs (inside begin/commit) ----------------------------
+    AddResult add_url(const AddRequest& r);
+    bool is_seed_domain(const std::string& domain);
+    void add_seed_domain(const std::string& domain);
+    int64_t count(std::string_view counter);  // maintained counters ("queued", "leased", ...)
+
+    // --- leasing (own transaction) --------------------------------------
+    LeaseOutcome lease(const LeaseRequest& req);
+
+    // --- results (inside begin/commit) ----------------------------------
+    // Applies one fetch result; see lib/done.hpp for the rules.
+    DoneOutcome finish(const FetchFacts& f, double now);
+
+    // Applies expired leases and due retries/revisits (done by lease and done).
+    void housekeeping(double now);
+
+    Db& db() { return *db_; }
+
+private:
+    struct QueueRow;
+    struct HostRow;
+    struct Impl;
+    friend struct Impl;
+    std::unique_ptr<Db> db_;
+    std::unique_ptr<Impl> impl_;
+    bool in_tx_ = false;
+};
+
+}  // namespace frontier

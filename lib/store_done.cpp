@@ -1,0 +1,289 @@
+// Store::finish: one fetch result applied to the frontier (SPEC §8, §9).
+#include <algorithm>
+#include <cmath>
+#include <cstdlib>
+
+#include "done.hpp"
+#include "recrawl.hpp"
+#include "store.hpp"
+#include "store_impl.hpp"
+
+namespace frontier {
+
+namespace {
+
+// Parses "<hex>-<hex>" lease ids (URL leases) after an optional prefix.
+bool parse_lease(std::string_view s, int64_t& id, int64_t& seq) {
+    auto dash = s.find('-');
+    if (dash == std::string_view::npos || dash == 0 || dash + 1 >= s.size() || s.size() > 40) return false;
+    std::string a(s.substr(0, dash)), b(s.substr(dash + 1));
+    char* end = nullptr;
+    id = static_cast<int64_t>(std::strtoull(a.c_str(), &end, 16));
+    if (*end) return false;
+    seq = static_cast<int64_t>(std::strtoull(b.c_str(), &end, 16));
+    return !*end;
+}
+
+std::string result_class(const FetchFacts& f) {
+    if (!f.error_class.empty()) return "result:err:" + f.error_class;
+    if (f.status >= 100 && f.status < 600) return "result:" + std::to_string(f.status / 100) + "xx";
+    return "result:err:other";
+}
+
+}  // namespace
+
+// Politeness after a fetch of queue `qid` (SPEC §5): wake time, Retry-After
+// and 429 blocks, latency, error counts and the error penalty.
+void Store::Impl::after_fetch(const Settings& s, int64_t qid, const FetchFacts& f,
+                              std::optional<double> crawl_delay, bool unsuccessful, double now) {
+    Impl& m = *this;
+    QueueInfo qi = m.queue(qid);
+    const Politeness& p = s.politeness_for(qi.key);
+    double dur = f.duration_ms.value_or(0) / 1000.0;
+    double wait = std::clamp(p.delay_factor * dur, p.min_delay, std::max(p.min_delay, p.max_delay));
+    if (crawl_delay) wait = std::max(wait, std::min(*crawl_delay, p.max_crawl_delay));
+    int64_t n429 = qi.n429;
+    int64_t ra_block = 0;
+    if (f.status == 429 || f.status == 503) {
+        if (f.retry_after) {
+            wait = std::max(wait, std::min(*f.retry_after, 86400.0));
+            ra_block = 1;
+        } else if (f.status == 429) {
+            wait = std::max(wait, std::min(60.0 * std::pow(2.0, static_cast<double>(std::min<int64_t>(n429, 20))), 86400.0));
+        }
+    }
+    n429 = f.status == 429 ? n429 + 1 : 0;
+    int64_t penalty = unsuccessful && f.error_class != "host-down" ? s.error_penalty : 0;
+    m.q("UPDATE queues SET in_flight = max(in_flight - 1, 0), wake_at = max(wake_at, ?), n429 = ?, "
+        "retry_after_blocks = retry_after_blocks + ?, error_count = error_count + ?, total_spend = total_spend + ?, "
+        "latency_sum = latency_sum + ?, latency_n = latency_n + ?, host_down = host_down + ? WHERE id = ?")
+        .bind(1, now + wait).bind(2, n429).bind(3, ra_block).bind(4, unsuccessful ? 1 : 0).bind(5, penalty)
+        .bind(6, f.duration_ms.value_or(0)).bind(7, f.duration_ms ? 1 : 0)
+        .bind(8, f.error_class == "host-down" ? 1 : 0).bind(9, qid).exec();
+}
+
+DoneOutcome Store::finish(const FetchFacts& f, double now) {
+    Impl& m = *impl_;
+    m.now = now;
+    const Settings& s = settings();
+    DoneOutcome o;
+    o.result = "stale";
+
+    if (!f.lease.empty() && f.lease[0] == 'r') {
+        // A robots.txt prerequisite.
+        int64_t hid, seq;
+        if (!parse_lease(std::string_view(f.lease).substr(1), hid, seq)) {
+            o.result = "rejected";
+            o.reason = "bad-lease";
+            return o;
+        }
+        Stmt& h = m.q("SELECT name, robots_lease_seq, robots_lease_expires, robots_queue, robots_retries "
+                      "FROM hosts WHERE id = ?");
+        h.bind(1, hid);
+        if (!h.step() || h.i64(1) != seq || h.is_null(2)) {
+            o.url = h.str(0).empty() ? f.url : h.str(0) + "/robots.txt";
+            h.reset();
+            return o;
+        }
+        std::string host = h.str(0);
+        int64_t qid = h.i64(3), retries = h.i64(4);
+        h.reset();
+        o.url = host + "/robots.txt";
+        o.robots = true;
+        m.count("robots_leased", -1);
+        m.count(result_class(f), 1);
+        m.robots_cache.erase(hid);
+        bool ok = f.error_class.empty() && f.status >= 200 && f.status < 300;
+        bool allow_all = f.error_class.empty() && f.status >= 300 && f.status < 500;
+        std::optional<double> crawl_delay;
+        if (ok || allow_all) {
+            std::string text;
+            if (ok) {
+                std::string ua = s.politeness_for(host.substr(host.find("://") + 3)).robots_user_agent;
+                RobotsRules rules = RobotsRules::parse(f.body.value_or(""), ua);
+                text = rules.serialize();
+                crawl_delay = rules.crawl_delay();
+                o.sitemaps = rules.sitemaps();
+            }
+            m.q("UPDATE hosts SET robots_state = 1, robots_rules = ?, robots_at = ?, robots_status = ?, "
+                "robots_retries = 0, robots_retry_at = NULL, robots_lease_expires = NULL, crawl_delay = ? WHERE id = ?")
+                .bind(1, text).bind(2, now).bind(3, f.status).bind(4, crawl_delay).bind(5, hid).exec();
+            o.result = "done";
+        } else if (retries < s.retry_max) {
+            m.q("UPDATE hosts SET robots_state = 2, robots_retries = robots_retries + 1, robots_retry_at = ?, "
+                "robots_status = ?, robots_lease_expires = NULL WHERE id = ?")
+                .bind(1, now + s.retry_delay).bind(2, f.status).bind(3, hid).exec();
+            o.result = "retry";
+            o.next_visit = now + s.retry_delay;
+        } else {
+            m.q("UPDATE hosts SET robots_state = 3, robots_status = ?, robots_lease_expires = NULL WHERE id = ?")
+                .bind(1, f.status).bind(2, hid).exec();
+            o.result = "failed";
+            o.reason = "robots-unreachable";
+        }
+        m.after_fetch(s, qid, f, crawl_delay, !(ok || allow_all), now);
+        m.reschedule(qid);
+        return o;
+    }
+
+    // A URL lease, or a lease-less result matched by URL while leased.
+    int64_t id = -1, seq = -1;
+    if (!f.lease.empty()) {
+        if (!parse_lease(f.lease, id, seq)) {
+            o.result = "rejected";
+            o.reason = "bad-lease";
+            return o;
+        }
+    } else {
+        CanonResult c = canonicalize_url(f.url, s.canon);
+        if (!c.ok) {
+            o.result = "rejected";
+            o.reason = c.reason;
+            return o;
+        }
+        o.url = c.url.url;
+        Stmt& st = m.q("SELECT id, url, lease_seq FROM urls WHERE fp = ? AND state = 1");
+        st.bind(1, static_cast<int64_t>(url_fingerprint(c.url.url)));
+        while (st.step())
+            if (st.text(1) == c.url.url) {
+                id = st.i64(0);
+                seq = st.i64(2);
+            }
+        st.reset();
+        if (id < 0) return o;
+    }
+    Stmt& st = m.q("SELECT url, queue_id, host_id, state, lease_seq, lease_expires, due_at, depth, recrawl, retries, "
+                   "failures, content_hash, interval, visits, successes, changes, last_modified, last_success, "
+                   "next_visit, etag, http_last_modified FROM urls WHERE id = ?");
+    st.bind(1, id);
+    if (!st.step()) {
+        st.reset();
+        o.url = f.url;
+        return o;
+    }
+    o.url = st.str(0);
+    int64_t qid = st.i64(1), hid = st.i64(2), state = st.i64(3);
+    bool leased = state == 1 && st.i64(4) == seq;
+    bool late = state == 0 && st.i64(4) == seq && !st.is_null(5) && st.is_null(6);
+    if (!leased && !late) {
+        st.reset();
+        return o;
+    }
+    o.depth = st.i64(7);
+    bool recrawl = st.i64(8) != 0;
+    int64_t retries = st.i64(9), failures = st.i64(10);
+    std::optional<std::string> old_hash;
+    if (!st.is_null(11)) old_hash = st.str(11);
+    std::optional<double> interval = st.opt_dbl(12);
+    int64_t visits = st.i64(13), successes = st.i64(14), changes = st.i64(15);
+    std::optional<double> last_modified = st.opt_dbl(16), last_success = st.opt_dbl(17), next_visit = st.opt_dbl(18);
+    std::optional<std::string> etag, hlm;
+    if (!st.is_null(19)) etag = st.str(19);
+    if (!st.is_null(20)) hlm = st.str(20);
+    st.reset();
+
+    if (leased) {
+        m.count("leased", -1);
+    } else {  // the expired lease had put it back in the queue
+        m.count("queued", -1);
+        m.q("UPDATE queues SET queued = queued - 1, in_flight = in_flight + 1 WHERE id = ?").bind(1, qid).exec();
+    }
+    m.count(result_class(f), 1);
+
+    const std::string& ec = f.error_class;
+    bool ok = ec.empty() && f.status >= 200 && f.status < 400;
+    UrlState next = UrlState::done;
+    std::optional<double> due;
+    std::optional<std::string> reason;
+    std::optional<std::string> hash = f.content_hash;
+    if (f.status == 304 && !hash) hash = old_hash;
+    if (f.etag) etag = f.etag;
+    if (f.http_last_modified) hlm = f.http_last_modified;
+    ++visits;
+    Tier tier{0, 0};
+    if (ok) {
+        o.result = "done";
+        o.follow_links = true;
+        ++successes;
+        failures = 0;
+        if (recrawl) {
+            bool eventful = f.status != 304 && hash && old_hash && *hash != *old_hash;
+            if (eventful) ++changes;
+            VisitFeedback fb = next_revisit(s, successes == 1 ? std::nullopt : interval, eventful, successes, changes,
+                                            now, static_cast<uint64_t>(id) * 1000003u + static_cast<uint64_t>(visits));
+            interval = fb.interval;
+            next_visit = fb.next_visit;
+            due = fb.next_visit;
+            o.next_visit = fb.next_visit;
+            last_success = now;
+            tier = recrawl_tier({true, last_modified, last_success, successes, next_visit, false, now});
+        } else {
+            last_success = now;
+        }
+    } else if (ec == "host-down") {
+        o.result = "retry";
+        next = UrlState::queued;
+        due = now + f.retry_after.value_or(600);
+        o.next_visit = due;
+    } else {
+        bool soft = s.is_soft(ec, f.status);
+        if (soft && retries < s.retry_max) {
+            o.result = "retry";
+            next = UrlState::queued;
+            ++retries;
+            due = now + std::max(s.retry_delay, f.retry_after.value_or(0));
+            o.next_visit = due;
+        } else {
+            reason = !ec.empty() ? ec : "http-" + std::to_string(f.status);
+            if (soft) reason = *reason + " (retries exhausted)";
+            if (recrawl) {
+                ++failures;
+                retries = 0;
+                if (failures >= s.recrawl_max_failures) {
+                    next = UrlState::disabled;
+                    o.result = "failed";
+                } else {
+                    next = UrlState::failed;
+                    due = now + s.recrawl_fail_delay;
+                    o.next_visit = due;
+                    o.result = "retry";
+                }
+            } else {
+                next = UrlState::failed;
+                o.result = "failed";
+            }
+            o.reason = *reason;
+        }
+    }
+    m.q("UPDATE urls SET state = ?, due_at = ?, reason = ?, status = ?, error_class = ?, fetched_at = ?, etag = ?, "
+        "http_last_modified = ?, content_hash = ?, retries = ?, failures = ?, last_visit = ?, last_success = ?, "
+        "visits = ?, successes = ?, changes = ?, interval = ?, next_visit = ?, lease_expires = NULL, tier = ?, "
+        "tier_key = ? WHERE id = ?")
+        .bind(1, static_cast<int>(next)).bind(2, due).bind(3, reason)
+        .bind(4, f.has_status ? std::optional<int64_t>(f.status) : std::nullopt)
+        .bind(5, ec.empty() ? std::optional<std::string>() : std::optional<std::string>(ec))
+        .bind(6, f.fetched_at.value_or(now)).bind(7, etag).bind(8, hlm).bind(9, hash).bind(10, retries)
+        .bind(11, failures).bind(12, now).bind(13, last_success).bind(14, visits).bind(15, successes)
+        .bind(16, changes).bind(17, interval).bind(18, next_visit).bind(19, tier.tier).bind(20, tier.key)
+        .bind(21, id).exec();
+    m.count(url_state_name(next), 1);
+    const char* col = next == UrlState::done ? "done = done + 1" : next == UrlState::failed ? "failed = failed + 1"
+                      : next == UrlState::queued ? "queued = queued + 1" : nullptr;
+    if (col) {
+        if (next == UrlState::done) m.q("UPDATE queues SET done = done + 1 WHERE id = ?").bind(1, qid).exec();
+        else if (next == UrlState::failed) m.q("UPDATE queues SET failed = failed + 1 WHERE id = ?").bind(1, qid).exec();
+        else m.q("UPDATE queues SET queued = queued + 1 WHERE id = ?").bind(1, qid).exec();
+    }
+    std::optional<double> crawl_delay;
+    {
+        Stmt& h = m.q("SELECT crawl_delay FROM hosts WHERE id = ?");
+        h.bind(1, hid);
+        if (h.step()) crawl_delay = h.opt_dbl(0);
+        h.reset();
+    }
+    m.after_fetch(s, qid, f, crawl_delay, !ok, now);
+    m.reschedule(qid);
+    return o;
+}
+
+}  // namespace frontier

@@ -1,0 +1,89 @@
+// Private to the storage module (lib/store*.cpp): cached statements,
+// in-memory caches and counter deltas of one Store.
+#pragma once
+
+#include <optional>
+#include <set>
+#include <string>
+#include <unordered_map>
+
+#include "robots.hpp"
+#include "done.hpp"
+#include "store.hpp"
+
+namespace frontier {
+
+struct QueueDelta {
+    int64_t queued = 0;
+    int64_t enqueued = 0;
+    std::string last_url;
+    std::optional<double> min_rank;
+};
+
+struct QueueInfo {
+    int64_t id = 0;
+    std::string key;
+    int64_t state = 0;
+    std::optional<double> best;
+    double wake_at = 0;
+    int64_t served = 0;
+    int64_t in_flight = 0;
+    int64_t queued = 0;
+    int64_t session_balance = 0;
+    int64_t total_spend = 0;
+    int64_t n429 = 0;
+};
+
+struct BudgetLimits {
+    int64_t replenish = 3000;
+    int64_t total = -1;
+};
+
+struct Store::Impl {
+    explicit Impl(Db& d) : db(d) {}
+    Db& db;
+    double now = 0;
+
+    // Statements prepared once and reused, keyed by their SQL literal.
+    std::unordered_map<const char*, Stmt> stmts;
+    Stmt& q(const char* sql) {
+        auto it = stmts.find(sql);
+        if (it == stmts.end()) it = stmts.emplace(sql, db.prepare(sql)).first;
+        it->second.reset();
+        return it->second;
+    }
+
+    // Settings cache.
+    std::optional<Settings> settings;
+    int64_t settings_version = -1;
+    std::map<std::string, BudgetLimits> budget_domain, budget_queue;
+
+    // Caches valid for the life of the process: queues and hosts are never deleted.
+    std::unordered_map<std::string, int64_t> queue_ids, host_ids;
+    std::set<std::string> seed_domains;
+    std::unordered_map<int64_t, RobotsRules> robots_cache;
+
+    // Deltas flushed at commit.
+    std::unordered_map<int64_t, QueueDelta> queue_deltas;
+    std::unordered_map<std::string, int64_t> counter_deltas;
+
+    void count(const std::string& name, int64_t d) { counter_deltas[name] += d; }
+    int64_t meta_next(const char* key);  // increments and returns a meta sequence
+    void flush();                        // applies queue and counter deltas
+    QueueInfo queue(int64_t id);
+    void reschedule(int64_t queue_id);
+    void refresh_best(int64_t queue_id);
+    BudgetLimits budget_for(const std::string& queue_key);
+    int64_t queue_id_for(const std::string& key, const Settings& s);
+    int64_t host_id_for(const std::string& name);
+    const RobotsRules& robots_rules(int64_t host_id, std::string_view text);
+    void retire_all_to_inactive();
+    void load_budgets();
+    // Politeness after a fetch of queue `qid` (SPEC §5): ends the in-flight
+    // slot, sets the wake time (delay factor, Crawl-delay, Retry-After, 429
+    // back-off), latency, error count and error penalty.
+    void after_fetch(const Settings& s, int64_t qid, const FetchFacts& f, std::optional<double> crawl_delay,
+                     bool unsuccessful, double now);
+};
+
+}  // namespace frontier

@@ -1,0 +1,393 @@
+// Store::lease and Store::housekeeping: expired leases, due retries and
+// revisits, waking queues, then picking URLs across queues in the order of
+// SPEC §5 with politeness, robots.txt prerequisites and budgets (SPEC §6).
+//
+// Queue selection never scans all queues: ready queues sit in a partial
+// index ordered by (best rank, last served), sleeping ones in an index by
+// wake time, inactive ones in a FIFO index.
+#include <queue>
+#include <unordered_map>
+#include <unordered_set>
+
+#include "error.hpp"
+#include "store.hpp"
+#include "store_impl.hpp"
+
+namespace frontier {
+
+namespace {
+
+constexpr double kRobotsMaxAge = 86400;
+
+std::string_view path_of(std::string_view url) {
+    auto scheme = url.find("://");
+    if (scheme == std::string_view::npos) return "/";
+    auto slash = url.find('/', scheme + 3);
+    return slash == std::string_view::npos ? std::string_view("/") : url.substr(slash);
+}
+
+std::string hex(int64_t v) {
+    char buf[24];
+    snprintf(buf, sizeof buf, "%llx", static_cast<unsigned long long>(v));
+    return buf;
+}
+
+}  // namespace
+
+void Store::housekeeping(double now) {
+    Impl& m = *impl_;
+    m.now = now;
+    std::unordered_set<int64_t> touched;
+    std::vector<std::pair<int64_t, int64_t>> rows;
+    {
+        Stmt& st = m.q("SELECT id, queue_id FROM urls WHERE state = 1 AND lease_expires <= ?");
+        st.bind(1, now);
+        while (st.step()) rows.emplace_back(st.i64(0), st.i64(1));
+        st.reset();
+    }
+    for (auto [id, qid] : rows) {
+        m.q("UPDATE urls SET state = 0 WHERE id = ?").bind(1, id).exec();
+        m.q("UPDATE queues SET in_flight = max(in_flight - 1, 0), queued = queued + 1 WHERE id = ?").bind(1, qid).exec();
+        m.count("leased", -1);
+        m.count("queued", 1);
+        m.count("leases_expired", 1);
+        touched.insert(qid);
+    }
+    rows.clear();
+    {
+        Stmt& st = m.q("SELECT id, robots_queue FROM hosts WHERE robots_lease_expires <= ?");
+        st.bind(1, now);
+        while (st.step()) rows.emplace_back(st.i64(0), st.i64(1));
+        st.reset();
+    }
+    for (auto [hid, qid] : rows) {
+        m.q("UPDATE hosts SET robots_lease_expires = NULL WHERE id = ?").bind(1, hid).exec();
+        m.q("UPDATE queues SET in_flight = max(in_flight - 1, 0) WHERE id = ?").bind(1, qid).exec();
+        m.count("robots_leased", -1);
+        m.count("leases_expired", 1);
+        touched.insert(qid);
+    }
+    struct Due {
+        int64_t id, qid, state;
+    };
+    std::vector<Due> due;
+    {
+        Stmt& st = m.q("SELECT id, queue_id, state FROM urls WHERE due_at <= ?");
+        st.bind(1, now);
+        while (st.step()) due.push_back({st.i64(0), st.i64(1), st.i64(2)});
+        st.reset();
+    }
+    for (auto& d : due) {
+        m.q("UPDATE urls SET due_at = NULL, state = 0 WHERE id = ?").bind(1, d.id).exec();
+        if (d.state != static_cast<int>(UrlState::queued)) {
+            m.count(url_state_name(static_cast<UrlState>(d.state)), -1);
+            m.count("queued", 1);
+            if (d.state == static_cast<int>(UrlState::done))
+                m.q("UPDATE queues SET queued = queued + 1, done = done - 1 WHERE id = ?").bind(1, d.qid).exec();
+            else if (d.state == static_cast<int>(UrlState::failed))
+                m.q("UPDATE queues SET queued = queued + 1, failed = failed - 1 WHERE id = ?").bind(1, d.qid).exec();
+            else
+                m.q("UPDATE queues SET queued = queued + 1 WHERE id = ?").bind(1, d.qid).exec();
+        }
+        touched.insert(d.qid);
+    }
+    for (int64_t qid : touched) {
+        m.refresh_best(qid);
+        m.reschedule(qid);
+    }
+    m.q("UPDATE queues SET sched = 0 WHERE sched = 1 AND wake_at <= ?").bind(1, now).exec();
+}
+
+LeaseOutcome Store::lease(const LeaseRequest& req) {
+    Impl& m = *impl_;
+    refresh_settings();
+    const Settings& s = settings();
+    begin();
+    m.now = req.now;
+    const double now = req.now;
+    housekeeping(now);
+
+    LeaseOutcome out;
+    int64_t in_flight = count("leased") + count("robots_leased");
+    int64_t want = req.n;
+    if (req.max_in_flight >= 0) want = std::min(want, req.max_in_flight - in_flight);
+
+    struct Cand {
+        double eff;
+        int64_t served;
+        int64_t qid;
+        bool operator>(const Cand& o) const {
+            return eff != o.eff ? eff > o.eff : (served != o.served ? served > o.served : qid > o.qid);
+        }
+    };
+    std::priority_queue<Cand, std::vector<Cand>, std::greater<Cand>> heap;
+    std::unordered_map<int64_t, int64_t> taken;
+    std::unordered_set<int64_t> loaded;
+    bool index_done = false;
+    double cur_best = -1e300;
+    int64_t cur_served = -1;
+
+    auto load_page = [&] {
+        Stmt& st = m.q("SELECT id, best, served FROM queues WHERE sched = 0 AND (best, served) > (?, ?) "
+                       "ORDER BY best, served LIMIT 256");
+        st.bind(1, cur_best).bind(2, cur_served);
+        int n = 0;
+        while (st.step()) {
+            ++n;
+            cur_best = st.dbl(1);
+            cur_served = st.i64(2);
+            if (loaded.insert(st.i64(0)).second) heap.push({st.dbl(1), st.i64(2), st.i64(0)});
+        }
+        st.reset();
+        if (n < 256) index_done = true;
+    };
+
+    auto retire = [&](int64_t qid) {
+        int64_t seq = m.meta_next("fifo_seq");
+        m.q("UPDATE queues SET state = 2, retired_seq = ?, inactive_seq = NULL, sched = 2 WHERE id = ?")
+            .bind(1, seq).bind(2, qid).exec();
+        m.count("queues_retired", 1);
+    };
+
+    auto activate_one = [&]() -> bool {
+        Stmt& st = m.q("SELECT id, key, total_spend FROM queues WHERE state = 1 ORDER BY inactive_seq LIMIT 1");
+        if (!st.step()) {
+            st.reset();
+            return false;
+        }
+        int64_t qid = st.i64(0);
+        std::string key = st.str(1);
+        int64_t spend = st.i64(2);
+        st.reset();
+        BudgetLimits b = m.budget_for(key);
+        if ((b.total >= 0 && spend >= b.total) || b.replenish <= 0) {
+            retire(qid);
+            return true;
+        }
+        m.q("UPDATE queues SET state = 0, inactive_seq = NULL, session_balance = ? WHERE id = ?")
+            .bind(1, b.replenish).bind(2, qid).exec();
+        m.reschedule(qid);
+        QueueInfo qi = m.queue(qid);
+        Stmt& sc = m.q("SELECT sched FROM queues WHERE id = ?");
+        sc.bind(1, qid);
+        bool ready = sc.step() && sc.i64(0) == 0;
+        sc.reset();
+        if (ready && qi.best && !loaded.count(qid)) {
+            loaded.insert(qid);
+            heap.push({*qi.best, qi.served, qid});
+        }
+        return true;
+    };
+
+    // After spending on a queue: retire over total budget, rotate out when
+    // the session balance is spent (SPEC §6).
+    auto after_spend = [&](const QueueInfo& qi) {
+        BudgetLimits b = m.budget_for(qi.key);
+        if (b.total >= 0 && qi.total_spend >= b.total) {
+            retire(qi.id);
+        } else if (qi.session_balance <= 0) {
+            Stmt& st = m.q("SELECT 1 FROM queues WHERE state = 1 AND id != ? LIMIT 1");
+            st.bind(1, qi.id);
+            bool others = st.step();
+            st.reset();
+            if (others) {
+                int64_t seq = m.meta_next("fifo_seq");
+                m.q("UPDATE queues SET state = 1, inactive_seq = ?, sched = 2 WHERE id = ?")
+                    .bind(1, seq).bind(2, qi.id).exec();
+            } else {
+                m.q("UPDATE queues SET session_balance = ? WHERE id = ?").bind(1, b.replenish).bind(2, qi.id).exec();
+            }
+        }
+    };
+
+    auto end_url = [&](int64_t id, int64_t qid, UrlState st, const char* reason) {
+        m.q("UPDATE urls SET state = ?, reason = ? WHERE id = ?")
+            .bind(1, static_cast<int>(st)).bind(2, reason).bind(3, id).exec();
+        if (st == UrlState::blocked)
+            m.q("UPDATE queues SET queued = queued - 1, blocked = blocked + 1 WHERE id = ?").bind(1, qid).exec();
+        else
+            m.q("UPDATE queues SET queued = queued - 1, failed = failed + 1 WHERE id = ?").bind(1, qid).exec();
+        m.count("queued", -1);
+        m.count(url_state_name(st), 1);
+    };
+
+    const char* next_sql_all =
+        "SELECT id, url, host_id, priority, depth, attempts, type, discovery, via, meta, cost, etag, "
+        "http_last_modified, content_hash, lease_seq FROM urls WHERE queue_id = ? AND state = 0 AND due_at IS NULL "
+        "ORDER BY rank, tier, tier_key, cost, id LIMIT 1";
+    const char* next_sql_cls =
+        "SELECT id, url, host_id, priority, depth, attempts, type, discovery, via, meta, cost, etag, "
+        "http_last_modified, content_hash, lease_seq FROM urls WHERE queue_id = ? AND state = 0 AND due_at IS NULL "
+        "AND cls = ? ORDER BY rank, tier, tier_key, cost, id LIMIT 1";
+
+    // Takes the next URL (or robots.txt prerequisite) from a queue; false
+    // when the queue cannot supply one now.
+    auto take = [&](QueueInfo& qi, const Politeness& p) -> bool {
+        for (;;) {
+            Stmt& st = m.q(req.url_class.empty() ? next_sql_all : next_sql_cls);
+            st.bind(1, qi.id);
+            if (!req.url_class.empty()) st.bind(2, req.url_class == "acquisition" ? 1 : 0);
+            if (!st.step()) {
+                st.reset();
+                m.refresh_best(qi.id);
+                m.reschedule(qi.id);
+                return false;
+            }
+            LeaseItem it;
+            int64_t id = st.i64(0);
+            it.url = st.str(1);
+            int64_t hid = st.i64(2);
+            it.priority = st.dbl(3);
+            it.depth = st.i64(4);
+            it.attempt = st.i64(5) + 1;
+            it.type = st.str(6);
+            it.discovery = st.str(7);
+            it.via = st.str(8);
+            it.meta = st.str(9);
+            it.cost = st.i64(10);
+            if (!st.is_null(11)) it.etag = st.str(11);
+            if (!st.is_null(12)) it.http_last_modified = st.str(12);
+            if (!st.is_null(13)) it.content_hash = st.str(13);
+            int64_t seq = st.i64(14) + 1;
+            st.reset();
+
+            if (p.robots_enabled) {
+                Stmt& h = m.q("SELECT name, robots_state, robots_rules, robots_at, robots_retry_at, "
+                              "robots_lease_expires, robots_lease_seq FROM hosts WHERE id = ?");
+                h.bind(1, hid);
+                h.step();
+                std::string host = h.str(0);
+                int64_t rstate = h.i64(1);
+                std::string rules = h.str(2);
+                double rat = h.is_null(3) ? 0 : h.dbl(3);
+                double retry_at = h.is_null(4) ? 0 : h.dbl(4);
+                bool outstanding = !h.is_null(5);
+                int64_t rseq = h.i64(6) + 1;
+                h.reset();
+                bool need = rstate == 0 || (rstate == 1 && rat + kRobotsMaxAge <= now) || (rstate == 2 && retry_at <= now);
+                if (need) {
+                    if (outstanding) return false;
+                    LeaseItem r;
+                    r.url = host + "/robots.txt";
+                    r.robots = true;
+                    r.lease = "r" + hex(hid) + "-" + hex(rseq);
+                    r.queue = qi.key;
+                    r.attempt = 1;
+                    r.expires = now + req.ttl;
+                    m.q("UPDATE hosts SET robots_lease_seq = ?, robots_lease_expires = ?, robots_queue = ? WHERE id = ?")
+                        .bind(1, rseq).bind(2, r.expires).bind(3, qi.id).bind(4, hid).exec();
+                    int64_t served = m.meta_next("serve_seq");
+                    m.q("UPDATE queues SET in_flight = in_flight + 1, served = ?, last_dequeue_at = ? WHERE id = ?")
+                        .bind(1, served).bind(2, now).bind(3, qi.id).exec();
+                    m.count("robots_leased", 1);
+                    m.reschedule(qi.id);
+                    out.items.push_back(std::move(r));
+                    return true;
+                }
+                if (rstate == 2) {  // unreachable, retry not due: hold the queue
+                    m.q("UPDATE queues SET wake_at = max(wake_at, ?) WHERE id = ?").bind(1, retry_at).bind(2, qi.id).exec();
+                    m.reschedule(qi.id);
+                    return false;
+                }
+                if (rstate == 3) {
+                    end_url(id, qi.id, UrlState::failed, "robots-unreachable");
+                    continue;
+                }
+                if (!m.robots_rules(hid, rules).allowed(path_of(it.url))) {
+                    end_url(id, qi.id, UrlState::blocked, "robots");
+                    continue;
+                }
+            }
+            it.lease = hex(id) + "-" + hex(seq);
+            it.queue = qi.key;
+            it.expires = now + req.ttl;
+            m.q("UPDATE urls SET state = 1, lease_seq = ?, attempts = attempts + 1, lease_expires = ? WHERE id = ?")
+                .bind(1, seq).bind(2, it.expires).bind(3, id).exec();
+            int64_t served = m.meta_next("serve_seq");
+            m.q("UPDATE queues SET in_flight = in_flight + 1, queued = queued - 1, served = ?, last_dequeue_at = ?, "
+                "last_peek_url = ?, session_balance = session_balance - ?, total_spend = total_spend + ?, "
+                "last_cost = ?, cost_count = cost_count + 1 WHERE id = ?")
+                .bind(1, served).bind(2, now).bind(3, it.url).bind(4, it.cost).bind(5, it.cost).bind(6, it.cost)
+                .bind(7, qi.id).exec();
+            m.count("queued", -1);
+            m.count("leased", 1);
+            m.count("leases", 1);
+            m.refresh_best(qi.id);
+            qi = m.queue(qi.id);
+            after_spend(qi);
+            m.reschedule(qi.id);
+            out.items.push_back(std::move(it));
+            return true;
+        }
+    };
+
+    while (static_cast<int64_t>(out.items.size()) < want) {
+        if (!index_done && (heap.empty() || heap.top().eff > cur_best)) {
+            load_page();
+            continue;
+        }
+        if (heap.empty()) {
+            if (!activate_one()) break;
+            continue;
+        }
+        Cand c = heap.top();
+        heap.pop();
+        int64_t& k = taken[c.qid];
+        if (k >= req.per_queue) continue;
+        QueueInfo qi = m.queue(c.qid);
+        if (qi.state != static_cast<int>(QueueState::active) || !qi.best) continue;
+        const Politeness& p = s.politeness_for(qi.key);
+        if (qi.in_flight >= p.max_in_flight || qi.wake_at > now) {
+            m.reschedule(qi.id);
+            continue;
+        }
+        if (!take(qi, p)) continue;
+        ++k;
+        if (k < req.per_queue) {
+            QueueInfo after = m.queue(c.qid);
+            if (after.state == static_cast<int>(QueueState::active) && after.best &&
+                after.in_flight < p.max_in_flight && after.wake_at <= now)
+                heap.push({*after.best + req.host_discount * static_cast<double>(k), after.served, c.qid});
+        }
+    }
+
+    in_flight = count("leased") + count("robots_leased");
+    out.in_flight = in_flight;
+    if (!out.items.empty()) {
+        out.status = LeaseStatus::emitted;
+    } else {
+        Stmt& rq = m.q("SELECT coalesce(sum(queued), 0) FROM queues WHERE state >= 2");
+        rq.step();
+        int64_t retired_queued = rq.i64(0);
+        rq.reset();
+        int64_t work = count("queued") - retired_queued + in_flight;
+        auto min_of = [&](const char* sql) -> std::optional<double> {
+            Stmt& st = m.q(sql);
+            std::optional<double> v;
+            if (st.step() && !st.is_null(0)) v = st.dbl(0);
+            st.reset();
+            return v;
+        };
+        auto earliest = [](std::optional<double> a, std::optional<double> b) {
+            if (!a) return b;
+            if (!b) return a;
+            return std::optional<double>(std::min(*a, *b));
+        };
+        if (work > 0) {
+            out.status = LeaseStatus::not_ready;
+            std::optional<double> next = min_of("SELECT min(wake_at) FROM queues WHERE sched = 1");
+            next = earliest(next, min_of("SELECT min(due_at) FROM urls WHERE due_at IS NOT NULL AND state = 0"));
+            next = earliest(next, min_of("SELECT min(lease_expires) FROM urls WHERE state = 1"));
+            next = earliest(next, min_of("SELECT min(robots_lease_expires) FROM hosts WHERE robots_lease_expires IS NOT NULL"));
+            out.next_due = next;
+        } else {
+            out.status = retired_queued > 0 ? LeaseStatus::paused : LeaseStatus::finished;
+            out.retired_urls = retired_queued;
+            out.next_due = min_of("SELECT min(due_at) FROM urls WHERE due_at IS NOT NULL");
+        }
+    }
+    commit();
+    return out;
+}
+
+}  // namespace frontier

@@ -1,0 +1,16 @@
+// frontier-add: enqueue URLs (seeds, lister output, discovered links).
+#include "commands.hpp"
+
+int main(int argc, char** argv) {
+    frontier::AddOptions o;
+    return frontier::run_tool(
+        "frontier-add", argc, argv,
+        [&](CLI::App& app) {
+            frontier::add_common_options(app, o.common);
+            app.add_option("--batch", o.batch, "records per transaction (default 20000)")->check(CLI::PositiveNumber);
+            app.add_option("inputs", o.inputs, "JSON-lines or bare-URL files (default: stdin; - = stdin)");
+        },
+        [&] { return frontier::run_add(o); },
+        "Enqueue URLs: canonicalise, dedup, scope, score and cost them.",
+        "  printf '%s\\n' http://example.com/ | frontier-add -f crawl.db");
+}

@@ -1,0 +1,27 @@
+// frontier-lease: hand out URLs that may be fetched now, each with a lease.
+#include "commands.hpp"
+
+int main(int argc, char** argv) {
+    frontier::LeaseOptions o;
+    return frontier::run_tool(
+        "frontier-lease", argc, argv,
+        [&](CLI::App& app) {
+            frontier::add_common_options(app, o.common);
+            app.add_option("-n", o.n, "URLs per batch (default 100)");
+            app.add_option("--per-queue", o.per_queue, "at most K URLs per queue in one batch (default 1)");
+            app.add_option("--host-discount", o.host_discount,
+                           "add k x D to the priority of the k-th URL taken from one queue (default 0)");
+            app.add_option("--ttl", o.ttl, "lease lifetime in seconds (default: lease.ttl, 600)");
+            app.add_option("--class", o.url_class, "lease only acquisition or discovery URLs");
+            app.add_flag("--follow", o.follow, "keep leasing as URLs become ready until the crawl is finished");
+            app.add_flag("--forever", o.forever, "with --follow: keep running after the crawl is finished (revisits)");
+            app.add_option("--max-in-flight", o.max_in_flight, "with --follow: leases out frontier-wide (default 64)");
+            app.add_option("--refill-ratio", o.refill_ratio,
+                           "with --follow: top up when fewer than ratio x max-in-flight are out (default 1)");
+            app.add_option("--poll-interval", o.poll_interval,
+                           "with --follow: check for new work at least this often, seconds (default 0.2)");
+        },
+        [&] { return frontier::run_lease(o); },
+        "Hand out URLs that may be fetched now, honouring priority, politeness, budgets and robots.txt.",
+        "  frontier-lease -f crawl.db -n 10\n  frontier-lease -f crawl.db --follow | fetch | frontier-done -f crawl.db");
+}
