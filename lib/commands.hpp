@@ -20,7 +20,8 @@ int run_add(const AddOptions& o);
 struct ConfigOptions {
     CommonOptions common;
     std::string domain;
-    std::vector<std::string> args;  // [KEY [VALUE]]
+    std::vector<std::string> args;  // [KEY [VALUE]] (filled from key/value below)
+    std::string key, value;
     bool unset = false;
 };
 int run_config(const ConfigOptions& o);

@@ -33,4 +33,46 @@ std::vector<Link> extract_sitemap_links(std::string_view xml, std::string_view p
 // sitemapindex -> sitemap; anything else -> no links.
 std::vector<Link> extract_links(std::string_view body, std::string_view content_type, std::string_view page_url);
 
+// W3C Datetime (the sitemap <lastmod> format): "2024", "2024-05",
+// "2024-05-01", "2024-05-01T12:00+02:00", "2024-05-01T12:00:00Z",
+// "2024-05-01T12:00:00.5-05:00" to epoch seconds. A missing zone means UTC;
+// a space for 'T' and "+0200" are tolerated. nullopt when not a valid date.
+std::optional<double> parse_w3c_datetime(std::string_view text);
+
+// Decompressed gzip data (concatenated members too), at most `max_out`
+// bytes: output past the cap is not produced, so a gzip bomb costs
+// `max_out` bytes of memory. Corrupt or truncated input yields what
+// decompressed before the damage; `*truncated` (if given) tells whether
+// the output was cut at the cap.
+std::string gunzip_capped(std::string_view gz, size_t max_out, bool* truncated = nullptr);
+
+// Internals shared by lib/links.cpp and lib/sitemap.cpp.
+namespace links_detail {
+
+// Initialises libxml2 once per process (thread-safe).
+void init_libxml();
+
+// While alive, libxml2 errors raised on this thread go nowhere (libxml2
+// 2.9 keeps its error handlers per thread); the previous handlers come
+// back on destruction.
+class QuietLibxmlErrors {
+public:
+    QuietLibxmlErrors();
+    ~QuietLibxmlErrors();
+    QuietLibxmlErrors(const QuietLibxmlErrors&) = delete;
+    QuietLibxmlErrors& operator=(const QuietLibxmlErrors&) = delete;
+
+private:
+    using AnyFunction = void (*)();
+    AnyFunction generic_;
+    void* generic_ctx_;
+    AnyFunction structured_;
+    void* structured_ctx_;
+};
+
+// `url` without its fragment.
+std::string strip_fragment(std::string url);
+
+}  // namespace links_detail
+
 }  // namespace frontier

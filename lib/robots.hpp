@@ -5,12 +5,17 @@
 // time needs no re-parse of the whole file. Thread-safe: all const.
 #pragma once
 
+#include <cstddef>
 #include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
 
 namespace frontier {
+
+// How much of a robots.txt body parse() reads (RFC 9309 asks for at least
+// 500 KiB). A line cut by the limit is dropped, not read half.
+inline constexpr std::size_t kRobotsMaxBytes = 512000;
 
 struct RobotsRule {
     bool allow = false;
@@ -37,6 +42,8 @@ public:
     std::optional<double> crawl_delay() const { return crawl_delay_; }
     // Sitemap: lines (from the whole file, not only the group), absolute URLs as written.
     const std::vector<std::string>& sitemaps() const { return sitemaps_; }
+    // The selected group's rules, deduplicated and in precedence order: longest
+    // pattern first, allow before disallow on equal length.
     const std::vector<RobotsRule>& rules() const { return rules_; }
 
     // Compact text form for storage (rules and crawl-delay; sitemaps are not

@@ -81,7 +81,7 @@ DoneOutcome Store::finish(const FetchFacts& f, double now) {
                       "FROM hosts WHERE id = ?");
         h.bind(1, hid);
         if (!h.step() || h.i64(1) != seq || h.is_null(2)) {
-            o.url = h.str(0).empty() ? f.url : h.str(0) + "/robots.txt";
+            o.url = f.url;
             h.reset();
             return o;
         }

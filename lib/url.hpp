@@ -48,11 +48,26 @@ struct CanonResult {
 // resolved, percent-encoding normalised (upper-case hex, unreserved decoded,
 // spaces and non-ASCII encoded), fragment removed, session parameters
 // stripped (query and ";name=value" path parameters), query sorted if asked.
+// Further choices: userinfo ("user:pw@") is dropped; one trailing dot of the
+// host is removed; "http:/h" and "http:\\h" mean host h, backslashes in the
+// path are '/', as in browsers; empty query parameters ("a=1&&b=2") are
+// dropped and an empty query is removed; IPv6 literals are normalised by
+// libcurl ("[0:0::1]" -> "[::1]") and lower-cased, IPv6 zone ids are
+// rejected; IPv4 shorthands are expanded by libcurl ("127.1" -> "127.0.0.1").
+// "bad-url": no scheme, empty or invalid host, label over 63 or host over 253
+// characters, port not in 1..65535, control characters (NUL, tab, newline)
+// inside the trimmed input. The result is idempotent. Never throws for bad
+// input (std::bad_alloc only). Thread-safe (one libcurl handle per thread).
+// Pass a long-lived CanonOptions: the default argument costs an allocation.
 CanonResult canonicalize_url(std::string_view input, const CanonOptions& opt = {});
 
 // Resolves `ref` (absolute or relative) against the absolute `base` URL
 // (RFC 3986). Returns nullopt when either does not parse. The result is not
 // canonicalised; pass it to canonicalize_url.
+// As browsers do, surrounding whitespace and tabs/newlines in `ref` are
+// dropped. A `ref` with a scheme other than http/https ("mailto:",
+// "javascript:") is returned as is, so canonicalize_url reports bad-scheme.
+// "http:g" against an http base is the relative "g" (RFC 3986 5.2.2).
 std::optional<std::string> resolve_url(std::string_view base, std::string_view ref);
 
 // XXH3-64 of the canonical URL text.

@@ -9,9 +9,14 @@ int main(int argc, char** argv) {
             frontier::add_common_options(app, o.common);
             app.add_option("--domain", o.domain, "show or set the override for this domain and its subdomains");
             app.add_flag("--unset", o.unset, "restore KEY to its default (or drop the --domain override)");
-            app.add_option("args", o.args, "KEY to print one setting; KEY VALUE to set it");
+            auto* k = app.add_option("key", o.key, "KEY to print one setting");
+            app.add_option("value", o.value, "VALUE to set KEY to (JSON, or a bare word)")->needs(k);
         },
-        [&] { return frontier::run_config(o); },
+        [&] {
+            if (!o.key.empty()) o.args.push_back(o.key);
+            if (!o.value.empty()) o.args.push_back(o.value);
+            return frontier::run_config(o);
+        },
         "Show and change frontier settings (politeness, scope, priority, retries, recrawl, budgets).",
         "  frontier-config -f crawl.db politeness.min-delay 0.5\n  frontier-config -f crawl.db --domain example.org "
         "politeness.max-in-flight 2");

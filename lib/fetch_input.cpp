@@ -1,0 +1,165 @@
+#include "fetch_input.hpp"
+
+#include <cctype>
+
+#include "http_date.hpp"
+
+namespace frontier {
+
+std::optional<std::string> url_host_key(std::string_view url) {
+    size_t colon = url.find("://");
+    if (colon == std::string_view::npos) return std::nullopt;
+    std::string scheme;
+    for (char c : url.substr(0, colon)) scheme.push_back(static_cast<char>(std::tolower(static_cast<unsigned char>(c))));
+    if (scheme != "http" && scheme != "https") return std::nullopt;
+    std::string_view rest = url.substr(colon + 3);
+    size_t end = rest.find_first_of("/?#");
+    std::string_view auth = rest.substr(0, end);
+    if (size_t at = auth.rfind('@'); at != std::string_view::npos) auth = auth.substr(at + 1);
+    std::string key;
+    for (char c : auth) {
+        if (static_cast<unsigned char>(c) <= ' ') return std::nullopt;
+        key.push_back(static_cast<char>(std::tolower(static_cast<unsigned char>(c))));
+    }
+    // Drop the scheme's default port (IPv6 literals keep their brackets).
+    size_t close = key.rfind(']');
+    size_t pc = key.rfind(':');
+    if (pc != std::string::npos && (close == std::string::npos || pc > close)) {
+        std::string port = key.substr(pc + 1);
+        if (port.empty() || (scheme == "http" && port == "80") || (scheme == "https" && port == "443"))
+            key.resize(pc);
+    }
+    if (key.empty() || key[0] == ':') return std::nullopt;
+    return key;
+}
+
+FetchJob make_fetch_job(InputLine&& line) {
+    FetchJob job;
+    job.line = line.line_no;
+    job.rec = std::move(line.record);
+    if (!line.error.empty()) {
+        job.bad = line.error;
+        return job;
+    }
+    try {
+        auto url = job.rec.get_string("url");
+        if (!url || url->empty()) {
+            job.bad = "missing url";
+            return job;
+        }
+        auto host = url_host_key(*url);
+        if (!host) {
+            job.bad = "invalid url (not an absolute http or https URL)";
+            return job;
+        }
+        job.url = std::move(*url);
+        job.host = std::move(*host);
+        job.robots = job.rec.get_bool("robots").value_or(false);
+        job.etag = job.rec.get_string("etag").value_or("");
+        (void)job.rec.get_string("content_hash");
+        if (const JsonValue* lm = job.rec.find("http_last_modified")) {
+            if (lm->kind == JsonValue::Kind::integer || lm->kind == JsonValue::Kind::number) {
+                job.if_modified_since = lm->d;
+            } else if (lm->kind == JsonValue::Kind::string) {
+                job.if_modified_since = parse_http_date(lm->s);
+                if (!job.if_modified_since) job.if_modified_since = parse_rfc3339(lm->s);
+                if (!job.if_modified_since && !lm->s.empty()) job.bad = "http_last_modified is not a date";
+            } else if (lm->kind != JsonValue::Kind::null) {
+                job.bad = "http_last_modified is not a date";
+            }
+        }
+    } catch (const FieldTypeError& e) {
+        job.bad = e.key + " is not a " + e.expected;
+    }
+    return job;
+}
+
+struct InputFeeder::Shared {
+    std::vector<std::string> paths;
+    size_t capacity;
+    std::function<void()> wake;
+    std::mutex mu;
+    std::condition_variable space;
+    std::deque<FetchJob> queue;
+    bool done = false;
+    bool stop = false;
+    std::exception_ptr error;
+};
+
+InputFeeder::InputFeeder(std::vector<std::string> paths, size_t capacity, std::function<void()> wake)
+    : s_(std::make_shared<Shared>()) {
+    s_->paths = std::move(paths);
+    s_->capacity = capacity ? capacity : 1;
+    s_->wake = std::move(wake);
+}
+
+InputFeeder::~InputFeeder() { stop(); }
+
+void InputFeeder::start() {
+    std::shared_ptr<Shared> s = s_;
+    thread_ = std::thread([s] {
+        try {
+            LineReader reader(s->paths);
+            InputLine line;
+            while (reader.next(line)) {
+                FetchJob job = make_fetch_job(std::move(line));
+                line = InputLine();
+                std::unique_lock<std::mutex> lock(s->mu);
+                s->space.wait(lock, [&] { return s->stop || s->queue.size() < s->capacity; });
+                if (s->stop) return;
+                bool was_empty = s->queue.empty();
+                s->queue.push_back(std::move(job));
+                if (was_empty) s->wake();  // under the lock: never after stop()
+            }
+        } catch (...) {
+            std::lock_guard<std::mutex> lock(s->mu);
+            s->error = std::current_exception();
+        }
+        std::lock_guard<std::mutex> lock(s->mu);
+        s->done = true;
+        if (!s->stop) s->wake();
+    });
+}
+
+size_t InputFeeder::take(std::deque<FetchJob>& out, size_t max) {
+    std::lock_guard<std::mutex> lock(s_->mu);
+    size_t n = 0;
+    while (n < max && !s_->queue.empty()) {
+        out.push_back(std::move(s_->queue.front()));
+        s_->queue.pop_front();
+        ++n;
+    }
+    if (n) s_->space.notify_one();
+    return n;
+}
+
+bool InputFeeder::finished() {
+    std::lock_guard<std::mutex> lock(s_->mu);
+    return s_->done && s_->queue.empty();
+}
+
+void InputFeeder::stop() {
+    if (!thread_.joinable()) return;
+    bool done;
+    {
+        std::lock_guard<std::mutex> lock(s_->mu);
+        s_->stop = true;
+        done = s_->done;
+        s_->space.notify_all();
+    }
+    if (done)
+        thread_.join();
+    else
+        thread_.detach();
+}
+
+void InputFeeder::rethrow_error() {
+    std::exception_ptr e;
+    {
+        std::lock_guard<std::mutex> lock(s_->mu);
+        e = s_->error;
+    }
+    if (e) std::rethrow_exception(e);
+}
+
+}  // namespace frontier

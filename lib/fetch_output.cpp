@@ -1,0 +1,257 @@
+#include "fetch_output.hpp"
+
+#include <csignal>
+#include <cstdio>
+#include <pthread.h>
+#include <unordered_set>
+
+#include "error.hpp"
+#include "output.hpp"
+
+namespace frontier {
+
+void FetchStats::add(const std::string& cls, uint64_t bytes) {
+    results_.fetch_add(1, std::memory_order_relaxed);
+    bytes_.fetch_add(bytes, std::memory_order_relaxed);
+    std::lock_guard<std::mutex> lock(mu_);
+    ++classes_[cls];
+}
+
+uint64_t FetchStats::count(const std::string& cls) const {
+    std::lock_guard<std::mutex> lock(mu_);
+    auto it = classes_.find(cls);
+    return it == classes_.end() ? 0 : it->second;
+}
+
+std::string FetchStats::by_class() const {
+    std::lock_guard<std::mutex> lock(mu_);
+    std::string s;
+    for (const auto& [k, v] : classes_) {
+        if (!s.empty()) s += ", ";
+        s += k + " " + std::to_string(v);
+    }
+    return s;
+}
+
+std::string result_class(const FetchResult& r) {
+    if (!r.error_class.empty()) return r.error_class;
+    if (r.status >= 100 && r.status < 600) return std::to_string(r.status / 100) + "xx";
+    return "other";
+}
+
+namespace {
+
+// Keys a result may set; an input key of the same name is replaced.
+bool result_owned(std::string_view k) {
+    static const std::unordered_set<std::string_view> owned = {
+        "line",         "status",       "error_class", "error",    "fetched_at", "duration_ms",
+        "ttfb_ms",      "bytes",        "content_type", "location", "retry_after", "links",
+        "body",         "warc",         "etag",         "http_last_modified",      "content_hash"};
+    return owned.count(k) != 0;
+}
+
+void pass_raw(JsonWriter& w, const JsonValue& v, std::string_view key) {
+    if (!v.raw.empty()) {
+        w.field_raw(key, v.raw);
+    } else {
+        std::string tmp;
+        append_json_value(tmp, v);
+        w.field_raw(key, tmp);
+    }
+}
+
+std::string hex64(uint64_t v) {
+    char buf[17];
+    std::snprintf(buf, sizeof buf, "%016llx", static_cast<unsigned long long>(v));
+    return buf;
+}
+
+}  // namespace
+
+std::string format_fetch_result(const FetchResult& r, const std::vector<Link>* links, const WarcLocation* warc,
+                                uint64_t body_cap) {
+    const Record& rec = r.job.rec;
+    JsonWriter w;
+    w.begin();
+    if (r.error_class == "bad-input") w.field("line", static_cast<int64_t>(r.job.line));
+    for (const JsonField& f : rec.fields)
+        if (!result_owned(f.key)) pass_raw(w, f.value, f.key);
+    w.field("status", static_cast<int64_t>(r.status));
+    if (!r.error_class.empty()) {
+        w.field("error_class", r.error_class);
+        w.field("error", r.error);
+    }
+    if (r.duration_ms >= 0) {
+        w.field("fetched_at", r.fetched_at);
+        w.field("duration_ms", r.duration_ms);
+        if (r.ttfb_ms >= 0) w.field("ttfb_ms", r.ttfb_ms);
+        w.field("bytes", r.bytes);
+    }
+    if (!r.content_type.empty()) w.field("content_type", r.content_type);
+    // Validators: the response's, else the input's (a 304 keeps the old hash).
+    auto keep = [&](std::string_view key) {
+        if (const JsonValue* v = rec.find(key); v && v->kind != JsonValue::Kind::null) pass_raw(w, *v, key);
+    };
+    if (r.content_hash && r.status != 304)
+        w.field("content_hash", hex64(*r.content_hash));
+    else
+        keep("content_hash");
+    if (!r.etag.empty())
+        w.field("etag", r.etag);
+    else
+        keep("etag");
+    if (r.http_last_modified)
+        w.field("http_last_modified", *r.http_last_modified);
+    else
+        keep("http_last_modified");
+    if (!r.location.empty()) w.field("location", r.location);
+    if (r.retry_after) w.field("retry_after", *r.retry_after);
+    if (links) {
+        w.key("links");
+        w.begin_array();
+        for (const Link& l : *links) {
+            w.begin_object();
+            w.field("url", l.url);
+            if (l.nofollow) w.field("nofollow", true);
+            if (!l.tag.empty()) w.field("tag", l.tag);
+            if (!l.discovery.empty()) w.field("discovery", l.discovery);
+            if (l.last_modified) w.field("last_modified", *l.last_modified);
+            w.end_object();
+        }
+        w.end_array();
+    }
+    if (r.have_body) {
+        std::string_view b = r.body;
+        if (b.size() > body_cap) b = b.substr(0, body_cap);
+        w.field("body", b);
+    }
+    if (warc) {
+        w.key("warc");
+        w.begin_object();
+        w.field("file", warc->file);
+        w.field("offset", warc->offset);
+        w.field("length", warc->length);
+        w.end_object();
+    }
+    w.end();
+    return w.str();
+}
+
+ResultWriter::ResultWriter(const FetchOptions& opt, FetchStats& stats) : opt_(opt), stats_(stats) {
+    if (!opt_.warc_prefix.empty())
+        warc_ = std::make_unique<WarcWriter>(opt_.warc_prefix, opt_.warc_max_size, default_user_agent());
+}
+
+ResultWriter::~ResultWriter() {
+    if (thread_.joinable()) {
+        {
+            std::lock_guard<std::mutex> lock(mu_);
+            closing_ = true;
+        }
+        cv_items_.notify_one();
+        thread_.join();
+    }
+}
+
+void ResultWriter::start() {
+    sigset_t block, old;
+    sigemptyset(&block);
+    sigaddset(&block, SIGINT);
+    sigaddset(&block, SIGTERM);
+    pthread_sigmask(SIG_BLOCK, &block, &old);
+    thread_ = std::thread([this] { run(); });
+    pthread_sigmask(SIG_SETMASK, &old, nullptr);
+}
+
+bool ResultWriter::push(FetchResult&& r) {
+    constexpr size_t kMaxItems = 4096;
+    constexpr uint64_t kMaxBytes = 256ull << 20;
+    std::unique_lock<std::mutex> lock(mu_);
+    cv_space_.wait(lock, [&] {
+        return failed_.load() || queue_.empty() || (queue_.size() < kMaxItems && queued_bytes_ < kMaxBytes);
+    });
+    if (failed_.load()) return false;
+    queued_bytes_ += r.body.size();
+    bool was_empty = queue_.empty();
+    queue_.push_back(std::move(r));
+    lock.unlock();
+    if (was_empty) cv_items_.notify_one();
+    return true;
+}
+
+void ResultWriter::finish() {
+    if (thread_.joinable()) {
+        {
+            std::lock_guard<std::mutex> lock(mu_);
+            closing_ = true;
+        }
+        cv_items_.notify_one();
+        thread_.join();
+    }
+    if (error_) std::rethrow_exception(error_);
+}
+
+void ResultWriter::handle(FetchResult& r) {
+    std::vector<Link> links;
+    bool with_links = false;
+    if (opt_.links && !r.job.robots && r.status >= 200 && r.status < 300 && r.error_class.empty()) {
+        with_links = true;
+        auto found = extract_links(r.body, r.content_type, r.effective_url.empty() ? r.job.url : r.effective_url);
+        std::unordered_set<std::string_view> seen;
+        links.reserve(found.size());
+        for (Link& l : found)
+            if (seen.insert(l.url).second) links.push_back(std::move(l));
+    }
+    WarcLocation loc;
+    bool with_warc = false;
+    if (warc_ && r.warc && r.status > 0) {
+        WarcExchange ex;
+        ex.target_uri = r.effective_url.empty() ? r.job.url : r.effective_url;
+        ex.ip = r.ip;
+        ex.date = r.fetched_at;
+        ex.request = r.request_head;
+        ex.payload = r.body;
+        ex.response_head = decoded_response_head(r.response_head, r.body.size());
+        ex.truncated = r.truncated;
+        loc = warc_->write(ex);
+        with_warc = true;
+    }
+    uint64_t cap = r.job.robots ? 512000 : opt_.body_max;
+    if (!r.job.robots && !opt_.body) r.have_body = false;
+    out().write_line(format_fetch_result(r, with_links ? &links : nullptr, with_warc ? &loc : nullptr, cap));
+    stats_.add(result_class(r), r.bytes);
+}
+
+void ResultWriter::run() {
+    std::deque<FetchResult> batch;
+    try {
+        for (;;) {
+            {
+                std::unique_lock<std::mutex> lock(mu_);
+                if (queue_.empty() && !closing_) {
+                    lock.unlock();
+                    out().flush();  // about to wait: nothing may sit in a buffer
+                    if (warc_) warc_->flush();
+                    lock.lock();
+                    cv_items_.wait(lock, [&] { return !queue_.empty() || closing_; });
+                }
+                if (queue_.empty() && closing_) break;
+                batch.swap(queue_);
+                queued_bytes_ = 0;
+            }
+            cv_space_.notify_all();
+            for (FetchResult& r : batch) handle(r);
+            batch.clear();
+        }
+        out().flush();
+        if (warc_) warc_->close();
+    } catch (...) {
+        error_ = std::current_exception();
+        std::lock_guard<std::mutex> lock(mu_);
+        failed_.store(true);
+        queue_.clear();
+        cv_space_.notify_all();
+    }
+}
+
+}  // namespace frontier

@@ -1,0 +1,88 @@
+// The result side of `fetch`: one writer thread that turns FetchResults into
+// JSON lines on stdout (the only stdout writer, so lines never interleave),
+// extracting links and writing WARC records on the way, off the network
+// thread. Bounded: push() blocks while the queue is full.
+#pragma once
+
+#include <atomic>
+#include <condition_variable>
+#include <cstdint>
+#include <deque>
+#include <exception>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "fetch_types.hpp"
+#include "links.hpp"
+#include "warc.hpp"
+
+namespace frontier {
+
+// Counters for the progress line and the summary. Thread-safe.
+class FetchStats {
+public:
+    // Counts one result under `cls` (an error class, or "2xx".."5xx").
+    void add(const std::string& cls, uint64_t bytes);
+    uint64_t results() const { return results_.load(std::memory_order_relaxed); }
+    uint64_t bytes() const { return bytes_.load(std::memory_order_relaxed); }
+    uint64_t count(const std::string& cls) const;
+    // "2xx 120, 4xx 3, timeout 1" (classes in name order).
+    std::string by_class() const;
+
+private:
+    std::atomic<uint64_t> results_{0};
+    std::atomic<uint64_t> bytes_{0};
+    mutable std::mutex mu_;
+    std::map<std::string, uint64_t> classes_;
+};
+
+// The class a result is counted under: its error_class, else "2xx".."5xx".
+std::string result_class(const FetchResult& r);
+
+// The JSON line for `r` (without newline): every input key except those the
+// result sets, then the result fields of SPEC §7. `links` and `warc` are
+// written when non-null. Inline body capped at `body_cap` bytes. Thread-safe.
+std::string format_fetch_result(const FetchResult& r, const std::vector<Link>* links, const WarcLocation* warc,
+                                uint64_t body_cap);
+
+class ResultWriter {
+public:
+    ResultWriter(const FetchOptions& opt, FetchStats& stats);
+    ~ResultWriter();
+    ResultWriter(const ResultWriter&) = delete;
+    ResultWriter& operator=(const ResultWriter&) = delete;
+
+    // Starts the writer thread (with SIGINT/SIGTERM blocked in it).
+    void start();
+    // Queues a result, blocking while the queue is full. Returns false once
+    // the writer has stopped on an error (the result is dropped).
+    bool push(FetchResult&& r);
+    // True once the writer stopped on an error (EPIPE, I/O).
+    bool failed() const { return failed_.load(); }
+    // Ends the stream: waits for every queued result to be written and
+    // flushed, then rethrows the writer's error (BrokenPipe, IoError).
+    void finish();
+
+private:
+    void run();
+    void handle(FetchResult& r);
+
+    FetchOptions opt_;
+    FetchStats& stats_;
+    std::unique_ptr<WarcWriter> warc_;
+    std::mutex mu_;
+    std::condition_variable cv_items_;
+    std::condition_variable cv_space_;
+    std::deque<FetchResult> queue_;
+    uint64_t queued_bytes_ = 0;
+    bool closing_ = false;
+    std::atomic<bool> failed_{false};
+    std::exception_ptr error_;
+    std::thread thread_;
+};
+
+}  // namespace frontier

@@ -1,0 +1,220 @@
+#include "transfer.hpp"
+
+#include <cstring>
+
+#include "clock.hpp"
+#include "http_date.hpp"
+
+namespace frontier {
+
+std::string classify_curl_error(CURLcode rc, bool too_large) {
+    if (too_large) return "too-large";
+    switch (rc) {
+    case CURLE_COULDNT_RESOLVE_HOST:
+    case CURLE_COULDNT_RESOLVE_PROXY: return "dns";
+    case CURLE_COULDNT_CONNECT: return "connect";
+    case CURLE_OPERATION_TIMEDOUT: return "timeout";
+    case CURLE_RECV_ERROR:
+    case CURLE_SEND_ERROR:
+    case CURLE_GOT_NOTHING:
+    case CURLE_PARTIAL_FILE:
+    case CURLE_HTTP2:
+    case CURLE_HTTP2_STREAM: return "reset";
+    case CURLE_SSL_CONNECT_ERROR:
+    case CURLE_PEER_FAILED_VERIFICATION:
+    case CURLE_SSL_CERTPROBLEM:
+    case CURLE_SSL_CIPHER:
+    case CURLE_SSL_CACERT_BADFILE:
+    case CURLE_SSL_ISSUER_ERROR:
+    case CURLE_SSL_PINNEDPUBKEYNOTMATCH:
+    case CURLE_SSL_INVALIDCERTSTATUS:
+    case CURLE_SSL_ENGINE_NOTFOUND:
+    case CURLE_SSL_ENGINE_SETFAILED:
+    case CURLE_SSL_ENGINE_INITFAILED:
+    case CURLE_SSL_SHUTDOWN_FAILED:
+    case CURLE_SSL_CRL_BADFILE:
+    case CURLE_USE_SSL_FAILED: return "tls";
+    case CURLE_FILESIZE_EXCEEDED: return "too-large";
+    case CURLE_URL_MALFORMAT:
+    case CURLE_UNSUPPORTED_PROTOCOL: return "bad-url";
+    case CURLE_TOO_MANY_REDIRECTS: return "too-many-redirects";
+    default: return "other";
+    }
+}
+
+std::string default_user_agent() {
+    return std::string("fetch/0.1.0 (crawl-frontier; libcurl/") + curl_version_info(CURLVERSION_NOW)->version + ")";
+}
+
+Transfer::Transfer(const FetchOptions& opt) : opt_(opt), xxh_(XXH3_createState()) {
+    if (!xxh_) throw std::bad_alloc();
+    CURL* e = easy_.get();
+    curl_easy_setopt(e, CURLOPT_PRIVATE, this);
+    curl_easy_setopt(e, CURLOPT_WRITEFUNCTION, &Transfer::on_body);
+    curl_easy_setopt(e, CURLOPT_WRITEDATA, this);
+    curl_easy_setopt(e, CURLOPT_HEADERFUNCTION, &Transfer::on_header);
+    curl_easy_setopt(e, CURLOPT_HEADERDATA, this);
+    std::string ua = opt.user_agent.empty() ? default_user_agent() : opt.user_agent;
+    curl_easy_setopt(e, CURLOPT_USERAGENT, ua.c_str());
+    curl_easy_setopt(e, CURLOPT_ACCEPT_ENCODING, "");
+    curl_easy_setopt(e, CURLOPT_HTTP_VERSION, opt.http2 ? long(CURL_HTTP_VERSION_2TLS) : long(CURL_HTTP_VERSION_1_1));
+    curl_easy_setopt(e, CURLOPT_TIMEOUT_MS, static_cast<long>(opt.timeout * 1000));
+    curl_easy_setopt(e, CURLOPT_CONNECTTIMEOUT_MS, static_cast<long>(opt.connect_timeout * 1000));
+    curl_easy_setopt(e, CURLOPT_MAXFILESIZE_LARGE, static_cast<curl_off_t>(opt.max_size));
+    curl_easy_setopt(e, CURLOPT_PROTOCOLS_STR, "http,https");
+    curl_easy_setopt(e, CURLOPT_REDIR_PROTOCOLS_STR, "http,https");
+    curl_easy_setopt(e, CURLOPT_NOSIGNAL, 1L);
+    curl_easy_setopt(e, CURLOPT_MAXREDIRS, 5L);
+    curl_easy_setopt(e, CURLOPT_PIPEWAIT, 1L);
+    curl_easy_setopt(e, CURLOPT_ERRORBUFFER, errbuf_);
+    if (!opt.warc_prefix.empty()) {
+        curl_easy_setopt(e, CURLOPT_DEBUGFUNCTION, &Transfer::on_debug);
+        curl_easy_setopt(e, CURLOPT_DEBUGDATA, this);
+        curl_easy_setopt(e, CURLOPT_VERBOSE, 1L);
+    }
+}
+
+Transfer::~Transfer() { XXH3_freeState(xxh_); }
+
+void Transfer::begin(FetchJob&& job, double fetched_at) {
+    res_ = FetchResult();
+    res_.job = std::move(job);
+    res_.fetched_at = fetched_at;
+    res_.warc = !opt_.warc_prefix.empty();
+    too_large_ = conn_failed_ = response_seen_ = false;
+    latency_ = 0;
+    errbuf_[0] = '\0';
+    retry_after_raw_.clear();
+    last_modified_raw_.clear();
+    XXH3_64bits_reset(xxh_);
+    keep_limit_ = 0;
+    if (opt_.links || res_.warc) keep_limit_ = opt_.max_size;
+    if (opt_.body) keep_limit_ = std::max<uint64_t>(keep_limit_, opt_.body_max);
+    if (res_.job.robots) keep_limit_ = std::max<uint64_t>(keep_limit_, 512000);
+
+    CURL* e = easy_.get();
+    headers_.reset();
+    if (!res_.job.etag.empty()) headers_.append(("If-None-Match: " + res_.job.etag).c_str());
+    if (res_.job.if_modified_since)
+        headers_.append(("If-Modified-Since: " + format_http_date(*res_.job.if_modified_since)).c_str());
+    curl_easy_setopt(e, CURLOPT_HTTPHEADER, headers_.get());
+    curl_easy_setopt(e, CURLOPT_FOLLOWLOCATION, res_.job.robots ? 1L : 0L);
+    curl_easy_setopt(e, CURLOPT_URL, res_.job.url.c_str());
+}
+
+size_t Transfer::on_body(char* p, size_t size, size_t n, void* self) {
+    auto* t = static_cast<Transfer*>(self);
+    size_t len = size * n;
+    if (t->res_.bytes + len > t->opt_.max_size) {
+        t->too_large_ = true;
+        return 0;  // != len: libcurl aborts with CURLE_WRITE_ERROR
+    }
+    XXH3_64bits_update(t->xxh_, p, len);
+    if (t->res_.body.size() < t->keep_limit_)
+        t->res_.body.append(p, std::min<uint64_t>(len, t->keep_limit_ - t->res_.body.size()));
+    t->res_.bytes += len;
+    return len;
+}
+
+namespace {
+bool header_is(std::string_view line, std::string_view name, std::string_view& value) {
+    if (line.size() <= name.size() || line[name.size()] != ':') return false;
+    for (size_t i = 0; i < name.size(); ++i)
+        if ((line[i] | 0x20) != name[i]) return false;
+    value = line.substr(name.size() + 1);
+    while (!value.empty() && (value.front() == ' ' || value.front() == '\t')) value.remove_prefix(1);
+    while (!value.empty() && (value.back() == ' ' || value.back() == '\t')) value.remove_suffix(1);
+    return true;
+}
+}  // namespace
+
+void Transfer::header_line(std::string_view line) {
+    while (!line.empty() && (line.back() == '\n' || line.back() == '\r')) line.remove_suffix(1);
+    if (line.size() >= 5 && line.compare(0, 5, "HTTP/") == 0) {
+        res_.etag.clear();
+        retry_after_raw_.clear();
+        last_modified_raw_.clear();
+        response_seen_ = true;
+        return;
+    }
+    std::string_view v;
+    switch (line.empty() ? 0 : (line[0] | 0x20)) {
+    case 'e':
+        if (header_is(line, "etag", v)) res_.etag.assign(v);
+        break;
+    case 'l':
+        if (header_is(line, "last-modified", v)) last_modified_raw_.assign(v);
+        break;
+    case 'r':
+        if (header_is(line, "retry-after", v)) retry_after_raw_.assign(v);
+        break;
+    default: break;
+    }
+}
+
+size_t Transfer::on_header(char* p, size_t size, size_t n, void* self) {
+    auto* t = static_cast<Transfer*>(self);
+    size_t len = size * n;
+    std::string_view line(p, len);
+    if (t->res_.warc) {
+        if (line.size() >= 5 && line.compare(0, 5, "HTTP/") == 0) t->res_.response_head.clear();
+        t->res_.response_head.append(line);
+    }
+    t->header_line(line);
+    return len;
+}
+
+int Transfer::on_debug(CURL*, curl_infotype type, char* p, size_t n, void* self) {
+    if (type != CURLINFO_HEADER_OUT) return 0;
+    auto* t = static_cast<Transfer*>(self);
+    if (t->response_seen_) {  // a new request after a redirect
+        t->res_.request_head.clear();
+        t->response_seen_ = false;
+    }
+    t->res_.request_head.append(p, n);
+    return 0;
+}
+
+FetchResult Transfer::finish(CURLcode rc) {
+    CURL* e = easy_.get();
+    long code = 0;
+    curl_easy_getinfo(e, CURLINFO_RESPONSE_CODE, &code);
+    res_.status = static_cast<int>(code);
+    curl_off_t total = 0, start = 0, pretransfer = 0;
+    curl_easy_getinfo(e, CURLINFO_TOTAL_TIME_T, &total);
+    curl_easy_getinfo(e, CURLINFO_STARTTRANSFER_TIME_T, &start);
+    curl_easy_getinfo(e, CURLINFO_PRETRANSFER_TIME_T, &pretransfer);
+    res_.duration_ms = total / 1000;
+    res_.ttfb_ms = res_.status > 0 ? start / 1000 : -1;
+    latency_ = static_cast<double>(start) / 1e6;
+    char* s = nullptr;
+    if (curl_easy_getinfo(e, CURLINFO_CONTENT_TYPE, &s) == CURLE_OK && s) res_.content_type = s;
+    s = nullptr;
+    if (res_.status >= 300 && res_.status < 400 && curl_easy_getinfo(e, CURLINFO_REDIRECT_URL, &s) == CURLE_OK && s)
+        res_.location = s;
+    s = nullptr;
+    if (curl_easy_getinfo(e, CURLINFO_EFFECTIVE_URL, &s) == CURLE_OK && s && res_.job.url != s) res_.effective_url = s;
+    if (res_.warc) {
+        s = nullptr;
+        if (curl_easy_getinfo(e, CURLINFO_PRIMARY_IP, &s) == CURLE_OK && s) res_.ip = s;
+    }
+    if (!last_modified_raw_.empty()) res_.http_last_modified = parse_http_date(last_modified_raw_);
+    if (!retry_after_raw_.empty()) res_.retry_after = parse_retry_after(retry_after_raw_, now());
+    if (rc == CURLE_OK) {
+        res_.content_hash = XXH3_64bits_digest(xxh_);
+    } else {
+        res_.error_class = classify_curl_error(rc, too_large_);
+        res_.error = errbuf_[0] ? errbuf_ : curl_easy_strerror(rc);
+        bool connect_timeout = rc == CURLE_OPERATION_TIMEDOUT && pretransfer == 0 && res_.status == 0;
+        conn_failed_ = res_.error_class == "dns" || res_.error_class == "connect" || connect_timeout;
+        if (connect_timeout) res_.error = "connection timed out";
+        if (res_.error_class == "too-large")
+            res_.error = "body larger than --max-size (" + std::to_string(opt_.max_size) + " bytes)";
+        res_.truncated = res_.error_class == "too-large" ? "length" : rc == CURLE_OPERATION_TIMEDOUT ? "time" : "disconnect";
+    }
+    res_.have_body = res_.status > 0 && keep_limit_ > 0;
+    if (!res_.have_body) res_.body.clear();
+    return std::move(res_);
+}
+
+}  // namespace frontier

@@ -1,0 +1,65 @@
+// One HTTP fetch on a reusable libcurl easy handle: request options,
+// streaming callbacks (XXH3-64 of the body while it arrives, size cap,
+// header parsing, raw headers for WARC) and the FetchResult at the end.
+// A Transfer belongs to the network thread.
+#pragma once
+
+#include <curl/curl.h>
+#include <string>
+#include <xxhash.h>
+
+#include "curl_handle.hpp"
+#include "fetch_types.hpp"
+
+namespace frontier {
+
+// The error_class for a libcurl result code: "dns", "connect", "timeout",
+// "reset", "tls", "too-large", "bad-url" or "other". `too_large` is set when
+// the body callback stopped the transfer at the size cap.
+std::string classify_curl_error(CURLcode rc, bool too_large);
+
+class Transfer {
+public:
+    // Creates the easy handle and sets the options that never change.
+    explicit Transfer(const FetchOptions& opt);
+    ~Transfer();
+    Transfer(const Transfer&) = delete;
+    Transfer& operator=(const Transfer&) = delete;
+
+    // Prepares a fetch of `job` (conditional headers, redirects for robots).
+    // `fetched_at` is the epoch time reported. Add easy() to the multi next.
+    void begin(FetchJob&& job, double fetched_at);
+    CURL* easy() const { return easy_.get(); }
+
+    // Completes the fetch with libcurl's result code and returns what
+    // happened. After it, connection_failed() and latency() describe it.
+    FetchResult finish(CURLcode rc);
+    // True when DNS, connect or a connect timeout failed (the host is down).
+    bool connection_failed() const { return conn_failed_; }
+    // Seconds from the start to the first response byte.
+    double latency() const { return latency_; }
+
+    void* owner = nullptr;  // the scheduler's tag for this fetch's host
+
+private:
+    static size_t on_body(char* p, size_t size, size_t n, void* self);
+    static size_t on_header(char* p, size_t size, size_t n, void* self);
+    static int on_debug(CURL*, curl_infotype type, char* p, size_t n, void* self);
+    void header_line(std::string_view line);
+
+    const FetchOptions& opt_;
+    CurlEasy easy_;
+    CurlSlist headers_;
+    XXH3_state_t* xxh_ = nullptr;
+    FetchResult res_;
+    uint64_t keep_limit_ = 0;
+    bool too_large_ = false;
+    bool conn_failed_ = false;
+    bool response_seen_ = false;  // a response header arrived since the last request
+    double latency_ = 0;
+    char errbuf_[CURL_ERROR_SIZE] = {};
+    std::string retry_after_raw_;
+    std::string last_modified_raw_;
+};
+
+}  // namespace frontier

@@ -1,0 +1,210 @@
+#include "warc.hpp"
+
+#include <cctype>
+#include <cerrno>
+#include <cstring>
+#include <filesystem>
+#include <mutex>
+#include <random>
+#include <sys/stat.h>
+
+#include "error.hpp"
+#include "http_date.hpp"
+#include "sha1.hpp"
+
+namespace frontier {
+
+std::string make_warc_record_id() {
+    static std::mutex mu;
+    static std::mt19937_64 rng{std::random_device{}() ^ (uint64_t(std::random_device{}()) << 32)};
+    uint64_t a, b;
+    {
+        std::lock_guard<std::mutex> lock(mu);
+        a = rng();
+        b = rng();
+    }
+    a = (a & ~0xF000ull) | 0x4000ull;                            // version 4
+    b = (b & ~(0xC000000000000000ull)) | 0x8000000000000000ull;  // variant 10
+    char buf[64];
+    std::snprintf(buf, sizeof buf, "urn:uuid:%08x-%04x-%04x-%04x-%012llx", unsigned(a >> 32),
+                  unsigned((a >> 16) & 0xFFFF), unsigned(a & 0xFFFF), unsigned(b >> 48),
+                  static_cast<unsigned long long>(b & 0xFFFFFFFFFFFFull));
+    return buf;
+}
+
+namespace {
+
+void deflate_piece(z_stream& z, std::string_view in, std::string& out, int flush) {
+    z.next_in = reinterpret_cast<Bytef*>(const_cast<char*>(in.data()));
+    z.avail_in = static_cast<uInt>(in.size());
+    for (;;) {
+        size_t old = out.size();
+        out.resize(old + 65536);
+        z.next_out = reinterpret_cast<Bytef*>(out.data() + old);
+        z.avail_out = 65536;
+        int rc = deflate(&z, flush);
+        out.resize(old + (65536 - z.avail_out));
+        if (rc == Z_STREAM_ERROR) throw IoError("zlib deflate failed");
+        if (flush == Z_FINISH ? rc == Z_STREAM_END : (z.avail_in == 0 && z.avail_out != 0)) break;
+    }
+}
+
+// Feeds pieces of one gzip member; the last call finishes it.
+struct MemberBuilder {
+    z_stream& z;
+    std::string& out;
+    void add(std::string_view s) {
+        size_t chunk = 1u << 30;
+        while (s.size() > chunk) {
+            deflate_piece(z, s.substr(0, chunk), out, Z_NO_FLUSH);
+            s.remove_prefix(chunk);
+        }
+        deflate_piece(z, s, out, Z_NO_FLUSH);
+    }
+    void finish() { deflate_piece(z, std::string_view(), out, Z_FINISH); }
+};
+
+bool file_exists(const std::string& p) {
+    struct stat st;
+    return ::stat(p.c_str(), &st) == 0;
+}
+
+}  // namespace
+
+void gzip_member(std::string_view data, std::string& out, int level) {
+    z_stream z{};
+    if (deflateInit2(&z, level, Z_DEFLATED, 15 + 16, 8, Z_DEFAULT_STRATEGY) != Z_OK)
+        throw IoError("zlib deflateInit2 failed");
+    MemberBuilder mb{z, out};
+    mb.add(data);
+    mb.finish();
+    deflateEnd(&z);
+}
+
+std::string decoded_response_head(std::string_view head, uint64_t payload_len) {
+    std::string out;
+    out.reserve(head.size() + 64);
+    bool first = true;
+    while (!head.empty()) {
+        size_t nl = head.find('\n');
+        std::string_view line = head.substr(0, nl);
+        head = nl == std::string_view::npos ? std::string_view() : head.substr(nl + 1);
+        if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
+        if (line.empty()) continue;
+        if (!first) {
+            auto starts = [&](std::string_view name) {
+                if (line.size() <= name.size() || line[name.size()] != ':') return false;
+                for (size_t i = 0; i < name.size(); ++i)
+                    if (std::tolower(static_cast<unsigned char>(line[i])) != name[i]) return false;
+                return true;
+            };
+            if (starts("content-encoding") || starts("transfer-encoding") || starts("content-length"))
+                out += "X-Crawler-";
+        }
+        first = false;
+        out.append(line);
+        out += "\r\n";
+    }
+    out += "Content-Length: " + std::to_string(payload_len) + "\r\n\r\n";
+    return out;
+}
+
+WarcWriter::WarcWriter(std::string prefix, uint64_t max_size, std::string software)
+    : prefix_(std::move(prefix)), max_size_(max_size), software_(std::move(software)) {}
+
+WarcWriter::~WarcWriter() {
+    if (file_) std::fclose(file_);
+    if (z_ready_) deflateEnd(&z_);
+}
+
+void WarcWriter::open_next() {
+    close();
+    for (;;) {
+        char num[16];
+        std::snprintf(num, sizeof num, "-%05d", next_index_++);
+        path_ = prefix_ + num + ".warc.gz";
+        if (!file_exists(path_)) break;
+    }
+    std::filesystem::path parent = std::filesystem::path(path_).parent_path();
+    std::error_code ec;
+    if (!parent.empty()) std::filesystem::create_directories(parent, ec);
+    file_ = std::fopen(path_.c_str(), "wb");
+    if (!file_) throw IoError("cannot create " + path_ + ": " + std::strerror(errno));
+    std::setvbuf(file_, nullptr, _IOFBF, 1 << 20);
+    offset_ = 0;
+    std::string fields = "software: " + software_ +
+                         "\r\nformat: WARC File Format 1.1\r\n"
+                         "conformsTo: http://iipc.github.io/warc-specifications/specifications/warc-format/warc-1.1/\r\n";
+    std::string slash = path_;
+    if (auto p = slash.rfind('/'); p != std::string::npos) slash = slash.substr(p + 1);
+    std::string header = "WARC/1.1\r\nWARC-Type: warcinfo\r\nWARC-Record-ID: <" + make_warc_record_id() +
+                         ">\r\nWARC-Date: " + format_iso8601(0 + static_cast<double>(std::time(nullptr))) +
+                         "\r\nWARC-Filename: " + slash +
+                         "\r\nContent-Type: application/warc-fields\r\nContent-Length: " +
+                         std::to_string(fields.size()) + "\r\n\r\n";
+    append_record(header, fields, {});
+}
+
+uint64_t WarcWriter::append_record(std::string_view header, std::string_view block1, std::string_view block2) {
+    if (!z_ready_) {
+        if (deflateInit2(&z_, 6, Z_DEFLATED, 15 + 16, 8, Z_DEFAULT_STRATEGY) != Z_OK)
+            throw IoError("zlib deflateInit2 failed");
+        z_ready_ = true;
+    } else {
+        deflateReset(&z_);
+    }
+    gz_.clear();
+    MemberBuilder mb{z_, gz_};
+    mb.add(header);
+    mb.add(block1);
+    mb.add(block2);
+    mb.add("\r\n\r\n");
+    mb.finish();
+    if (std::fwrite(gz_.data(), 1, gz_.size(), file_) != gz_.size())
+        throw IoError("cannot write " + path_ + ": " + std::strerror(errno));
+    uint64_t start = offset_;
+    offset_ += gz_.size();
+    return start;
+}
+
+WarcLocation WarcWriter::write(const WarcExchange& ex) {
+    if (!file_ || offset_ >= max_size_) open_next();
+    std::string date = format_iso8601(ex.date);
+    std::string req_id = make_warc_record_id();
+    std::string resp_id = make_warc_record_id();
+    std::string common = "\r\nWARC-Date: " + date + "\r\nWARC-Target-URI: " + ex.target_uri;
+    if (!ex.ip.empty()) common += "\r\nWARC-IP-Address: " + ex.ip;
+
+    std::string req_header = "WARC/1.1\r\nWARC-Type: request\r\nWARC-Record-ID: <" + req_id + ">" + common +
+                             "\r\nWARC-Concurrent-To: <" + resp_id +
+                             ">\r\nContent-Type: application/http;msgtype=request\r\nWARC-Block-Digest: " +
+                             warc_sha1(ex.request) + "\r\nContent-Length: " + std::to_string(ex.request.size()) +
+                             "\r\n\r\n";
+    append_record(req_header, ex.request, {});
+
+    Sha1 block;
+    block.update(ex.response_head);
+    block.update(ex.payload);
+    auto bd = block.digest();
+    std::string resp_header = "WARC/1.1\r\nWARC-Type: response\r\nWARC-Record-ID: <" + resp_id + ">" + common +
+                              "\r\nWARC-Concurrent-To: <" + req_id +
+                              ">\r\nContent-Type: application/http;msgtype=response\r\nWARC-Payload-Digest: " +
+                              warc_sha1(ex.payload) + "\r\nWARC-Block-Digest: sha1:" + base32(bd.data(), bd.size());
+    if (!ex.truncated.empty()) resp_header += "\r\nWARC-Truncated: " + ex.truncated;
+    resp_header += "\r\nContent-Length: " + std::to_string(ex.response_head.size() + ex.payload.size()) + "\r\n\r\n";
+    uint64_t off = append_record(resp_header, ex.response_head, ex.payload);
+    return WarcLocation{path_, off, offset_ - off};
+}
+
+void WarcWriter::flush() {
+    if (file_ && std::fflush(file_) != 0) throw IoError("cannot write " + path_ + ": " + std::strerror(errno));
+}
+
+void WarcWriter::close() {
+    if (!file_) return;
+    std::FILE* f = file_;
+    file_ = nullptr;
+    if (std::fclose(f) != 0) throw IoError("cannot write " + path_ + ": " + std::strerror(errno));
+}
+
+}  // namespace frontier

@@ -1,0 +1,105 @@
+#include <catch2/catch.hpp>
+
+#include "priority.hpp"
+#include "settings.hpp"
+
+using namespace frontier;
+
+namespace {
+Settings defaults() { return build_settings({}, {}); }
+Url url_of(const char* s) { return canonicalize_url(s).url; }
+}  // namespace
+
+TEST_CASE("priority follows the seed's formula and tables", "[priority]") {
+    Settings s = defaults();
+    Url u = url_of("http://example.com/a");
+    PriorityInput in;
+    in.url = &u;
+    in.type = "article";
+    in.depth = 2;
+    CHECK(compute_priority(s, in) == 2);
+    in.type = "hub-seed";
+    CHECK(compute_priority(s, in) == 6);
+    in.type = "";
+    in.depth = 0;
+    CHECK(compute_priority(s, in) == 12);  // default weight
+    in.type = "refresh";
+    in.bias = 1.5;
+    CHECK(compute_priority(s, in) == 26.5);
+    in.bias = 0;
+    in.type = "nav";
+    in.discovery = "sitemap";
+    CHECK(compute_priority(s, in) == 0);  // 10 - 10
+    in.discovery = "intelligent-seed";    // alias of adaptive-seed: bonus 20
+    CHECK(compute_priority(s, in) == -10);
+    in.discovery = "link-discovery";
+    CHECK(compute_priority(s, in) == 10);
+}
+
+TEST_CASE("named bonuses and the cost-aware adjustment", "[priority]") {
+    Settings s = build_settings({{"priority.bonus-weights", "{\"gap-score\":15}"}}, {});
+    Url u = url_of("http://example.com/a");
+    PriorityInput in;
+    in.url = &u;
+    in.type = "nav";
+    in.bonuses = {{"gap-score", 0.4}};
+    CHECK(compute_priority(s, in) == Approx(4));  // 10 - 0.4*15
+    in.bonuses.clear();
+    in.estimated_cost_ms = 50;
+    CHECK(compute_priority(s, in) == Approx(9));
+    in.estimated_cost_ms = 900;
+    CHECK(compute_priority(s, in) == Approx(11));
+    in.estimated_cost_ms = 300;
+    CHECK(compute_priority(s, in) == Approx(10));
+}
+
+TEST_CASE("focus rules set floors; focus-other drops the rest", "[priority]") {
+    Settings s = build_settings({{"priority.focus", R"([{"tokens":["france","paris"],"floor":-5000},{"tokens":["europe"],"floor":-3000}])"},
+                                 {"priority.focus-other", "5000000"}},
+                                {});
+    Url a = url_of("http://news.example.com/world/paris/story");
+    Url b = url_of("http://example.com/europe/x");
+    Url c = url_of("http://example.com/sport");
+    PriorityInput in;
+    in.url = &a;
+    CHECK(compute_priority(s, in) == -5000);
+    in.url = &b;
+    CHECK(compute_priority(s, in) == -3000);
+    in.url = &c;
+    CHECK(compute_priority(s, in) == 5000000);
+    in.meta_strings = {"France"};
+    CHECK(compute_priority(s, in) == -5000);
+}
+
+TEST_CASE("cost policies", "[priority]") {
+    Url plain = url_of("http://example.com/a/b");
+    Url query = url_of("http://example.com/a/b?x=1");
+    Url cal = url_of("http://example.com/calendar/2024/05");
+    auto cost = [](const char* policy, const Url& u, const char* via = "") {
+        Settings s = build_settings({{"budget.cost-policy", std::string("\"") + policy + "\""},
+                                     {"budget.cost-rules", R"({"/b$":5,"example":1})"}},
+                                    {});
+        return compute_cost(s, u, via);
+    };
+    CHECK(cost("zero", query) == 0);
+    CHECK(cost("unit", query) == 1);
+    CHECK(cost("wag", plain) == 1);
+    CHECK(cost("wag", query) == 2);
+    CHECK(cost("wag", query, "http://example.com/a/b?x=2") == 3);
+    CHECK(cost("wag", query, "http://example.com/other") == 2);
+    CHECK(cost("anticalendar", cal) == 2);
+    CHECK(cost("anticalendar", plain) == 1);
+    CHECK(cost("rules", plain) == 7);
+    CHECK(cost("rules", query) == 2);
+}
+
+TEST_CASE("url class and discovery aliases", "[priority]") {
+    CHECK(url_class("article") == "acquisition");
+    CHECK(url_class("refresh") == "acquisition");
+    CHECK(url_class("history") == "acquisition");
+    CHECK(url_class("nav") == "discovery");
+    CHECK(url_class("") == "discovery");
+    CHECK(canonical_discovery("hub-seed") == "adaptive-seed");
+    CHECK(canonical_discovery("validated-hub") == "hub-validated");
+    CHECK(canonical_discovery("sitemap") == "sitemap");
+}

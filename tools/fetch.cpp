@@ -1,0 +1,46 @@
+// fetch: fetch URLs with the libcurl multi interface and report each result
+// as a JSON line (SPEC §7). Options here; the work is in lib/fetcher.cpp.
+#include "fetcher.hpp"
+#include "tool.hpp"
+
+int main(int argc, char** argv) {
+    frontier::FetchOptions o;
+    frontier::CommonOptions common;
+    std::vector<std::string> inputs;
+    return frontier::run_tool(
+        "fetch", argc, argv,
+        [&](CLI::App& app) {
+            frontier::add_common_options(app, common, false);
+            app.add_option("inputs", inputs, "input files of JSON lines or bare URLs ('-' = stdin, the default)");
+            app.add_option("-c,--concurrency", o.concurrency, "transfers at once (default 32)");
+            app.add_option("--per-host", o.per_host, "transfers at once per host:port (default 2)");
+            app.add_option("--timeout", o.timeout, "seconds for a whole transfer (default 30)");
+            app.add_option("--connect-timeout", o.connect_timeout, "seconds to connect (default 10)");
+            app.add_option("--max-size", o.max_size, "largest body in bytes; larger is too-large (default 33554432)");
+            app.add_option("--user-agent", o.user_agent, "User-Agent header (default names fetch and its version)");
+            app.add_option("--conn-retry", o.conn_retry,
+                           "seconds a host stays down after a connection failure (default 600)");
+            app.add_option("--autothrottle", o.autothrottle,
+                           "target concurrency per host for Scrapy-style autothrottle (default 0: off)");
+            app.add_option("--autothrottle-start", o.autothrottle_start,
+                           "autothrottle delay per host before its first response, seconds (default 5)");
+            app.add_option("--autothrottle-max", o.autothrottle_max, "autothrottle delay cap, seconds (default 60)");
+            app.add_flag("--links", o.links, "extract links from HTML pages and sitemaps");
+            app.add_flag("--body", o.body, "include the body inline as \"body\"");
+            app.add_option("--body-max", o.body_max, "inline body cap in bytes for --body (default 512000)");
+            app.add_option("--warc", o.warc_prefix, "write WARC/1.1 files PREFIX-00000.warc.gz, ...");
+            app.add_option("--warc-max-size", o.warc_max_size, "start a new WARC file past this size (default 1 GiB)");
+            app.add_option("--read-ahead", o.read_ahead,
+                           "input records held back waiting for their host (default 4 x concurrency + 10000)");
+            app.add_flag("--http1.1{false},--no-http2{false}", o.http2, "never offer HTTP/2");
+        },
+        [&]() {
+            if (!inputs.empty()) o.inputs = inputs;
+            o.quiet = common.quiet;
+            o.verbose = common.verbose;
+            o.progress = common.progress;
+            return frontier::run_fetch(o);
+        },
+        "Fetch URLs (JSON lines or bare URLs on stdin) and report one JSON result per line.",
+        "  frontier-lease -f crawl.db --follow | fetch --links --warc out/crawl | frontier-done -f crawl.db");
+}
