@@ -131,9 +131,15 @@ int run_lease(const LeaseOptions& o) {
             explain(r, req.now, o.common.quiet);
             return r.status == LeaseStatus::paused ? 4 : 0;
         }
+        // Sleep until the next URL is due or another process commits (results
+        // coming back, new URLs), checking the file's data version cheaply.
         double wait = o.poll_interval;
         if (r.next_due) wait = std::min(wait, std::max(0.0, *r.next_due - req.now));
-        sleep_for(std::max(wait, 0.01));
+        int64_t version = store.data_version();
+        for (double slept = 0; slept < wait && !stop_requested(); slept += 0.002) {
+            sleep_for(0.002);
+            if (store.data_version() != version) break;
+        }
     }
 }
 

@@ -220,6 +220,8 @@ void Fetcher::complete(CURLMsg* msg) {
     double t = mono();
     board_.finished(q.st, t, r.status, tr->latency(), tr->connection_failed());
     idle_.push_back(tr);
+    if (opt_.verbose && tr->connection_failed())
+        diag("host " + r.job.host + " down for " + std::to_string(int(opt_.conn_retry)) + " s: " + r.error);
     emit(std::move(r));
     if (board_.down(q.st, t)) flush_down(q, t);
     make_runnable(q);

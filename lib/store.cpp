@@ -59,6 +59,7 @@ void Store::begin() {
 
 void Store::commit() {
     impl_->flush();
+    for (auto& [sql, st] : impl_->stmts) st.reset();
     db_->exec("COMMIT");
     in_tx_ = false;
 }
@@ -75,6 +76,7 @@ void Store::rollback() {
 bool Store::refresh_settings() {
     Stmt& st = impl_->q("SELECT value FROM meta WHERE key = 'settings_version'");
     int64_t v = st.step() ? st.i64(0) : 0;
+    st.reset();  // never leave a read transaction open: it would pin the WAL
     if (v == impl_->settings_version && impl_->settings) return false;
     impl_->settings = build_settings(setting_values(), domain_setting_values());
     impl_->settings_version = v;
@@ -313,6 +315,13 @@ const RobotsRules& Store::Impl::robots_rules(int64_t host_id, std::string_view t
     auto it = robots_cache.find(host_id);
     if (it == robots_cache.end()) it = robots_cache.emplace(host_id, RobotsRules::deserialize(text)).first;
     return it->second;
+}
+
+int64_t Store::data_version() {
+    Stmt& st = impl_->q("PRAGMA data_version");
+    int64_t v = st.step() ? st.i64(0) : 0;
+    st.reset();
+    return v;
 }
 
 // ---------------------------------------------------------------- seeds

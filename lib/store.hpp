@@ -72,6 +72,10 @@ public:
     // Applies expired leases and due retries/revisits (done by lease and done).
     void housekeeping(double now);
 
+    // Changes whenever another connection commits to the file (PRAGMA
+    // data_version): a cheap way for a waiting tool to notice new work.
+    int64_t data_version();
+
     Db& db() { return *db_; }
 
 private:
