@@ -76,6 +76,7 @@ struct RawLink {
 };
 
 struct HtmlState {
+    htmlParserCtxtPtr ctxt = nullptr;
     std::string arena;  // cleaned hrefs, back to back
     std::vector<RawLink> raw;
     bool have_base = false;
@@ -143,8 +144,29 @@ const char* attr(const xmlChar** atts, const char* name) {
     return nullptr;
 }
 
+// libxml2 2.9 looks an end tag up in the whole stack of open elements, so
+// N unmatched end tags under D open elements cost N x D: hostile nesting
+// (100k <div> then 1M </x>) would take hours. Past kMaxOpenElements the
+// middle of the stack is forgotten (end tags for those elements are then
+// ignored as unmatched), which bounds that cost and changes nothing for link
+// extraction. Only entries below the top are moved, so the parser's view of
+// the current element stays consistent.
+constexpr int kMaxOpenElements = 256;
+constexpr int kKeepOuterElements = 16;
+constexpr int kKeepInnerElements = 128;
+
+void bound_open_elements(htmlParserCtxtPtr ctxt) {
+    if (ctxt->nameNr <= kMaxOpenElements) return;
+    const xmlChar** tab = ctxt->nameTab;
+    std::memmove(tab + kKeepOuterElements, tab + ctxt->nameNr - kKeepInnerElements,
+                 kKeepInnerElements * sizeof *tab);
+    for (int i = kKeepOuterElements + kKeepInnerElements; i < ctxt->nameNr; ++i) tab[i] = nullptr;
+    ctxt->nameNr = kKeepOuterElements + kKeepInnerElements;
+}
+
 void on_start_element(void* ctx, const xmlChar* xname, const xmlChar** atts) {
     auto* st = static_cast<HtmlState*>(ctx);
+    bound_open_elements(st->ctxt);
     const char* name = reinterpret_cast<const char*>(xname);  // lower-cased by libxml2
     TagKind tag;
     const char* url_attr = "href";
@@ -343,6 +365,7 @@ std::vector<Link> extract_html_links(std::string_view html, std::string_view pag
     std::memset(&sax, 0, sizeof sax);
     sax.startElement = on_start_element;
     HtmlState state;
+    state.ctxt = ctxt;
     htmlSAXHandlerPtr own_sax = ctxt->sax;
     ctxt->sax = &sax;
     ctxt->userData = &state;

@@ -181,6 +181,60 @@ void Store::set_domain_setting(const std::string& domain, const std::string& key
     impl_->settings.reset();
 }
 
+// ---------------------------------------------------------------- budgets
+
+std::vector<Store::BudgetOverride> Store::budget_overrides() {
+    std::vector<BudgetOverride> v;
+    Stmt& st = impl_->q("SELECT scope, name, replenish, total FROM queue_budgets ORDER BY scope, name");
+    while (st.step()) v.push_back({st.str(0), st.str(1), st.opt_i64(2), st.opt_i64(3)});
+    return v;
+}
+
+void Store::set_budget_override(const BudgetOverride& o) {
+    begin();
+    impl_->q("INSERT INTO queue_budgets(scope, name, replenish, total) VALUES (?, ?, ?, ?) "
+             "ON CONFLICT(scope, name) DO UPDATE SET replenish = coalesce(excluded.replenish, replenish), "
+             "total = coalesce(excluded.total, total)")
+        .bind(1, o.scope).bind(2, o.name).bind(3, o.replenish).bind(4, o.total).exec();
+    impl_->q("UPDATE meta SET value = value + 1 WHERE key = 'settings_version'").exec();
+    impl_->retire_all_to_inactive();
+    commit();
+    impl_->settings.reset();
+}
+
+bool Store::retire_queue(const std::string& key) {
+    begin();
+    Stmt& st = impl_->q("SELECT id FROM queues WHERE key = ?");
+    st.bind(1, key);
+    bool found = st.step();
+    int64_t id = found ? st.i64(0) : 0;
+    st.reset();
+    if (found) {
+        int64_t seq = impl_->meta_next("fifo_seq");
+        impl_->q("UPDATE queues SET state = 3, retired_seq = ?, inactive_seq = NULL, sched = 2 WHERE id = ?")
+            .bind(1, seq).bind(2, id).exec();
+    }
+    commit();
+    return found;
+}
+
+int64_t Store::unretire(const std::string& key) {
+    begin();
+    std::vector<int64_t> ids;
+    Stmt& st = key.empty() ? impl_->q("SELECT id FROM queues WHERE state >= 2 ORDER BY retired_seq")
+                           : impl_->q("SELECT id FROM queues WHERE state >= 2 AND key = ?");
+    if (!key.empty()) st.bind(1, key);
+    while (st.step()) ids.push_back(st.i64(0));
+    st.reset();
+    for (int64_t id : ids) {
+        int64_t seq = impl_->meta_next("fifo_seq");
+        impl_->q("UPDATE queues SET state = 1, inactive_seq = ?, retired_seq = NULL, sched = 2 WHERE id = ?")
+            .bind(1, seq).bind(2, id).exec();
+    }
+    commit();
+    return static_cast<int64_t>(ids.size());
+}
+
 // ---------------------------------------------------------------- counters
 
 int64_t Store::Impl::meta_next(const char* key) {

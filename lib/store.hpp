@@ -9,6 +9,7 @@
 
 #include <map>
 #include <memory>
+#include <optional>
 #include <set>
 #include <string>
 #include <unordered_map>
@@ -55,6 +56,24 @@ public:
     // retired queues back to the inactive FIFO (SPEC §6). In its own transaction.
     void set_setting(const std::string& key, const std::string& json);
     void set_domain_setting(const std::string& domain, const std::string& key, const std::string& json);
+
+    // --- budgets (SPEC §6); each in its own transaction -----------------
+    struct BudgetOverride {
+        std::string scope;  // "domain" or "queue"
+        std::string name;
+        std::optional<int64_t> replenish, total;
+    };
+    std::vector<BudgetOverride> budget_overrides();
+    // Sets (merges) an override of replenish and/or total for a domain (and
+    // its subdomains) or one queue; a settings change (retired queues move
+    // back to the inactive FIFO).
+    void set_budget_override(const BudgetOverride& o);
+    // Retires a queue by hand: it stays retired until unretire(). False when
+    // no queue has that key.
+    bool retire_queue(const std::string& key);
+    // Moves a retired queue (by hand or by budget), or all of them when `key`
+    // is empty, to the back of the inactive FIFO. Returns how many moved.
+    int64_t unretire(const std::string& key);
 
     // --- adding URLs (inside begin/commit) ----------------------------
     AddResult add_url(const AddRequest& r);
