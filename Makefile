@@ -44,7 +44,7 @@ bin/unit-tests: $(UNIT_OBJ) $(LIB_A)
 
 # Every suite, then one total line "N passed, N failed".
 check: deps
-	@$(MAKE) --no-print-directory all bin/unit-tests
+	@$(MAKE) --no-print-directory -j$$(nproc) all bin/unit-tests
 	@tests/run.sh
 
 # Regenerate the CLI golden files (review the diff before committing).
