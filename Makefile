@@ -8,6 +8,7 @@ PREFIX   ?= /usr/local
 DESTDIR  ?=
 
 BUILD    ?= build
+BIN      ?= bin
 XML_CFLAGS := $(shell pkg-config --cflags libxml-2.0 2>/dev/null || echo -I/usr/include/libxml2)
 override CXXFLAGS += -std=c++20 -Wall -Wextra -Wpedantic -Wno-missing-field-initializers -Ilib $(XML_CFLAGS) -MMD -MP
 LDLIBS   := -lsqlite3 -lcurl -lsimdjson -lxxhash -lpsl -lidn2 -lxml2 -lz -lpthread
@@ -16,7 +17,7 @@ TOOLS    := frontier-add frontier-lease frontier-done frontier-config frontier-b
 LIB_SRC  := $(wildcard lib/*.cpp)
 LIB_OBJ  := $(LIB_SRC:%.cpp=$(BUILD)/%.o)
 LIB_A    := $(BUILD)/libfrontier.a
-TOOL_BIN := $(foreach t,$(TOOLS),$(if $(wildcard tools/$(t).cpp),bin/$(t)))
+TOOL_BIN := $(foreach t,$(TOOLS),$(if $(wildcard tools/$(t).cpp),$(BIN)/$(t)))
 UNIT_SRC := $(wildcard tests/unit/*.cpp)
 UNIT_OBJ := $(UNIT_SRC:%.cpp=$(BUILD)/%.o)
 
@@ -34,12 +35,12 @@ $(LIB_A): $(LIB_OBJ)
 	@rm -f $@
 	ar rcs $@ $^
 
-bin/%: $(BUILD)/tools/%.o $(LIB_A)
-	@mkdir -p bin
+$(BIN)/%: $(BUILD)/tools/%.o $(LIB_A)
+	@mkdir -p $(BIN)
 	$(CXX) $(CXXFLAGS) $(LDFLAGS) -o $@ $< $(LIB_A) $(LDLIBS)
 
-bin/unit-tests: $(UNIT_OBJ) $(LIB_A)
-	@mkdir -p bin
+$(BIN)/unit-tests: $(UNIT_OBJ) $(LIB_A)
+	@mkdir -p $(BIN)
 	$(CXX) $(CXXFLAGS) $(LDFLAGS) -o $@ $(UNIT_OBJ) $(LIB_A) $(LDLIBS)
 
 # Every suite, then one total line "N passed, N failed".
@@ -59,8 +60,13 @@ bench: deps
 	@$(MAKE) --no-print-directory all
 	@tests/bench/run.sh
 
-asan:
-	$(MAKE) BUILD=build-asan CXXFLAGS="-O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer" LDFLAGS="-fsanitize=address,undefined" all bin/unit-tests
+# The whole suite under AddressSanitizer and UndefinedBehaviorSanitizer,
+# built apart (build-asan/, bin-asan/) so it never replaces the normal tools.
+asan: deps
+	@$(MAKE) --no-print-directory -j$$(nproc) BUILD=build-asan BIN=bin-asan \
+	    CXXFLAGS="-O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer" \
+	    LDFLAGS="-fsanitize=address,undefined" all bin-asan/unit-tests
+	@FRONTIER_BIN=bin-asan tests/run.sh
 
 install: all
 	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/man/man1 $(DESTDIR)$(PREFIX)/share/man/man7
@@ -69,7 +75,7 @@ install: all
 	install -m 644 $(wildcard man/*.7) $(DESTDIR)$(PREFIX)/share/man/man7/
 
 clean:
-	rm -rf build build-asan bin
+	rm -rf build build-asan bin bin-asan
 
 .SECONDARY: $(LIB_OBJ) $(TOOL_BIN:bin/%=$(BUILD)/tools/%.o)
 -include $(LIB_OBJ:.o=.d) $(UNIT_OBJ:.o=.d) $(wildcard $(BUILD)/tools/*.d)

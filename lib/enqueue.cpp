@@ -121,7 +121,13 @@ EnqueueResult Enqueuer::add_fields(const Fields& f, double now) {
             return res;
         }
     bool seed = f.discovery.empty();
-    std::string domain = registered_domain(c.url.host);
+    // Registered domains per host are cached: a crawl has few hosts and many URLs.
+    auto dom_it = domains_.find(c.url.host);
+    if (dom_it == domains_.end()) {
+        if (domains_.size() > 100000) domains_.clear();
+        dom_it = domains_.emplace(c.url.host, registered_domain(c.url.host)).first;
+    }
+    const std::string& domain = dom_it->second;
     if (!seed && s.seed_domains && !store_.is_seed_domain(domain)) {
         res.reason = "out-of-scope";
         return res;

@@ -7,6 +7,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <unordered_map>
 
 #include "json.hpp"
 #include "model.hpp"
@@ -49,6 +50,7 @@ private:
     struct Fields;
     EnqueueResult add_fields(const Fields& f, double now);
     Store& store_;
+    std::unordered_map<std::string, std::string> domains_;  // host -> registered domain
 };
 
 }  // namespace frontier

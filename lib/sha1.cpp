@@ -19,34 +19,30 @@ void Sha1::reset() {
 }
 
 void Sha1::block(const uint8_t* p) {
-    uint32_t w[80];
+    uint32_t w[16];
     for (int i = 0; i < 16; ++i)
         w[i] = (uint32_t(p[4 * i]) << 24) | (uint32_t(p[4 * i + 1]) << 16) | (uint32_t(p[4 * i + 2]) << 8) |
                uint32_t(p[4 * i + 3]);
-    for (int i = 16; i < 80; ++i) w[i] = rol(w[i - 3] ^ w[i - 8] ^ w[i - 14] ^ w[i - 16], 1);
     uint32_t a = h_[0], b = h_[1], c = h_[2], d = h_[3], e = h_[4];
-    for (int i = 0; i < 80; ++i) {
-        uint32_t f, k;
-        if (i < 20) {
-            f = (b & c) | (~b & d);
-            k = 0x5A827999u;
-        } else if (i < 40) {
-            f = b ^ c ^ d;
-            k = 0x6ED9EBA1u;
-        } else if (i < 60) {
-            f = (b & c) | (b & d) | (c & d);
-            k = 0x8F1BBCDCu;
-        } else {
-            f = b ^ c ^ d;
-            k = 0xCA62C1D6u;
-        }
-        uint32_t t = rol(a, 5) + f + e + k + w[i];
+    // The message schedule lives in a 16-word ring: w[i & 15].
+    auto next = [&w](int i) {
+        uint32_t v = rol(w[(i + 13) & 15] ^ w[(i + 8) & 15] ^ w[(i + 2) & 15] ^ w[i & 15], 1);
+        w[i & 15] = v;
+        return v;
+    };
+    auto step = [&](uint32_t f, uint32_t k, uint32_t wi) {
+        uint32_t t = rol(a, 5) + f + e + k + wi;
         e = d;
         d = c;
         c = rol(b, 30);
         b = a;
         a = t;
-    }
+    };
+    for (int i = 0; i < 16; ++i) step((b & c) | (~b & d), 0x5A827999u, w[i]);
+    for (int i = 16; i < 20; ++i) step((b & c) | (~b & d), 0x5A827999u, next(i));
+    for (int i = 20; i < 40; ++i) step(b ^ c ^ d, 0x6ED9EBA1u, next(i));
+    for (int i = 40; i < 60; ++i) step((b & c) | (b & d) | (c & d), 0x8F1BBCDCu, next(i));
+    for (int i = 60; i < 80; ++i) step(b ^ c ^ d, 0xCA62C1D6u, next(i));
     h_[0] += a;
     h_[1] += b;
     h_[2] += c;

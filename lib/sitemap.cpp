@@ -14,6 +14,7 @@
 
 #include <algorithm>
 #include <climits>
+#include <cstdlib>
 #include <cstring>
 
 #include "links.hpp"
@@ -117,7 +118,7 @@ std::string_view trim_xml_space(std::string_view s) {
 void emit_entry(SitemapState* st) {
     if (!st->have_loc || st->links.size() >= kMaxSitemapEntries) return;
     auto resolved = resolve_url(st->page_url, st->loc);
-    if (!resolved) return;
+    if (!resolved || !links_detail::is_http_url(*resolved)) return;
     Link link;
     link.url = links_detail::strip_fragment(std::move(*resolved));
     link.discovery = "sitemap";
@@ -203,39 +204,64 @@ std::optional<double> parse_w3c_datetime(std::string_view text) {
     return static_cast<double>(secs) + fraction;
 }
 
-std::string gunzip_capped(std::string_view gz, size_t max_out, bool* truncated) {
+namespace {
+
+// Growable bytes over malloc/realloc: large blocks grow by remapping, with
+// no copy and no zero-filling (a 64 MiB bomb costs its pages, no more).
+struct RawBuffer {
+    char* data = nullptr;
+    size_t capacity = 0;
+    RawBuffer() = default;
+    RawBuffer(const RawBuffer&) = delete;
+    RawBuffer& operator=(const RawBuffer&) = delete;
+    ~RawBuffer() { std::free(data); }
+    bool reserve(size_t n) {
+        void* p = std::realloc(data, n);
+        if (p == nullptr) return false;
+        data = static_cast<char*>(p);
+        capacity = n;
+        return true;
+    }
+};
+
+// gunzip_capped into `out`; returns the number of bytes produced.
+size_t inflate_into(std::string_view gz, size_t max_out, RawBuffer& out, bool* truncated) {
     if (truncated) *truncated = false;
-    std::string out;
+    if (max_out == 0) return 0;
+    // First guess: the trailer's ISIZE (exact for one member), capped.
+    size_t guess = size_t{1} << 16;
+    if (gz.size() >= 18) {
+        const auto* t = reinterpret_cast<const unsigned char*>(gz.data() + gz.size() - 4);
+        guess = std::max<size_t>(guess, (size_t{t[0]} | size_t{t[1]} << 8 | size_t{t[2]} << 16 | size_t{t[3]} << 24) + 1);
+    }
+    if (!out.reserve(std::min(max_out, guess))) return 0;
     z_stream zs;
     std::memset(&zs, 0, sizeof zs);
-    if (inflateInit2(&zs, 16 + MAX_WBITS) != Z_OK) return out;
+    if (inflateInit2(&zs, 16 + MAX_WBITS) != Z_OK) return 0;
     zs.next_in = reinterpret_cast<Bytef*>(const_cast<char*>(gz.data()));
     size_t in_left = gz.size();
     size_t produced = 0;
-    out.resize(std::min(max_out, std::max<size_t>(gz.size() * 4, 1 << 16)));
+    auto refill = [&] {
+        zs.avail_in = static_cast<uInt>(std::min<size_t>(in_left, UINT_MAX));
+        in_left -= zs.avail_in;
+    };
     for (;;) {
-        if (zs.avail_in == 0) {
-            zs.avail_in = static_cast<uInt>(std::min<size_t>(in_left, UINT_MAX));
-            in_left -= zs.avail_in;
-        }
-        if (produced == out.size()) {
-            if (out.size() >= max_out) {
+        if (zs.avail_in == 0) refill();
+        if (produced == out.capacity) {
+            if (out.capacity >= max_out) {
                 if (truncated) *truncated = true;
                 break;
             }
-            out.resize(std::min(max_out, out.size() * 2));
+            if (!out.reserve(std::min(max_out, out.capacity * 2))) break;
         }
-        size_t room = std::min<size_t>(out.size() - produced, UINT_MAX);
-        zs.next_out = reinterpret_cast<Bytef*>(out.data() + produced);
+        size_t room = std::min<size_t>(out.capacity - produced, UINT_MAX);
+        zs.next_out = reinterpret_cast<Bytef*>(out.data + produced);
         zs.avail_out = static_cast<uInt>(room);
         int rc = inflate(&zs, Z_NO_FLUSH);
         produced += room - zs.avail_out;
         if (rc == Z_STREAM_END) {
             // Another member may follow: gzip allows concatenation.
-            if (zs.avail_in == 0 && in_left > 0) {
-                zs.avail_in = static_cast<uInt>(std::min<size_t>(in_left, UINT_MAX));
-                in_left -= zs.avail_in;
-            }
+            if (zs.avail_in == 0) refill();
             if (zs.avail_in < 2 || zs.next_in[0] != 0x1f || zs.next_in[1] != 0x8b) break;
             inflateReset(&zs);
             continue;
@@ -243,15 +269,22 @@ std::string gunzip_capped(std::string_view gz, size_t max_out, bool* truncated) 
         if (rc != Z_OK) break;  // corrupt data, or input ended mid-stream (Z_BUF_ERROR)
     }
     inflateEnd(&zs);
-    out.resize(produced);
-    return out;
+    return produced;
+}
+
+}  // namespace
+
+std::string gunzip_capped(std::string_view gz, size_t max_out, bool* truncated) {
+    RawBuffer buffer;
+    size_t n = inflate_into(gz, max_out, buffer, truncated);
+    return std::string(buffer.data ? buffer.data : "", n);
 }
 
 std::vector<Link> extract_sitemap_links(std::string_view xml, std::string_view page_url) {
-    std::string inflated;
+    RawBuffer inflated;
     if (is_gzip(xml)) {
-        inflated = gunzip_capped(xml, kMaxSitemapBytes);
-        xml = inflated;
+        size_t n = inflate_into(xml, kMaxSitemapBytes, inflated, nullptr);
+        xml = std::string_view(inflated.data, n);
     }
     xml = xml.substr(0, std::min<size_t>(kMaxSitemapBytes, INT_MAX));
     if (xml.empty()) return {};

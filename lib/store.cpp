@@ -4,6 +4,7 @@
 #include "store.hpp"
 
 #include <algorithm>
+#include <limits>
 
 #include "clock.hpp"
 #include "error.hpp"
@@ -11,6 +12,11 @@
 #include "store_impl.hpp"
 
 namespace frontier {
+
+namespace {
+// Marks a budget field an override does not set (see load_budgets).
+constexpr int64_t kUnsetBudget = std::numeric_limits<int64_t>::min();
+}  // namespace
 
 const char* url_state_name(UrlState s) {
     switch (s) {
@@ -66,6 +72,9 @@ void Store::commit() {
 
 void Store::rollback() {
     impl_->queue_deltas.clear();
+    impl_->added = 0;
+    impl_->heat_added.clear();
+    for (auto& d : impl_->depth_added) d = 0;
     impl_->counter_deltas.clear();
     in_tx_ = false;
     db_->exec("ROLLBACK");
@@ -106,11 +115,12 @@ std::map<std::string, std::map<std::string, std::string>> Store::domain_setting_
 void Store::Impl::load_budgets() {
     budget_domain.clear();
     budget_queue.clear();
-    const Settings& s = *settings;
+    // Fields an override leaves unset hold kUnsetBudget; budget_for() fills
+    // them from the next less specific override, then the global settings.
     Stmt& st = q("SELECT scope, name, replenish, total FROM queue_budgets");
     while (st.step()) {
         auto& map = st.text(0) == "queue" ? budget_queue : budget_domain;
-        BudgetLimits b{s.replenish, s.total_budget};
+        BudgetLimits b{kUnsetBudget, kUnsetBudget};
         if (!st.is_null(2)) b.replenish = st.i64(2);
         if (!st.is_null(3)) b.total = st.i64(3);
         map[st.str(1)] = b;
@@ -118,29 +128,37 @@ void Store::Impl::load_budgets() {
     // Domain-scoped settings of budget.* (frontier-config --domain) count as overrides too.
     Stmt& ds = q("SELECT domain, key, value FROM domain_settings WHERE key IN ('budget.replenish', 'budget.total')");
     while (ds.step()) {
-        auto [it, fresh] = budget_domain.try_emplace(ds.str(0), BudgetLimits{s.replenish, s.total_budget});
-        (void)fresh;
+        auto it = budget_domain.try_emplace(ds.str(0), BudgetLimits{kUnsetBudget, kUnsetBudget}).first;
         int64_t v = std::stoll(ds.str(2));
         if (ds.text(1) == "budget.replenish") it->second.replenish = v;
         else it->second.total = v;
     }
 }
 
+// The most specific value wins, field by field: the queue's own override,
+// then the override of its host, then of each parent domain, then the global
+// setting. (A queue override of `total` alone keeps a domain's `replenish`.)
 BudgetLimits Store::Impl::budget_for(const std::string& queue_key) {
     const Settings& s = *settings;
-    if (auto it = budget_queue.find(queue_key); it != budget_queue.end()) return it->second;
+    BudgetLimits r{kUnsetBudget, kUnsetBudget};
+    auto fill = [&r](const BudgetLimits& o) {
+        if (r.replenish == kUnsetBudget) r.replenish = o.replenish;
+        if (r.total == kUnsetBudget) r.total = o.total;
+    };
+    if (auto it = budget_queue.find(queue_key); it != budget_queue.end()) fill(it->second);
     if (!budget_domain.empty()) {
         std::string_view h = queue_key;
         if (auto colon = h.rfind(':'); colon != std::string_view::npos && h.find(']') == std::string_view::npos)
             h = h.substr(0, colon);
-        while (!h.empty()) {
-            if (auto it = budget_domain.find(std::string(h)); it != budget_domain.end()) return it->second;
+        while (!h.empty() && (r.replenish == kUnsetBudget || r.total == kUnsetBudget)) {
+            if (auto it = budget_domain.find(std::string(h)); it != budget_domain.end()) fill(it->second);
             auto dot = h.find('.');
             if (dot == std::string_view::npos) break;
             h = h.substr(dot + 1);
         }
     }
-    return {s.replenish, s.total_budget};
+    fill({s.replenish, s.total_budget});
+    return r;
 }
 
 void Store::Impl::retire_all_to_inactive() {
@@ -252,6 +270,7 @@ int64_t Store::count(std::string_view name) {
     int64_t n = st.step() ? st.i64(0) : 0;
     st.reset();
     if (auto it = impl_->counter_deltas.find(std::string(name)); it != impl_->counter_deltas.end()) n += it->second;
+    if (name == "queued" || name == "added") n += impl_->added;
     return n;
 }
 
@@ -266,6 +285,17 @@ void Store::Impl::flush() {
         reschedule(id);
     }
     queue_deltas.clear();
+    if (added) {
+        count("queued", added);
+        count("added", added);
+        added = 0;
+    }
+    for (int i = 0; i < 4; ++i) {
+        if (depth_added[i]) count(i == 3 ? "depth:3+" : "depth:" + std::to_string(i), depth_added[i]);
+        depth_added[i] = 0;
+    }
+    for (auto& [k, n] : heat_added) count("heat:" + k.first + "\t" + k.second, n);
+    heat_added.clear();
     for (auto& [name, d] : counter_deltas) {
         if (d == 0) continue;
         q("INSERT INTO counters(name, n) VALUES (?, ?) ON CONFLICT(name) DO UPDATE SET n = n + excluded.n")

@@ -1,6 +1,7 @@
 // Store::add_url: dedup over the whole history (fingerprint index, with the
 // URL text compared so a fingerprint collision never drops a distinct URL),
 // updates of known URLs, and inserts.
+#include <algorithm>
 #include <cmath>
 
 #include "priority.hpp"
@@ -9,14 +10,6 @@
 #include "store_impl.hpp"
 
 namespace frontier {
-
-namespace {
-
-std::string depth_bucket(int64_t depth) {
-    return depth >= 3 ? "depth:3+" : "depth:" + std::to_string(std::max<int64_t>(depth, 0));
-}
-
-}  // namespace
 
 AddResult Store::add_url(const AddRequest& r) {
     Impl& m = *impl_;
@@ -57,23 +50,28 @@ AddResult Store::add_url(const AddRequest& r) {
         double priority = prio_changed ? r.priority : known->priority;
         Tier t = recrawl_tier({recrawl, lm, known->last_success, known->successes, known->next_visit, visit_now, r.now});
         UrlState state = static_cast<UrlState>(known->state);
-        std::optional<double> due = known->due_at;
+        bool waiting = known->due_at.has_value();  // a retry or revisit that is not due yet
         if (relisted || visit_now) {
             if (state != UrlState::queued) {
                 m.count(url_state_name(state), -1);
                 m.count("queued", 1);
                 m.queue_deltas[known->queue_id].queued += 1;
+                if (state == UrlState::done)
+                    m.q("UPDATE queues SET done = done - 1 WHERE id = ?").bind(1, known->queue_id).exec();
+                else if (state == UrlState::failed)
+                    m.q("UPDATE queues SET failed = failed - 1 WHERE id = ?").bind(1, known->queue_id).exec();
             }
             state = UrlState::queued;
-            if (visit_now || relisted) due.reset();
+            waiting = false;
         }
-        m.q("UPDATE urls SET priority = ?, rank = ?, recrawl = ?, last_modified = ?, tier = ?, tier_key = ?, "
-            "state = ?, due_at = ?, failures = CASE WHEN ? THEN 0 ELSE failures END, reason = CASE WHEN ? THEN NULL "
-            "ELSE reason END WHERE id = ?")
-            .bind(1, priority).bind(2, s.fifo ? 0.0 : priority).bind(3, recrawl ? 1 : 0).bind(4, lm)
-            .bind(5, t.tier).bind(6, t.key).bind(7, static_cast<int>(state)).bind(8, due)
-            .bind(9, relisted ? 1 : 0).bind(10, relisted ? 1 : 0).bind(11, known->id).exec();
-        if (state == UrlState::queued && !due) {
+        Stmt& up = m.q("UPDATE urls SET priority = ?, rank = ?, recrawl = ?, last_modified = ?, tier = ?, tier_key = ?, "
+                       "state = ?, due_at = ?, failures = CASE WHEN ? THEN 0 ELSE failures END, reason = CASE WHEN ? "
+                       "THEN NULL ELSE reason END WHERE id = ?");
+        up.bind(1, priority).bind(2, s.fifo ? 0.0 : priority).bind(3, recrawl ? 1 : 0).bind(4, lm)
+            .bind(5, t.tier).bind(6, t.key).bind(7, static_cast<int>(state));
+        if (waiting) up.bind(8, known->due_at.value_or(0)); else up.bind_null(8);
+        up.bind(9, relisted ? 1 : 0).bind(10, relisted ? 1 : 0).bind(11, known->id).exec();
+        if (state == UrlState::queued && !waiting) {
             m.refresh_best(known->queue_id);
             m.queue_deltas[known->queue_id];  // reschedule at flush
         }
@@ -101,12 +99,10 @@ AddResult Store::add_url(const AddRequest& r) {
     d.enqueued += 1;
     d.last_url = r.url.url;
     if (!d.min_rank || rank < *d.min_rank) d.min_rank = rank;
-    m.count("queued", 1);
-    m.count("added", 1);
-    m.count("heat:" + (r.discovery.empty() ? std::string("seed") : std::string(canonical_discovery(r.discovery))) +
-                "\t" + (r.type.empty() ? std::string("other") : r.type),
-            1);
-    m.count(depth_bucket(r.depth), 1);
+    m.added += 1;
+    m.depth_added[std::clamp<int64_t>(r.depth, 0, 3)] += 1;
+    m.heat_added[{std::string(r.discovery.empty() ? std::string_view("seed") : canonical_discovery(r.discovery)),
+                  r.type.empty() ? std::string("other") : r.type}] += 1;
     return {AddStatus::added, {}};
 }
 

@@ -67,6 +67,12 @@ struct Store::Impl {
     std::unordered_map<int64_t, QueueDelta> queue_deltas;
     std::unordered_map<std::string, int64_t> counter_deltas;
 
+    // Counters of added URLs, kept apart from counter_deltas because they
+    // change on every add (no string keys built per URL).
+    int64_t added = 0;
+    int64_t depth_added[4] = {0, 0, 0, 0};
+    std::map<std::pair<std::string, std::string>, int64_t> heat_added;  // (discovery, type)
+
     void count(const std::string& name, int64_t d) { counter_deltas[name] += d; }
     int64_t meta_next(const char* key);  // increments and returns a meta sequence
     void flush();                        // applies queue and counter deltas

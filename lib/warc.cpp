@@ -37,14 +37,13 @@ namespace {
 void deflate_piece(z_stream& z, std::string_view in, std::string& out, int flush) {
     z.next_in = reinterpret_cast<Bytef*>(const_cast<char*>(in.data()));
     z.avail_in = static_cast<uInt>(in.size());
+    unsigned char buf[16384];
     for (;;) {
-        size_t old = out.size();
-        out.resize(old + 65536);
-        z.next_out = reinterpret_cast<Bytef*>(out.data() + old);
-        z.avail_out = 65536;
+        z.next_out = buf;
+        z.avail_out = sizeof buf;
         int rc = deflate(&z, flush);
-        out.resize(old + (65536 - z.avail_out));
         if (rc == Z_STREAM_ERROR) throw IoError("zlib deflate failed");
+        out.append(reinterpret_cast<const char*>(buf), sizeof buf - z.avail_out);
         if (flush == Z_FINISH ? rc == Z_STREAM_END : (z.avail_in == 0 && z.avail_out != 0)) break;
     }
 }

@@ -4,14 +4,15 @@
 # end-to-end scripts (tests/e2e/*.sh) and the examples (tests/examples.sh).
 set -u
 cd "$(dirname "$0")/.."
-export PATH="$PWD/bin:$PATH"
+BIN="${FRONTIER_BIN:-bin}"
+export PATH="$PWD/$BIN:$PATH"
 passed=0
 failed=0
 
 # Unit tests: Catch2's summary line gives the test-case counts.
-if [ -x bin/unit-tests ]; then
+if [ -x "$BIN/unit-tests" ]; then
     log=$(mktemp)
-    bin/unit-tests >"$log" 2>&1
+    "$BIN/unit-tests" >"$log" 2>&1
     rc=$?
     summary=$(grep -E '^(All tests passed|test cases:)' "$log" | tail -1)
     if [[ "$summary" =~ All\ tests\ passed.*\ ([0-9]+)\ test\ case ]]; then

@@ -7,6 +7,7 @@ int main(int argc, char** argv) {
     frontier::FetchOptions o;
     frontier::CommonOptions common;
     std::vector<std::string> inputs;
+    bool no_http2 = false;
     return frontier::run_tool(
         "fetch", argc, argv,
         [&](CLI::App& app) {
@@ -32,10 +33,11 @@ int main(int argc, char** argv) {
             app.add_option("--warc-max-size", o.warc_max_size, "start a new WARC file past this size (default 1 GiB)");
             app.add_option("--read-ahead", o.read_ahead,
                            "input records held back waiting for their host (default 4 x concurrency + 10000)");
-            app.add_flag("--http1.1{false},--no-http2{false}", o.http2, "never offer HTTP/2");
+            app.add_flag("--no-http2", no_http2, "never offer HTTP/2 (HTTP/1.1 only)");
         },
         [&]() {
             if (!inputs.empty()) o.inputs = inputs;
+            o.http2 = !no_http2;
             o.quiet = common.quiet;
             o.verbose = common.verbose;
             o.progress = common.progress;

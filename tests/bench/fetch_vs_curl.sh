@@ -4,6 +4,7 @@
 # (default 20000; N=... to change), and prints pages/s for
 #   curl -Z --parallel-max 64 -K urls.cfg
 #   fetch -c 64 --per-host 64 < urls.txt        (one host, so --per-host 64)
+#   fetch -c 64 --per-host 64 --links --warc DIR/crawl < urls.txt
 # Not part of `make check`. Needs nginx (nginx-light) and curl.
 set -euo pipefail
 root="$(cd "$(dirname "$0")/../.." && pwd)"
@@ -59,11 +60,17 @@ t1=$(now)
 curl_secs=$(python3 -c "print($t1 - $t0)")
 
 t0=$(now)
-"$fetch" -q -c "$C" --per-host "$C" < "$dir/urls.txt" > "$dir/fetch.out"; head -2 "$dir/fetch.out" >&2
+"$fetch" -q -c "$C" --per-host "$C" < "$dir/urls.txt" > "$dir/fetch.out"
 t1=$(now)
 fetch_secs=$(python3 -c "print($t1 - $t0)")
 ok=$(grep -c '"status":200' "$dir/fetch.out" || true)
 
+t0=$(now)
+"$fetch" -q -c "$C" --per-host "$C" --links --warc "$dir/warc/crawl" < "$dir/urls.txt" > "$dir/fetch2.out"
+t1=$(now)
+full_secs=$(python3 -c "print($t1 - $t0)")
+
 echo "pages: $N, concurrency: $C"
 echo "curl -Z --parallel-max $C: $(rate "$curl_secs") pages/s ($curl_secs s)"
 echo "fetch -c $C --per-host $C: $(rate "$fetch_secs") pages/s ($fetch_secs s), $ok results with status 200"
+echo "fetch -c $C --per-host $C --links --warc: $(rate "$full_secs") pages/s ($full_secs s)"

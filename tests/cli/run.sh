@@ -6,7 +6,7 @@
 set -u
 here="$(cd "$(dirname "$0")" && pwd)"
 root="$(cd "$here/../.." && pwd)"
-export PATH="$root/bin:$PATH"
+export PATH="$root/${FRONTIER_BIN:-bin}:$PATH"
 export FRONTIER_NOW=1800000000
 export LC_ALL=C
 regen=0; [ "${1:-}" = "--regen" ] && { regen=1; shift; }

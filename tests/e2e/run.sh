@@ -4,7 +4,7 @@
 set -u
 here="$(cd "$(dirname "$0")" && pwd)"
 root="$(cd "$here/../.." && pwd)"
-export PATH="$root/bin:$PATH"
+export PATH="$root/${FRONTIER_BIN:-bin}:$PATH"
 filter="${1:-}"
 for t in "$here"/test_*.sh; do
     [ -e "$t" ] || continue
