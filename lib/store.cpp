@@ -372,6 +372,9 @@ int64_t Store::Impl::queue_id_for(const std::string& key, const Settings& s) {
         if (hold) ins.bind(3, seq); else ins.bind_null(3);
         ins.bind(4, hold ? 0 : b.replenish).bind(5, now).exec();
         id = db.last_insert_rowid();
+        // A unique, negative `served` mark: never-served queues take turns in
+        // creation order, and (best, served) stays a unique key of the ready index.
+        q("UPDATE queues SET served = ? WHERE id = ?").bind(1, id - (int64_t{1} << 40)).bind(2, id).exec();
         count("queues", 1);
     }
     queue_ids.emplace(key, id);

@@ -5,6 +5,7 @@
 // Queue selection never scans all queues: ready queues sit in a partial
 // index ordered by (best rank, last served), sleeping ones in an index by
 // wake time, inactive ones in a FIFO index.
+#include <limits>
 #include <queue>
 #include <unordered_map>
 #include <unordered_set>
@@ -100,9 +101,13 @@ void Store::housekeeping(double now) {
 
 LeaseOutcome Store::lease(const LeaseRequest& req) {
     Impl& m = *impl_;
+    // Settings are read inside the write transaction: a budget edit commits
+    // its settings version and its queue moves together, so reading them
+    // before BEGIN could pair new queue states with old budgets (and
+    // re-retire a queue whose budget was just raised).
+    begin();
     refresh_settings();
     const Settings& s = settings();
-    begin();
     m.now = req.now;
     const double now = req.now;
     housekeeping(now);
@@ -125,8 +130,10 @@ LeaseOutcome Store::lease(const LeaseRequest& req) {
     std::unordered_set<int64_t> loaded;
     bool index_done = false;
     double cur_best = -1e300;
-    int64_t cur_served = -1;
+    int64_t cur_served = std::numeric_limits<int64_t>::min();
 
+    // Keyset pagination over the ready index; (best, served) is unique
+    // because every queue's `served` mark is (see Impl::queue_id_for).
     auto load_page = [&] {
         Stmt& st = m.q("SELECT id, best, served FROM queues WHERE sched = 0 AND (best, served) > (?, ?) "
                        "ORDER BY best, served LIMIT 256");
@@ -194,10 +201,22 @@ LeaseOutcome Store::lease(const LeaseRequest& req) {
                 int64_t seq = m.meta_next("fifo_seq");
                 m.q("UPDATE queues SET state = 1, inactive_seq = ?, sched = 2 WHERE id = ?")
                     .bind(1, seq).bind(2, qi.id).exec();
+            } else if (b.replenish <= 0) {
+                retire(qi.id);  // reactivating with a replenish of 0 or less retires (as activate_one)
             } else {
                 m.q("UPDATE queues SET session_balance = ? WHERE id = ?").bind(1, b.replenish).bind(2, qi.id).exec();
             }
         }
+    };
+
+    // Checked at the front of the ready list, before leasing: a total budget
+    // lowered mid-crawl, or reached through error penalties, retires the
+    // queue before it spends more (SPEC §6).
+    auto over_total = [&](const QueueInfo& qi) -> bool {
+        BudgetLimits b = m.budget_for(qi.key);
+        if (b.total < 0 || qi.total_spend < b.total) return false;
+        retire(qi.id);
+        return true;
     };
 
     auto end_url = [&](int64_t id, int64_t qid, UrlState st, const char* reason) {
@@ -336,6 +355,7 @@ LeaseOutcome Store::lease(const LeaseRequest& req) {
         if (k >= req.per_queue) continue;
         QueueInfo qi = m.queue(c.qid);
         if (qi.state != static_cast<int>(QueueState::active) || !qi.best) continue;
+        if (over_total(qi)) continue;
         const Politeness& p = s.politeness_for(qi.key);
         if (qi.in_flight >= p.max_in_flight || qi.wake_at > now) {
             m.reschedule(qi.id);

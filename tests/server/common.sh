@@ -2,7 +2,7 @@
 # 127.0.0.1 port (killed on exit) and sets PORT and BASE.
 set -euo pipefail
 : "${ROOT:?ROOT must point at the repository}"
-export PATH="$ROOT/bin:$PATH"
+export PATH="$ROOT/${FRONTIER_BIN:-bin}:$PATH"
 start_server() {
     rm -f port.txt
     python3 "$ROOT/tests/server/serve.py" port.txt >/dev/null 2>server.log &
