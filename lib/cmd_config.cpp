@@ -24,17 +24,17 @@ int run_config(const ConfigOptions& o) {
     if (!o.domain.empty() && !o.args.empty() && !domain_key(o.args[0]))
         throw UsageError("--domain overrides only politeness.*, robots.* and budget.replenish/total, not " + o.args[0]);
     if (o.unset && o.args.size() != 1) throw UsageError("--unset takes exactly one KEY");
+    std::string domain = o.domain;  // domains are case-insensitive
+    for (auto& c : domain) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
     std::string value;
     if (o.args.size() == 2) value = normalise_setting(o.args[0], o.args[1]);  // validate before touching the file
 
     Store store(frontier_path(o.common), writing ? Store::Mode::create : Store::Mode::read);
     if (writing) {
         const SettingDef* d = find_setting(o.args[0]);
-        if (o.unset) value = d->default_json;
+        if (o.unset) value = o.domain.empty() ? d->default_json : "";
         if (!o.domain.empty()) {
-            std::string dom = o.domain;
-            for (auto& c : dom) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-            store.set_domain_setting(dom, o.args[0], value);
+            store.set_domain_setting(domain, o.args[0], value);
         } else {
             store.set_setting(o.args[0], value);
         }
@@ -43,8 +43,8 @@ int run_config(const ConfigOptions& o) {
     auto stored = store.setting_values();
     auto domains = store.domain_setting_values();
     auto value_of = [&](const std::string& key) -> std::string {
-        if (!o.domain.empty()) {
-            if (auto it = domains.find(o.domain); it != domains.end())
+        if (!domain.empty()) {
+            if (auto it = domains.find(domain); it != domains.end())
                 if (auto kv = it->second.find(key); kv != it->second.end()) return kv->second;
         }
         if (auto it = stored.find(key); it != stored.end()) return it->second;

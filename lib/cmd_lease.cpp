@@ -39,7 +39,13 @@ void print_item(const LeaseItem& it) {
     if (!it.via.empty()) w.field("via", it.via);
     if (!it.meta.empty()) w.field_raw("meta", it.meta);
     if (it.etag) w.field("etag", *it.etag);
-    if (it.http_last_modified) w.field("http_last_modified", *it.http_last_modified);
+    if (it.http_last_modified) {
+        // Stored as given by fetch: epoch seconds (a number) or an HTTP date.
+        const std::string& v = *it.http_last_modified;
+        bool number = !v.empty() && v.find_first_not_of("0123456789.") == std::string::npos;
+        if (number) w.field_raw("http_last_modified", v);
+        else w.field("http_last_modified", v);
+    }
     if (it.content_hash) w.field("content_hash", *it.content_hash);
     w.field("expires", it.expires);
     w.end();

@@ -120,7 +120,7 @@ EnqueueResult Enqueuer::add_fields(const Fields& f, double now) {
             res.reason = "out-of-scope";
             return res;
         }
-    bool seed = f.discovery.empty();
+    bool seed = f.discovery.empty() || f.discovery == "seed";
     // Registered domains per host are cached: a crawl has few hosts and many URLs.
     auto dom_it = domains_.find(c.url.host);
     if (dom_it == domains_.end()) {

@@ -190,9 +190,12 @@ void Store::set_setting(const std::string& key, const std::string& json) {
 
 void Store::set_domain_setting(const std::string& domain, const std::string& key, const std::string& json) {
     begin();
-    impl_->q("INSERT INTO domain_settings(domain, key, value) VALUES (?, ?, ?) "
-             "ON CONFLICT(domain, key) DO UPDATE SET value = excluded.value")
-        .bind(1, domain).bind(2, key).bind(3, json).exec();
+    if (json.empty())
+        impl_->q("DELETE FROM domain_settings WHERE domain = ? AND key = ?").bind(1, domain).bind(2, key).exec();
+    else
+        impl_->q("INSERT INTO domain_settings(domain, key, value) VALUES (?, ?, ?) "
+                 "ON CONFLICT(domain, key) DO UPDATE SET value = excluded.value")
+            .bind(1, domain).bind(2, key).bind(3, json).exec();
     impl_->q("UPDATE meta SET value = value + 1 WHERE key = 'settings_version'").exec();
     impl_->retire_all_to_inactive();
     commit();

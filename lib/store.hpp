@@ -55,6 +55,7 @@ public:
     // Stores a validated JSON value; bumps the settings version and moves
     // retired queues back to the inactive FIFO (SPEC §6). In its own transaction.
     void set_setting(const std::string& key, const std::string& json);
+    // Sets a per-domain override; an empty `json` removes it.
     void set_domain_setting(const std::string& domain, const std::string& key, const std::string& json);
 
     // --- budgets (SPEC §6); each in its own transaction -----------------

@@ -55,7 +55,8 @@ void Store::Impl::after_fetch(const Settings& s, int64_t qid, const FetchFacts& 
     n429 = f.status == 429 ? n429 + 1 : 0;
     int64_t penalty = unsuccessful && f.error_class != "host-down" ? s.error_penalty : 0;
     m.q("UPDATE queues SET in_flight = max(in_flight - 1, 0), wake_at = max(wake_at, ?), n429 = ?, "
-        "retry_after_blocks = retry_after_blocks + ?, error_count = error_count + ?, total_spend = total_spend + ?, "
+        "retry_after_blocks = retry_after_blocks + ?, error_count = error_count + ?, total_spend = total_spend + ?5, "
+        "session_balance = session_balance - ?5, "
         "latency_sum = latency_sum + ?, latency_n = latency_n + ?, host_down = host_down + ? WHERE id = ?")
         .bind(1, now + wait).bind(2, n429).bind(3, ra_block).bind(4, unsuccessful ? 1 : 0).bind(5, penalty)
         .bind(6, f.duration_ms.value_or(0)).bind(7, f.duration_ms ? 1 : 0)
@@ -80,8 +81,9 @@ DoneOutcome Store::finish(const FetchFacts& f, double now) {
         Stmt& h = m.q("SELECT name, robots_lease_seq, robots_lease_expires, robots_queue, robots_retries "
                       "FROM hosts WHERE id = ?");
         h.bind(1, hid);
-        if (!h.step() || h.i64(1) != seq || h.is_null(2)) {
-            o.url = f.url;
+        bool found = h.step();
+        if (!found || h.i64(1) != seq || h.is_null(2)) {
+            o.url = found ? h.str(0) + "/robots.txt" : f.url;
             h.reset();
             return o;
         }
