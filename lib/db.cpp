@@ -82,11 +82,6 @@ Db::Db(const std::string& path, bool create, bool readonly) {
         throw IoError("cannot open frontier file " + path + ": " + msg);
     }
     sqlite3_extended_result_codes(db_, 1);
-    // Tools are short-lived processes that often run one after another (a
-    // lease call per batch): a checkpoint with fsync at every close would
-    // dominate their run time. SQLite's automatic checkpoints (every 1000
-    // pages of WAL) still run; the -wal file is part of the frontier.
-    sqlite3_db_config(db_, SQLITE_DBCONFIG_NO_CKPT_ON_CLOSE, 1, nullptr);
     sqlite3_busy_timeout(db_, 60000);
     if (!readonly) {
         // journal_mode needs a write lock the first time; busy_timeout covers it.

@@ -22,10 +22,28 @@ struct Link {
 // <base href> honoured; relative links resolved against `page_url`;
 // javascript:, mailto:, data: and fragment-only links skipped. Never throws
 // on hostile input; returns what could be read.
+//
+// Details: only http and https results are kept, without fragment; exact
+// repeats (same url and nofollow) are dropped, document order kept; hrefs
+// over 8 KiB are dropped; <meta name=robots content=nofollow|none> marks
+// every link nofollow. The document is read as UTF-8 when it is valid
+// UTF-8, else by its <meta charset>, else as ISO-8859-1; the HTTP charset
+// is not used. Hostile documents cost time linear in their size: past
+// 20,000 distinct tag/attribute/entity names parsing stops (links found so
+// far are returned); deep nesting and attribute floods are defused.
 std::vector<Link> extract_html_links(std::string_view html, std::string_view page_url);
 
 // <loc> entries of a sitemap (<urlset>) or sitemap index (<sitemapindex>),
 // with <lastmod>; `xml` may be gzip-compressed (detected by magic bytes).
+//
+// Details: element local names are matched (any namespace prefix); <loc>
+// and <lastmod> must be direct children of <url>/<sitemap>; <loc> is
+// resolved against `page_url`, fragment dropped, http(s) only; <lastmod>
+// is read by parse_w3c_datetime (unreadable -> no last_modified). Any other
+// root element gives no links. Bounded: at most 64 MiB of (decompressed)
+// XML and 100,000 entries are read; no DTD loading, entity substitution or
+// network access; recoverable XML errors (a bare '&') are tolerated.
+// Thread-safe; never throws on hostile input.
 std::vector<Link> extract_sitemap_links(std::string_view xml, std::string_view page_url);
 
 // Picks by content type and sniffing: text/html or application/xhtml+xml ->
@@ -72,6 +90,9 @@ private:
 
 // `url` without its fragment.
 std::string strip_fragment(std::string url);
+
+// True when `url` starts with "http://" or "https://" (any case).
+bool is_http_url(std::string_view url);
 
 }  // namespace links_detail
 
