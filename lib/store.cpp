@@ -225,18 +225,14 @@ void Store::set_budget_override(const BudgetOverride& o) {
 
 bool Store::retire_queue(const std::string& key) {
     begin();
-    Stmt& st = impl_->q("SELECT id FROM queues WHERE key = ?");
-    st.bind(1, key);
-    bool found = st.step();
-    int64_t id = found ? st.i64(0) : 0;
-    st.reset();
-    if (found) {
+    std::optional<int64_t> id = impl_->find_id("SELECT id FROM queues WHERE key = ?", key);
+    if (id) {
         int64_t seq = impl_->meta_next("fifo_seq");
         impl_->q("UPDATE queues SET state = 3, retired_seq = ?, inactive_seq = NULL, sched = 2 WHERE id = ?")
-            .bind(1, seq).bind(2, id).exec();
+            .bind(1, seq).bind(2, *id).exec();
     }
     commit();
-    return found;
+    return id.has_value();
 }
 
 int64_t Store::unretire(const std::string& key) {
@@ -355,16 +351,19 @@ void Store::Impl::refresh_best(int64_t id) {
     q("UPDATE queues SET best = ? WHERE id = ?").bind(1, best).bind(2, id).exec();
 }
 
+std::optional<int64_t> Store::Impl::find_id(const char* sql, const std::string& key) {
+    Stmt& st = q(sql);
+    st.bind(1, key);
+    std::optional<int64_t> id;
+    if (st.step()) id = st.i64(0);
+    st.reset();
+    return id;
+}
+
 int64_t Store::Impl::queue_id_for(const std::string& key, const Settings& s) {
     if (auto it = queue_ids.find(key); it != queue_ids.end()) return it->second;
-    Stmt& st = q("SELECT id FROM queues WHERE key = ?");
-    st.bind(1, key);
-    int64_t id = 0;
-    if (st.step()) {
-        id = st.i64(0);
-        st.reset();
-    } else {
-        st.reset();
+    std::optional<int64_t> id = find_id("SELECT id FROM queues WHERE key = ?", key);
+    if (!id) {
         // SPEC §6: with hold-queues new queues start inactive, at the back of the FIFO.
         bool hold = s.hold_queues;
         int64_t seq = hold ? meta_next("fifo_seq") : 0;
@@ -377,28 +376,22 @@ int64_t Store::Impl::queue_id_for(const std::string& key, const Settings& s) {
         id = db.last_insert_rowid();
         // A unique, negative `served` mark: never-served queues take turns in
         // creation order, and (best, served) stays a unique key of the ready index.
-        q("UPDATE queues SET served = ? WHERE id = ?").bind(1, id - (int64_t{1} << 40)).bind(2, id).exec();
+        q("UPDATE queues SET served = ? WHERE id = ?").bind(1, *id - (int64_t{1} << 40)).bind(2, *id).exec();
         count("queues", 1);
     }
-    queue_ids.emplace(key, id);
-    return id;
+    queue_ids.emplace(key, *id);
+    return *id;
 }
 
 int64_t Store::Impl::host_id_for(const std::string& name) {
     if (auto it = host_ids.find(name); it != host_ids.end()) return it->second;
-    Stmt& st = q("SELECT id FROM hosts WHERE name = ?");
-    st.bind(1, name);
-    int64_t id = 0;
-    if (st.step()) {
-        id = st.i64(0);
-        st.reset();
-    } else {
-        st.reset();
+    std::optional<int64_t> id = find_id("SELECT id FROM hosts WHERE name = ?", name);
+    if (!id) {
         q("INSERT INTO hosts(name) VALUES (?)").bind(1, name).exec();
         id = db.last_insert_rowid();
     }
-    host_ids.emplace(name, id);
-    return id;
+    host_ids.emplace(name, *id);
+    return *id;
 }
 
 const RobotsRules& Store::Impl::robots_rules(int64_t host_id, std::string_view text) {

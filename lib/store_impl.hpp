@@ -80,6 +80,8 @@ struct Store::Impl {
     void reschedule(int64_t queue_id);
     void refresh_best(int64_t queue_id);
     BudgetLimits budget_for(const std::string& queue_key);
+    // The id of the row `sql` ("SELECT id FROM t WHERE key = ?") finds for `key`.
+    std::optional<int64_t> find_id(const char* sql, const std::string& key);
     int64_t queue_id_for(const std::string& key, const Settings& s);
     int64_t host_id_for(const std::string& name);
     const RobotsRules& robots_rules(int64_t host_id, std::string_view text);
