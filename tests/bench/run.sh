@@ -106,5 +106,5 @@ line "B7 report summary / --json on $N URLs (s)" "$(python3 -c "print('%.2f / %.
 if [ "${SKIP_FETCH:-}" = "" ]; then
     echo
     echo "B5 fetch vs curl --parallel:"
-    "$root/tests/bench/fetch_vs_curl.sh"
+    N="${FETCH_N:-20000}" "$root/tests/bench/fetch_vs_curl.sh"
 fi
