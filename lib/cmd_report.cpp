@@ -1,0 +1,132 @@
+// frontier-report: option checks and the output loop (lib/report.hpp).
+// Data comes from lib/store_report.cpp, rendering from lib/report_text.cpp
+// and lib/report_html.cpp.
+#include <unistd.h>
+
+#include <cstdio>
+#include <fstream>
+
+#include "clock.hpp"
+#include "error.hpp"
+#include "output.hpp"
+#include "report.hpp"
+#include "report_render.hpp"
+#include "signals.hpp"
+#include "store.hpp"
+
+namespace frontier {
+
+namespace {
+
+struct QueueTables {
+    std::vector<QueueRow> longest, costly;
+};
+
+// The summary's two queue tables: the longest queues (not exhausted) and the
+// most expensive ones (some spend), `top` rows each.
+QueueTables read_tables(Store& store, double now, int64_t top, bool with_robots) {
+    QueueTables t;
+    if (top == 0) return t;
+    QueueQuery q;
+    q.limit = top;
+    q.with_robots = with_robots;
+    q.states = {ReportState::in_process, ReportState::ready, ReportState::snoozed, ReportState::inactive,
+                ReportState::retired};
+    q.sort = parse_queue_sort("size");
+    for_each_queue(store, q, now, [&](const QueueRow& r) { t.longest.push_back(r); });
+    q.states.clear();
+    q.sort = parse_queue_sort("total_spend");
+    for_each_queue(store, q, now, [&](const QueueRow& r) {
+        if (r.total_spend > 0) t.costly.push_back(r);
+    });
+    return t;
+}
+
+std::string text_report(Store& store, const ReportOptions& o, const std::string& path) {
+    double now = frontier::now();
+    Summary s = read_summary(store, now);
+    QueueTables t = read_tables(store, now, o.top, false);
+    return render_report_text(s, t.longest, t.costly, "frontier-report: " + path);
+}
+
+void write_file(const std::string& file, const std::string& data) {
+    if (file == "-") {
+        out().write_line(data);
+        return;
+    }
+    // Written beside the target and renamed, so a reader never sees half a page.
+    std::string tmp = file + ".tmp";
+    {
+        std::ofstream f(tmp, std::ios::binary | std::ios::trunc);
+        if (!f) throw IoError("cannot write " + tmp);
+        f << data;
+        f.close();
+        if (!f) throw IoError("cannot write " + tmp);
+    }
+    if (std::rename(tmp.c_str(), file.c_str()) != 0) {
+        std::remove(tmp.c_str());
+        throw IoError("cannot rename " + tmp + " to " + file);
+    }
+}
+
+int watch(Store& store, const ReportOptions& o, const std::string& path) {
+    bool tty = ::isatty(1) == 1;
+    while (!stop_requested()) {
+        store.refresh_settings();
+        std::string text = text_report(store, o, path);
+        if (!text.empty() && text.back() == '\n') text.pop_back();
+        // Home, clear screen, redraw; a log file gets separated snapshots instead.
+        out().write_line((tty ? "\x1b[H\x1b[2J" : "") + text + (tty ? "" : "\n"));
+        out().flush();
+        sleep_for(o.watch);
+    }
+    return 0;
+}
+
+}  // namespace
+
+int run_report(const ReportOptions& o) {
+    bool queue_opts = !o.state.empty() || !o.sort.empty() || o.limit != -1;
+    if (queue_opts && !o.queues) throw UsageError("--state, --sort and --limit go with --queues");
+    if (o.limit < -1) throw UsageError("--limit must be 0 or more");
+    if (o.top < 0) throw UsageError("--top must be 0 or more");
+    if (o.watch < 0) throw UsageError("--watch needs a positive number of seconds");
+    if (o.watch > 0 && (o.json || o.queues || !o.html.empty()))
+        throw UsageError("--watch shows the text report; it does not combine with --json, --queues or --html");
+    QueueQuery q;
+    if (!o.state.empty()) q.states = parse_state_filter(o.state);
+    if (!o.sort.empty()) q.sort = parse_queue_sort(o.sort);
+    q.limit = o.limit;
+
+    std::string path = frontier_path(o.common);
+    Store store(path, Store::Mode::read);
+    if (o.watch > 0) return watch(store, o, path);
+
+    if (!o.html.empty()) {
+        double now = frontier::now();
+        Summary s = read_summary(store, now);
+        QueueTables t = read_tables(store, now, std::max<int64_t>(o.top, 20), true);
+        write_file(o.html, render_report_html(s, t.longest, t.costly, "frontier-report: " + path));
+        if (!o.json && !o.queues) return 0;
+    }
+    double now = frontier::now();
+    if (o.queues) {
+        if (o.json) {
+            for_each_queue(store, q, now, [&](const QueueRow& r) { out().write_line(queue_row_json(r)); });
+        } else {
+            out().write_line(queue_table_header(true));
+            for_each_queue(store, q, now, [&](const QueueRow& r) { out().write_line(queue_table_row(r, now, true)); });
+        }
+        return 0;
+    }
+    if (o.json) {
+        out().write_line(render_summary_json(read_summary(store, now)));
+        return 0;
+    }
+    std::string text = text_report(store, o, path);
+    if (!text.empty() && text.back() == '\n') text.pop_back();
+    out().write_line(text);
+    return 0;
+}
+
+}  // namespace frontier

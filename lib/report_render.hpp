@@ -1,0 +1,54 @@
+// Rendering of frontier-report data (lib/report_data.hpp) as text, JSON and
+// HTML. Pure functions of their arguments: no SQL, no I/O, thread-safe.
+#pragma once
+
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "report_data.hpp"
+
+namespace frontier {
+
+// --- text (lib/report_text.cpp) -----------------------------------------
+
+// Heritrix's summary line: "N queues: A active (I in-process; R ready;
+// S snoozed); X inactive; Z retired; E exhausted".
+std::string queue_summary_line(const QueueCounts& q);
+
+// A time relative to `now` for text reports: "-" when unset (<= 0),
+// "now", "in 30s", "5m ago", "2h05m ago", "3d04h ago".
+std::string format_relative(double t, double now);
+
+// The text table of queues: a header line and one line per row, fixed
+// column widths so rows can be printed as they are read. Long queue keys
+// are cut with "~"; the URL columns come last and are not cut.
+// `wide` adds the fetch-health and URL columns (frontier-report --queues).
+std::string queue_table_header(bool wide);
+std::string queue_table_row(const QueueRow& r, double now, bool wide);
+
+// The default text report: title, summary line, URL counts, results,
+// depth, heatmap, then the longest and the most expensive queues.
+std::string render_report_text(const Summary& s, const std::vector<QueueRow>& longest,
+                               const std::vector<QueueRow>& costly, const std::string& title);
+
+// --- JSON (lib/report_text.cpp) -------------------------------------------
+
+// The --json summary object (one line): queues, urls, results, heatmap, depth.
+std::string render_summary_json(const Summary& s);
+
+// One --queues --json line for `r`.
+std::string queue_row_json(const QueueRow& r);
+
+// --- HTML (lib/report_html.cpp) -------------------------------------------
+
+// One self-contained HTML page (inline CSS and SVG, no scripts, no network):
+// summary, charts of queue states, URL states, spend vs budget of `costly`,
+// results by class, depth and the heatmap, and the two queue tables.
+std::string render_report_html(const Summary& s, const std::vector<QueueRow>& longest,
+                               const std::vector<QueueRow>& costly, const std::string& title);
+
+// Escapes &, <, >, " and ' for HTML text and attribute values.
+std::string html_escape(std::string_view s);
+
+}  // namespace frontier
