@@ -70,31 +70,6 @@ struct Summary {
 // open). Throws DbError.
 Summary read_summary(Store& store, double now);
 
-// Effective budget limits of one queue: the queue override, else the most
-// specific domain override (budget_overrides() and domain settings
-// budget.replenish / budget.total), else the global settings. The same rule
-// as the storage module's Store::Impl::budget_for, built from public data.
-class BudgetResolver {
-public:
-    struct Limits {
-        int64_t replenish = 3000;
-        int64_t total = -1;
-    };
-    BudgetResolver() = default;
-    // `queue_overrides` and `domain_overrides` hold the stored override rows
-    // (missing fields take the global values); `domain_settings` maps domain ->
-    // key -> JSON (only budget.replenish / budget.total are used).
-    BudgetResolver(const Settings& s,
-                   const std::vector<std::tuple<std::string, std::string, std::optional<int64_t>, std::optional<int64_t>>>&
-                       overrides,
-                   const std::map<std::string, std::map<std::string, std::string>>& domain_settings);
-    Limits limits_for(const std::string& queue_key) const;
-
-private:
-    Limits global_;
-    std::map<std::string, Limits> by_queue_, by_domain_;
-};
-
 // One queue of the per-queue report (Heritrix's per-queue columns plus fetch health).
 struct QueueRow {
     int64_t id = 0;

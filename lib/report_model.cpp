@@ -134,45 +134,4 @@ bool queue_row_less(const QueueRow& a, const QueueRow& b, const QueueSort& s) {
     return a.id < b.id;
 }
 
-// ---------------------------------------------------------------- budgets
-
-BudgetResolver::BudgetResolver(
-    const Settings& s,
-    const std::vector<std::tuple<std::string, std::string, std::optional<int64_t>, std::optional<int64_t>>>& overrides,
-    const std::map<std::string, std::map<std::string, std::string>>& domain_settings)
-    : global_{s.replenish, s.total_budget} {
-    for (const auto& [scope, name, replenish, total] : overrides) {
-        Limits l = global_;
-        if (replenish) l.replenish = *replenish;
-        if (total) l.total = *total;
-        (scope == "queue" ? by_queue_ : by_domain_)[name] = l;
-    }
-    for (const auto& [domain, kv] : domain_settings) {
-        for (const auto& [key, json] : kv) {
-            if (key != "budget.replenish" && key != "budget.total") continue;
-            auto [it, fresh] = by_domain_.try_emplace(domain, global_);
-            (void)fresh;
-            int64_t v = std::strtoll(json.c_str(), nullptr, 10);
-            if (key == "budget.replenish") it->second.replenish = v;
-            else it->second.total = v;
-        }
-    }
-}
-
-BudgetResolver::Limits BudgetResolver::limits_for(const std::string& queue_key) const {
-    if (auto it = by_queue_.find(queue_key); it != by_queue_.end()) return it->second;
-    if (!by_domain_.empty()) {
-        std::string_view h = queue_key;
-        if (auto colon = h.rfind(':'); colon != std::string_view::npos && h.find(']') == std::string_view::npos)
-            h = h.substr(0, colon);
-        while (!h.empty()) {
-            if (auto it = by_domain_.find(std::string(h)); it != by_domain_.end()) return it->second;
-            auto dot = h.find('.');
-            if (dot == std::string_view::npos) break;
-            h = h.substr(dot + 1);
-        }
-    }
-    return global_;
-}
-
 }  // namespace frontier

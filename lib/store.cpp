@@ -223,6 +223,12 @@ void Store::set_budget_override(const BudgetOverride& o) {
     impl_->settings.reset();
 }
 
+Store::BudgetValues Store::effective_budget(const std::string& queue_key) {
+    settings();  // loads the overrides
+    BudgetLimits b = impl_->budget_for(queue_key);
+    return {b.replenish, b.total};
+}
+
 bool Store::retire_queue(const std::string& key) {
     begin();
     std::optional<int64_t> id = impl_->find_id("SELECT id FROM queues WHERE key = ?", key);

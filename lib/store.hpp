@@ -69,6 +69,14 @@ public:
     // its subdomains) or one queue; a settings change (retired queues move
     // back to the inactive FIFO).
     void set_budget_override(const BudgetOverride& o);
+    // The replenish amount and total budget in force for a queue: field by
+    // field, its own override, then its host's and each parent domain's, then
+    // the global settings (the rule the lease decisions use).
+    struct BudgetValues {
+        int64_t replenish = 3000;
+        int64_t total = -1;
+    };
+    BudgetValues effective_budget(const std::string& queue_key);
     // Retires a queue by hand: it stays retired until unretire(). False when
     // no queue has that key.
     bool retire_queue(const std::string& key);

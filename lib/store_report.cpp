@@ -76,12 +76,6 @@ RobotsStatus robots_status(int64_t state, std::optional<int64_t> status, bool le
     }
 }
 
-BudgetResolver make_budget_resolver(Store& store) {
-    std::vector<std::tuple<std::string, std::string, std::optional<int64_t>, std::optional<int64_t>>> rows;
-    for (auto& o : store.budget_overrides()) rows.emplace_back(o.scope, o.name, o.replenish, o.total);
-    return BudgetResolver(store.settings(), rows, store.domain_setting_values());
-}
-
 }  // namespace
 
 Summary read_summary(Store& store, double now) {
@@ -146,7 +140,6 @@ Summary read_summary(Store& store, double now) {
 
 void for_each_queue(Store& store, const QueueQuery& q, double now, const std::function<void(const QueueRow&)>& row) {
     const Settings& settings = store.settings();
-    BudgetResolver budgets = make_budget_resolver(store);
     Db& db = store.db();
 
     // robots.txt per queue: hosts whose robots.txt the queue leased (one pass over hosts).
@@ -214,7 +207,7 @@ void for_each_queue(Store& store, const QueueQuery& q, double now, const std::fu
         r.blocked = st.i64(19);
         r.host_down = st.i64(20);
         r.retry_after_blocks = st.i64(21);
-        BudgetResolver::Limits b = budgets.limits_for(r.queue);
+        Store::BudgetValues b = store.effective_budget(r.queue);
         r.total_budget = b.total;
         r.session_budget = b.replenish;
         if (!settings.politeness_for(r.queue).robots_enabled) r.robots = "disabled";

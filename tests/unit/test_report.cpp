@@ -54,25 +54,6 @@ TEST_CASE("parse_queue_sort and queue_row_less", "[report]") {
     CHECK(queue_row_less(a, b, by_latency));  // missing sorts first ascending
 }
 
-TEST_CASE("BudgetResolver follows the storage module's rule", "[report]") {
-    Settings s;
-    s.replenish = 3000;
-    s.total_budget = -1;
-    BudgetResolver r(s,
-                     {{"domain", "example.org", std::nullopt, 500}, {"queue", "x.example.org:8080", 10, std::nullopt},
-                      {"domain", "shop.example.org", 20, std::nullopt}},
-                     {{"example.org", {{"budget.replenish", "7"}}}, {"other.net", {{"budget.total", "9"}}}});
-    CHECK(r.limits_for("a.example.org").total == 500);
-    CHECK(r.limits_for("a.example.org").replenish == 7);      // domain setting merged into the override
-    CHECK(r.limits_for("a.shop.example.org").replenish == 20);  // most specific domain wins
-    CHECK(r.limits_for("a.shop.example.org").total == -1);
-    CHECK(r.limits_for("x.example.org:8080").replenish == 10);  // queue override
-    CHECK(r.limits_for("x.example.org:8080").total == -1);
-    CHECK(r.limits_for("y.example.org:8080").total == 500);     // port stripped for domains
-    CHECK(r.limits_for("other.net").total == 9);
-    CHECK(r.limits_for("unrelated.com").replenish == 3000);
-}
-
 TEST_CASE("text helpers", "[report]") {
     CHECK(format_relative(0, 100) == "-");
     CHECK(format_relative(100, 100) == "now");
