@@ -111,8 +111,13 @@ std::string DoneProcessor::process(const InputLine& line, double now, bool& reje
                 ++counts.links_rejected;
                 continue;
             }
+            // fetch gives absolute URLs; relative ones (hand-made records) are
+            // resolved against the page.
+            std::string abs;
+            if (l.url.rfind("http://", 0) != 0 && l.url.rfind("https://", 0) != 0)
+                abs = resolve_url(o.url, l.url).value_or(l.url);
             Discovered d;
-            d.url = l.url;
+            d.url = abs.empty() ? std::string_view(l.url) : std::string_view(abs);
             d.via = o.url;
             d.depth = o.depth + 1;
             d.discovery = l.discovery.empty() ? std::string_view("link") : std::string_view(l.discovery);
