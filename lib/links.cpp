@@ -1,12 +1,14 @@
 // Shared libxml2 plumbing and the content-type dispatch of lib/links.hpp.
 // HTML is in lib/html_links.cpp, sitemaps in lib/sitemap.cpp.
 
+#include "links.hpp"
+
 #include <libxml/parser.h>
 #include <libxml/xmlerror.h>
 
+#include <cstring>
 #include <mutex>
-
-#include "links.hpp"
+#include <vector>
 
 namespace frontier {
 
@@ -51,6 +53,50 @@ bool is_http_url(std::string_view url) {
         return true;
     };
     return starts("http://") || starts("https://");
+}
+
+namespace {
+
+bool is_space(char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f'; }
+
+bool is_name_start(char c) {
+    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_' || c == ':';
+}
+
+constexpr int kMaxAttributes = 256;
+constexpr int kMaxDistinctNames = 20000;
+
+}  // namespace
+
+std::string_view defuse_attribute_floods(std::string_view doc, std::string& storage) {
+    std::vector<size_t> splits;
+    const char* data = doc.data();
+    size_t pos = 0;
+    while (pos < doc.size()) {
+        const void* gt = std::memchr(data + pos, '>', doc.size() - pos);
+        size_t end = gt ? static_cast<size_t>(static_cast<const char*>(gt) - data) : doc.size();
+        if (end - pos >= 2 * kMaxAttributes) {  // each attribute takes two bytes at least
+            int starts = 0;
+            for (size_t i = pos + 1; i < end; ++i) {
+                char prev = data[i - 1];
+                if (is_name_start(data[i]) && (is_space(prev) || prev == '"' || prev == '\'') &&
+                    ++starts == kMaxAttributes) {
+                    splits.push_back(i);
+                    starts = 0;
+                }
+            }
+        }
+        pos = end + 1;
+    }
+    if (splits.empty()) return doc;
+    storage.assign(doc);
+    for (size_t i : splits) storage[i] = '>';
+    return storage;
+}
+
+void bound_names(void* ctxt) {
+    auto* parser = static_cast<xmlParserCtxtPtr>(ctxt);
+    if (parser->dict != nullptr && xmlDictSize(parser->dict) > kMaxDistinctNames) xmlStopParser(parser);
 }
 
 }  // namespace links_detail

@@ -49,6 +49,10 @@ std::vector<Link> extract_sitemap_links(std::string_view xml, std::string_view p
 // Picks by content type and sniffing: text/html or application/xhtml+xml ->
 // HTML; XML (or .xml/.xml.gz URL, or gzip body) whose root is urlset or
 // sitemapindex -> sitemap; anything else -> no links.
+// In detail: XML is text/xml, application/xml or any +xml type (RSS, Atom:
+// root not a sitemap, so no links); application/gzip and x-gzip count as
+// XML; an empty content type with a body that opens like HTML ("<!doctype
+// html", "<html", "<head", "<body") is HTML. Parameters (charset) ignored.
 std::vector<Link> extract_links(std::string_view body, std::string_view content_type, std::string_view page_url);
 
 // W3C Datetime (the sitemap <lastmod> format): "2024", "2024-05",
@@ -64,7 +68,7 @@ std::optional<double> parse_w3c_datetime(std::string_view text);
 // the output was cut at the cap.
 std::string gunzip_capped(std::string_view gz, size_t max_out, bool* truncated = nullptr);
 
-// Internals shared by lib/links.cpp and lib/sitemap.cpp.
+// Internals shared by lib/links.cpp, lib/html_links.cpp and lib/sitemap.cpp.
 namespace links_detail {
 
 // Initialises libxml2 once per process (thread-safe).
@@ -93,6 +97,22 @@ std::string strip_fragment(std::string url);
 
 // True when `url` starts with "http://" or "https://" (any case).
 bool is_http_url(std::string_view url);
+
+// libxml2 2.9 checks each attribute of a tag against all earlier ones, so
+// a tag with N distinct attribute names costs N^2 (500k of them: hours).
+// In any run of text without '>', every 256th possible attribute start (a
+// name character after a space or quote) is overwritten with '>', ending
+// such a tag; inside text, quoted values, comments or scripts this changes
+// one character and no link. Returns `doc`, or the repaired copy stored in
+// `storage`; linear, and copies only when it repairs.
+std::string_view defuse_attribute_floods(std::string_view doc, std::string& storage);
+
+// libxml2 2.9 interns tag, attribute and entity names in a dictionary whose
+// lookups slow down sharply past ~10^5 distinct names (400k names: 9 s).
+// Documents use a few hundred; past 20,000 this stops the parser (the links
+// found so far are kept). Call it from SAX callbacks. `ctxt` is an
+// xmlParserCtxtPtr (void* keeps libxml2 out of this header).
+void bound_names(void* ctxt);
 
 }  // namespace links_detail
 

@@ -1,7 +1,9 @@
 // Sitemaps and sitemap indexes (lib/links.hpp): zlib for gzip bodies,
 // libxml2's XML parser in SAX2 mode for the document.
 //
-// Hostile input is bounded: decompression stops at kMaxSitemapBytes; the
+// Hostile input is bounded: decompression stops at kMaxSitemapBytes;
+// attribute floods and masses of distinct names are cut short as for HTML
+// (links_detail in lib/links.hpp); the
 // parser runs without XML_PARSE_HUGE (depth 256, text nodes 10 MB), without
 // entity substitution, DTD loading or network access, and no entity
 // declarations are recorded (entityDecl is unset), so entity expansion
@@ -13,6 +15,7 @@
 #include <zlib.h>
 
 #include <algorithm>
+#include <cctype>
 #include <climits>
 #include <cstdlib>
 #include <cstring>
@@ -25,7 +28,7 @@ namespace frontier {
 namespace {
 
 constexpr size_t kMaxSitemapBytes = size_t{64} << 20;  // decompressed XML
-constexpr size_t kMaxSitemapEntries = 100000;         // the protocol allows 50,000
+constexpr size_t kMaxSitemapEntries = 100000;          // the protocol allows 50,000
 constexpr size_t kMaxLocBytes = 8192;
 constexpr size_t kMaxLastmodBytes = 64;
 
@@ -81,6 +84,7 @@ bool local_is(const xmlChar* name, const char* expected) {
 void on_start(void* ctx, const xmlChar* localname, const xmlChar*, const xmlChar*, int, const xmlChar**, int,
               int, const xmlChar**) {
     auto* st = static_cast<SitemapState*>(ctx);
+    links_detail::bound_names(st->ctxt);
     ++st->depth;
     if (st->depth == 1) {
         if (!local_is(localname, "urlset") && !local_is(localname, "sitemapindex")) xmlStopParser(st->ctxt);
@@ -96,16 +100,67 @@ void on_start(void* ctx, const xmlChar* localname, const xmlChar*, const xmlChar
         return;
     }
     if (st->depth != st->entry_depth + 1) return;
-    if (local_is(localname, "loc")) {
+    if (local_is(localname, "loc")) {  // the first <loc> and <lastmod> count
+        if (st->have_loc) return;
         st->field = SitemapState::kLoc;
         st->loc.clear();
     } else if (local_is(localname, "lastmod")) {
+        if (!st->lastmod.empty()) return;
         st->field = SitemapState::kLastmod;
         st->lastmod.clear();
     } else {
         return;
     }
     st->field_too_long = false;
+}
+
+// True when `xml` at `amp` (an '&') starts an entity or character reference.
+bool is_reference(std::string_view xml, size_t amp) {
+    size_t i = amp + 1;
+    auto name_char = [](char c) {
+        return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_' ||
+               c == ':' || c == '.' || c == '-' || static_cast<unsigned char>(c) >= 0x80;
+    };
+    size_t start = i;
+    if (i < xml.size() && xml[i] == '#') {
+        bool hex = ++i < xml.size() && xml[i] == 'x';
+        start = i += hex;
+        while (i < xml.size() && (hex ? std::isxdigit(static_cast<unsigned char>(xml[i]))
+                                      : std::isdigit(static_cast<unsigned char>(xml[i]))))
+            ++i;
+    } else {
+        while (i < xml.size() && i - start < 64 && name_char(xml[i])) ++i;
+        if (i > start && (xml[start] == '.' || xml[start] == '-' || (xml[start] >= '0' && xml[start] <= '9')))
+            return false;
+    }
+    return i > start && i < xml.size() && xml[i] == ';';
+}
+
+// Sitemaps in the wild often carry bare '&' in URLs ("?a=1&b=2"), which an
+// XML parser drops with the name after it. Each '&' that starts no
+// reference (outside CDATA sections) becomes "&amp;"; `xml` is returned
+// unchanged, or the repaired copy in `out`.
+std::string_view escape_bare_ampersands(std::string_view xml, std::string& out) {
+    size_t cdata = xml.find("<![CDATA[");
+    size_t copied = 0;
+    for (size_t pos = xml.find('&'); pos != std::string_view::npos; pos = xml.find('&', pos)) {
+        if (cdata < pos) {  // skip CDATA sections that start before this '&'
+            size_t end = xml.find("]]>", cdata + 9);
+            if (end == std::string_view::npos) break;
+            cdata = xml.find("<![CDATA[", end + 3);
+            if (pos < end) pos = end + 3;
+            continue;
+        }
+        if (!is_reference(xml, pos)) {
+            if (out.empty()) out.reserve(xml.size() + 1024);
+            out.append(xml.substr(copied, pos + 1 - copied)).append("amp;");
+            copied = pos + 1;
+        }
+        ++pos;
+    }
+    if (copied == 0) return xml;
+    out.append(xml.substr(copied));
+    return out;
 }
 
 std::string_view trim_xml_space(std::string_view s) {
@@ -142,8 +197,11 @@ void on_end(void* ctx, const xmlChar*, const xmlChar*, const xmlChar*) {
     --st->depth;
 }
 
+void on_error(void* ctx, xmlErrorPtr) { links_detail::bound_names(static_cast<SitemapState*>(ctx)->ctxt); }
+
 void on_text(void* ctx, const xmlChar* text, int len) {
     auto* st = static_cast<SitemapState*>(ctx);
+    links_detail::bound_names(st->ctxt);
     if (st->field == SitemapState::kNone || st->depth != st->entry_depth + 1 || st->field_too_long) return;
     std::string& out = st->field == SitemapState::kLoc ? st->loc : st->lastmod;
     size_t cap = st->field == SitemapState::kLoc ? kMaxLocBytes : kMaxLastmodBytes;
@@ -179,7 +237,8 @@ std::optional<double> parse_w3c_datetime(std::string_view text) {
             if (i < s.size() && (s[i] == '.' || s[i] == ',')) {
                 double scale = 0.1;
                 size_t start = ++i;
-                for (; i < s.size() && s[i] >= '0' && s[i] <= '9'; ++i, scale /= 10) fraction += (s[i] - '0') * scale;
+                for (; i < s.size() && s[i] >= '0' && s[i] <= '9'; ++i, scale /= 10)
+                    fraction += (s[i] - '0') * scale;
                 if (i == start) return std::nullopt;
             }
         }
@@ -232,7 +291,8 @@ size_t inflate_into(std::string_view gz, size_t max_out, RawBuffer& out, bool* t
     size_t guess = size_t{1} << 16;
     if (gz.size() >= 18) {
         const auto* t = reinterpret_cast<const unsigned char*>(gz.data() + gz.size() - 4);
-        guess = std::max<size_t>(guess, (size_t{t[0]} | size_t{t[1]} << 8 | size_t{t[2]} << 16 | size_t{t[3]} << 24) + 1);
+        guess = std::max<size_t>(
+            guess, (size_t{t[0]} | size_t{t[1]} << 8 | size_t{t[2]} << 16 | size_t{t[3]} << 24) + 1);
     }
     if (!out.reserve(std::min(max_out, guess))) return 0;
     z_stream zs;
@@ -287,6 +347,10 @@ std::vector<Link> extract_sitemap_links(std::string_view xml, std::string_view p
         xml = std::string_view(inflated.data, n);
     }
     xml = xml.substr(0, std::min<size_t>(kMaxSitemapBytes, INT_MAX));
+    std::string defused, escaped;
+    xml = links_detail::defuse_attribute_floods(xml, defused);
+    xml = escape_bare_ampersands(xml, escaped);
+    xml = xml.substr(0, std::min<size_t>(xml.size(), INT_MAX));
     if (xml.empty()) return {};
     links_detail::init_libxml();
     links_detail::QuietLibxmlErrors quiet;
@@ -300,6 +364,7 @@ std::vector<Link> extract_sitemap_links(std::string_view xml, std::string_view p
     sax.endElementNs = on_end;
     sax.characters = on_text;
     sax.cdataBlock = on_text;
+    sax.serror = on_error;
     SitemapState state;
     state.ctxt = ctxt;
     state.page_url = page_url;

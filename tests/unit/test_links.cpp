@@ -4,11 +4,13 @@
 
 #include <zlib.h>
 
+#include <atomic>
 #include <catch2/catch.hpp>
 #include <chrono>
 #include <cstring>
 #include <random>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "links.hpp"
@@ -68,22 +70,40 @@ TEST_CASE("relative, absolute and protocol-relative links", "[links]") {
         <a href="https://other.org/p?q=1#frag">4</a> <a href="../up.html">5</a>
         <a href="?q=2">6</a> <a href="sub/b.html#s">7</a> <a href="HTTP://Example.COM/Caps">8</a>
         </body></html>)");
-    std::vector<std::string> want = {"http://example.com/dir/a.html",
-                                     "http://example.com/root",
-                                     "http://cdn.example.org/x",
-                                     "https://other.org/p?q=1",
-                                     "http://example.com/up.html",
-                                     "http://example.com/dir/page.html?q=2",
-                                     "http://example.com/dir/sub/b.html"};
+    std::vector<std::string> want = {
+        "http://example.com/dir/a.html",    "http://example.com/root",
+        "http://cdn.example.org/x",         "https://other.org/p?q=1",
+        "http://example.com/up.html",       "http://example.com/dir/page.html?q=2",
+        "http://example.com/dir/sub/b.html"};
     REQUIRE(got.size() == 8);
     got.pop_back();  // the upper-case one is only checked to resolve
     CHECK(got == want);
 }
 
 TEST_CASE("the result equals resolve_url without fragment, for plain and tricky references", "[links]") {
-    const char* refs[] = {"a", "a/b/c.html", "/x/y?z=1&w=2", "a%20b", "./a", "../../a", "a/./b", "a/../b",
-                          "/", "x?y#z", "?", "//h.org", "a:b", "%zz", "a b", "~user/", "a;p=1", "é.html",
-                          "a?b/../c", "/.", "...", "..a", "https://h.org/./x/../y"};
+    const char* refs[] = {"a",
+                          "a/b/c.html",
+                          "/x/y?z=1&w=2",
+                          "a%20b",
+                          "./a",
+                          "../../a",
+                          "a/./b",
+                          "a/../b",
+                          "/",
+                          "x?y#z",
+                          "?",
+                          "//h.org",
+                          "a:b",
+                          "%zz",
+                          "a b",
+                          "~user/",
+                          "a;p=1",
+                          "é.html",
+                          "a?b/../c",
+                          "/.",
+                          "...",
+                          "..a",
+                          "https://h.org/./x/../y"};
     for (const char* page : {kPage, "https://h.org/", "https://h.org", "http://h.org/a/b/?q#f"}) {
         for (const char* ref : refs) {
             INFO(page << " + " << ref);
@@ -109,6 +129,9 @@ TEST_CASE("<base href> applies to the whole document, first one wins", "[links]"
     // A relative base resolves against the page; later bases are ignored.
     CHECK(html_urls(R"(<base href="/other/"><base href="http://ignored/"><a href="x">)") ==
           std::vector<std::string>{"http://example.com/other/x"});
+    // A base that is not http(s) is ignored.
+    CHECK(html_urls(R"(<base href="javascript:x"><a href="x">)") ==
+          std::vector<std::string>{"http://example.com/dir/x"});
     // A base without href does not count; absolute links ignore the base.
     CHECK(html_urls(R"(<base target="_blank"><base href="http://b.example/"><a href="http://c.org/">)") ==
           std::vector<std::string>{"http://c.org/"});
@@ -131,8 +154,9 @@ TEST_CASE("rel=nofollow and meta robots", "[links]") {
     CHECK(links[3].tag == "link");
     CHECK_FALSE(links[4].nofollow);
 
-    for (const char* meta : {R"(<meta name="robots" content="noindex, nofollow">)",
-                             R"(<meta name="ROBOTS" content="NOFOLLOW">)", R"(<meta name="robots" content="none">)"}) {
+    for (const char* meta :
+         {R"(<meta name="robots" content="noindex, nofollow">)", R"(<meta name="ROBOTS" content="NOFOLLOW">)",
+          R"(<meta name="robots" content="none">)"}) {
         INFO(meta);
         auto all = extract_html_links(std::string("<a href=/a>a</a>") + meta + "<a href=/b>b</a>", kPage);
         REQUIRE(all.size() == 2);
@@ -158,10 +182,11 @@ TEST_CASE("a, area, link, frame and iframe; not img or script", "[links]") {
                                     kPage);
     std::vector<std::pair<std::string, std::string>> got;
     for (const Link& l : links) got.emplace_back(l.tag, l.url);
-    std::vector<std::pair<std::string, std::string>> want = {
-        {"link", "http://example.com/feed.xml"}, {"frame", "http://example.com/frame.html"},
-        {"iframe", "http://example.com/inner.html"}, {"area", "http://example.com/area.html"},
-        {"a", "http://example.com/a.html"}};
+    std::vector<std::pair<std::string, std::string>> want = {{"link", "http://example.com/feed.xml"},
+                                                             {"frame", "http://example.com/frame.html"},
+                                                             {"iframe", "http://example.com/inner.html"},
+                                                             {"area", "http://example.com/area.html"},
+                                                             {"a", "http://example.com/a.html"}};
     CHECK(got == want);
     for (const Link& l : links) {
         CHECK(l.discovery.empty());
@@ -205,9 +230,10 @@ TEST_CASE("malformed HTML still yields its links", "[links]") {
     CHECK(html_urls("<script>document.write('<a href=\"/no\">')</script><a href=/yes>") ==
           std::vector<std::string>{"http://example.com/yes"});
     // Broken and unclosed comments, stray brackets: no crash, sane output.
-    for (const char* doc : {"<!-- never closed <a href=/x>", "<!--> <a href=/x>", "<! broken <a href=/x>",
-                            "<a href=/x", "< a href=/x>", "<a href=/x/></a></b></a></html></html>",
-                            "<<<<a href=/x>>>>", "<a href=\"/x\"href=\"/y\">", "<?php echo 1 ?><a href=/x>"}) {
+    for (const char* doc :
+         {"<!-- never closed <a href=/x>", "<!--> <a href=/x>", "<! broken <a href=/x>", "<a href=/x",
+          "< a href=/x>", "<a href=/x/></a></b></a></html></html>", "<<<<a href=/x>>>>",
+          "<a href=\"/x\"href=\"/y\">", "<?php echo 1 ?><a href=/x>"}) {
         INFO(doc);
         check_well_formed(extract_html_links(doc, kPage));
     }
@@ -246,8 +272,8 @@ TEST_CASE("hostile HTML: no crash, bounded time", "[links]") {
 
 TEST_CASE("character encodings", "[links]") {
     // Undeclared valid UTF-8 is read as UTF-8, not ISO-8859-1.
-    CHECK(html_urls("<a href=\"caf\xC3\xA9.html\">") == std::vector<std::string>{
-                                                            "http://example.com/dir/caf%c3%a9.html"});
+    CHECK(html_urls("<a href=\"caf\xC3\xA9.html\">") ==
+          std::vector<std::string>{"http://example.com/dir/caf%c3%a9.html"});
     // Declared or invalid-UTF-8 Latin-1 is converted.
     CHECK(html_urls("<meta charset=iso-8859-1><a href=\"caf\xE9.html\">") ==
           std::vector<std::string>{"http://example.com/dir/caf%c3%a9.html"});
@@ -258,7 +284,8 @@ TEST_CASE("character encodings", "[links]") {
 }
 
 TEST_CASE("fuzz: mutated and random documents never crash", "[links]") {
-    const std::string seed = R"(<!DOCTYPE html><html><head><base href="/b/"><meta name=robots content=nofollow>
+    const std::string seed =
+        R"(<!DOCTYPE html><html><head><base href="/b/"><meta name=robots content=nofollow>
         <link rel=canonical href="https://example.com/c"><script>if (a < b) x = "</a>";</script></head>
         <body><!-- c --><a href="x.html#f" rel="nofollow">t</a><area href=//h.org/y><iframe src='i'>
         </iframe><frame src=f><a href="  ../z?q=1&amp;r=2 ">&eacute;&#233;</a></body></html>)";
@@ -270,10 +297,18 @@ TEST_CASE("fuzz: mutated and random documents never crash", "[links]") {
         for (int e = 0; e < edits; ++e) {
             size_t pos = rng() % (doc.size() + 1);
             switch (rng() % 4) {
-                case 0: doc.insert(pos, 1, alphabet[rng() % (sizeof alphabet - 1)]); break;
-                case 1: if (pos < doc.size()) doc.erase(pos, 1 + rng() % 8); break;
-                case 2: if (pos < doc.size()) doc[pos] = alphabet[rng() % (sizeof alphabet - 1)]; break;
-                default: doc.insert(pos, doc.substr(rng() % doc.size(), rng() % 40)); break;
+                case 0:
+                    doc.insert(pos, 1, alphabet[rng() % (sizeof alphabet - 1)]);
+                    break;
+                case 1:
+                    if (pos < doc.size()) doc.erase(pos, 1 + rng() % 8);
+                    break;
+                case 2:
+                    if (pos < doc.size()) doc[pos] = alphabet[rng() % (sizeof alphabet - 1)];
+                    break;
+                default:
+                    doc.insert(pos, doc.substr(rng() % doc.size(), rng() % 40));
+                    break;
             }
         }
         if (round % 10 == 0) {  // pure noise
@@ -328,6 +363,50 @@ TEST_CASE("sitemap urlset with lastmod", "[links]") {
     CHECK(links[3].url == "https://example.com/relative");
 }
 
+TEST_CASE("sitemap leniency: bare ampersands, repeated fields, truncation", "[links]") {
+    auto links = extract_sitemap_links(
+        "<urlset><url><loc>https://example.com/?a=1&b=2&c</loc><loc>https://example.com/second</loc>"
+        "<lastmod>2024-01-01</lastmod><lastmod>2025-01-01</lastmod></url>"
+        "<url><loc><![CDATA[https://example.com/?x=1&amp;y]]></loc></url>"
+        "<url><loc>https://example.com/&#x41;&#66;&amp;&lt;</loc></url>"
+        "<url><loc>https://example.com/cut",
+        "https://example.com/sitemap.xml");
+    REQUIRE(urls(links) == std::vector<std::string>{"https://example.com/?a=1&b=2&c",
+                                                    "https://example.com/?x=1&amp;y",
+                                                    "https://example.com/AB&<"});
+    CHECK(links[0].last_modified == 1704067200.0);
+    // Non-http(s) locations are dropped.
+    CHECK(extract_sitemap_links("<urlset><url><loc>ftp://example.com/f</loc></url></urlset>",
+                                "https://example.com/")
+              .empty());
+}
+
+TEST_CASE("extraction is thread-safe", "[links]") {
+    std::string html = "<base href=/b/><meta name=robots content=nofollow>";
+    for (int i = 0; i < 500; ++i)
+        html += "<a href=p" + std::to_string(i % 50) + ".html>x</a><p>\xFF broken</p>";
+    std::string sitemap = "<urlset>";
+    for (int i = 0; i < 500; ++i)
+        sitemap += "<url><loc>https://example.com/" + std::to_string(i) + "</loc></url>";
+    sitemap += "</urlset>";
+    auto html_want = urls(extract_html_links(html, kPage));
+    const std::string gz = gzip(sitemap);  // Catch assertions stay out of the threads
+    auto sitemap_want = urls(extract_sitemap_links(gz, kPage));
+    REQUIRE(html_want.size() == 50);
+    REQUIRE(sitemap_want.size() == 500);
+    std::atomic<int> mismatches{0};
+    std::vector<std::thread> threads;
+    for (int t = 0; t < 4; ++t)
+        threads.emplace_back([&] {
+            for (int round = 0; round < 50; ++round) {
+                if (urls(extract_html_links(html, kPage)) != html_want) ++mismatches;
+                if (urls(extract_sitemap_links(gz, kPage)) != sitemap_want) ++mismatches;
+            }
+        });
+    for (auto& t : threads) t.join();
+    CHECK(mismatches == 0);
+}
+
 TEST_CASE("sitemap index, prefixed names, gzip", "[links]") {
     std::string index = R"(<sm:sitemapindex xmlns:sm="http://www.sitemaps.org/schemas/sitemap/0.9">
   <sm:sitemap><sm:loc>https://example.com/s1.xml.gz</sm:loc><sm:lastmod>2024-01-01</sm:lastmod></sm:sitemap>
@@ -335,7 +414,8 @@ TEST_CASE("sitemap index, prefixed names, gzip", "[links]") {
 </sm:sitemapindex>)";
     for (const std::string& body : {index, gzip(index), gzip(index) + gzip("trailing member")}) {
         auto links = extract_sitemap_links(body, "https://example.com/robots.txt");
-        REQUIRE(urls(links) == std::vector<std::string>{"https://example.com/s1.xml.gz", "https://example.com/s2.xml"});
+        REQUIRE(urls(links) ==
+                std::vector<std::string>{"https://example.com/s1.xml.gz", "https://example.com/s2.xml"});
         CHECK(links[0].last_modified == 1704067200.0);
         CHECK(links[1].discovery == "sitemap");
     }
@@ -368,7 +448,8 @@ TEST_CASE("hostile XML: entities, depth, external references", "[links]") {
     laughs += R"(<!ENTITY d "&c;&c;&c;&c;&c;&c;&c;&c;&c;&c;"><!ENTITY e "&d;&d;&d;&d;&d;&d;&d;&d;&d;&d;">)";
     laughs += R"(<!ENTITY f "&e;&e;&e;&e;&e;&e;&e;&e;&e;&e;"><!ENTITY g "&f;&f;&f;&f;&f;&f;&f;&f;&f;&f;">)";
     laughs += R"(<!ENTITY xxe SYSTEM "file:///etc/passwd">]>)";
-    laughs += R"(<urlset><url><loc>https://example.com/&g;</loc></url><url><loc>https://example.com/&xxe;</loc></url>)";
+    laughs +=
+        R"(<urlset><url><loc>https://example.com/&g;</loc></url><url><loc>https://example.com/&xxe;</loc></url>)";
     laughs += R"(<url><loc>https://example.com/ok</loc></url></urlset>)";
     auto t0 = std::chrono::steady_clock::now();
     auto links = extract_sitemap_links(laughs, "https://example.com/");
@@ -379,9 +460,21 @@ TEST_CASE("hostile XML: entities, depth, external references", "[links]") {
     }
     CHECK(urls(links).back() == "https://example.com/ok");
 
+    std::string names = "<urlset><url><loc>https://example.com/n</loc></url>", attrs = "<urlset><x";
+    for (int i = 0; i < 300000; ++i) names += "<x" + std::to_string(i) + "/>";
+    for (int i = 0; i < 300000; ++i) attrs += " a" + std::to_string(i) + "=''";
+    t0 = std::chrono::steady_clock::now();
+    CHECK(urls(extract_sitemap_links(names, "https://example.com/")) ==
+          std::vector<std::string>{"https://example.com/n"});
+    CHECK(extract_sitemap_links(attrs + "/><url><loc>https://example.com/a</loc></url></urlset>",
+                                "https://example.com/")
+              .size() <= 1);
+    CHECK(seconds_since(t0) < 10);
+
     std::string deep = "<urlset>";
     for (int i = 0; i < 100000; ++i) deep += "<x>";
-    CHECK(extract_sitemap_links(deep + "<url><loc>https://example.com/d</loc></url>", "https://example.com/").empty());
+    CHECK(extract_sitemap_links(deep + "<url><loc>https://example.com/d</loc></url>", "https://example.com/")
+              .empty());
 }
 
 TEST_CASE("extract_links dispatches on content type and sniffing", "[links]") {
@@ -400,11 +493,15 @@ TEST_CASE("extract_links dispatches on content type and sniffing", "[links]") {
     CHECK(extract_links(sitemap, "application/xml", kPage).at(0).discovery == "sitemap");
     CHECK(extract_links(sitemap, "Text/XML; charset=utf-8", kPage).size() == 1);
     CHECK(extract_links(sitemap, "text/plain", "https://example.com/sitemap.xml").size() == 1);
-    CHECK(extract_links(gzip(sitemap), "application/octet-stream", "https://example.com/s.xml.gz?x").size() == 1);
+    CHECK(extract_links(gzip(sitemap), "application/octet-stream", "https://example.com/s.xml.gz?x").size() ==
+          1);
     CHECK(extract_links(gzip(sitemap), "application/x-gzip", "https://example.com/s").size() == 1);
     // XML that is not a sitemap gives nothing.
-    CHECK(extract_links(R"(<rss><channel><item><link>https://example.com/i</link><loc>https://example.com/l</loc>
-        </item></channel></rss>)", "application/rss+xml", kPage).empty());
+    CHECK(extract_links(
+              R"(<rss><channel><item><link>https://example.com/i</link><loc>https://example.com/l</loc>
+        </item></channel></rss>)",
+              "application/rss+xml", kPage)
+              .empty());
     CHECK(extract_links("<html><a href=/a>a</a></html>", "application/xml", kPage).empty());
     CHECK(extract_links("", "text/html", kPage).empty());
     CHECK(extract_links("", "application/xml", kPage).empty());
