@@ -218,7 +218,6 @@ DoneOutcome Store::finish(const FetchFacts& f, double now) {
             due = fb.next_visit;
             o.next_visit = fb.next_visit;
             last_success = now;
-            tier = recrawl_tier({true, last_modified, last_success, successes, next_visit, false, now});
         } else {
             last_success = now;
         }
@@ -257,6 +256,9 @@ DoneOutcome Store::finish(const FetchFacts& f, double now) {
             o.reason = *reason;
         }
     }
+    // A revisited URL keeps its place among the due revisits (SPEC §9 tiers),
+    // after a success and after a failure alike.
+    if (recrawl) tier = recrawl_tier({true, last_modified, last_success, successes, next_visit, false, now});
     m.q("UPDATE urls SET state = ?, due_at = ?, reason = ?, status = ?, error_class = ?, fetched_at = ?, etag = ?, "
         "http_last_modified = ?, content_hash = ?, retries = ?, failures = ?, last_visit = ?, last_success = ?, "
         "visits = ?, successes = ?, changes = ?, interval = ?, next_visit = ?, lease_expires = NULL, tier = ?, "
