@@ -1,5 +1,5 @@
 # fetch: connection failures (connect, then host-down for the same host,
-# --conn-retry 0 disables it), DNS failure, timeouts, no head-of-line blocking
+# --conn-retry 0 disables it), DNS failure, TLS failure, timeouts, no head-of-line blocking
 # by a slow host, autothrottle spacing.
 . "$ROOT/tests/server/common.sh"
 start_server
@@ -22,6 +22,10 @@ PY
 # --conn-retry 0: no host-down window.
 printf '%s\n' "http://127.0.0.1:$CP/a" "http://127.0.0.1:$CP/b" | fetch --per-host 1 --conn-retry 0 -q > out2.jsonl
 [ "$(grep -c '"error_class":"connect"' out2.jsonl)" -eq 2 ]
+
+# TLS: https:// to a server that speaks plain HTTP fails the handshake.
+echo "https://127.0.0.1:$PORT/tls" | fetch -q > tls.jsonl
+python3 -c 'import json; r=json.load(open("tls.jsonl")); assert r["status"] == 0 and r["error_class"] == "tls" and r["error"], r'
 
 # Timeout: --timeout 1 against a slow endpoint.
 echo "$BASE/delay/3" | fetch --timeout 1 -q > t.jsonl
