@@ -124,7 +124,7 @@ EnqueueResult Enqueuer::add_fields(const Fields& f, double now) {
     // Registered domains per host are cached: a crawl has few hosts and many URLs.
     auto dom_it = domains_.find(c.url.host);
     if (dom_it == domains_.end()) {
-        if (domains_.size() > 100000) domains_.clear();
+        if (domains_.size() > 20000) domains_.clear();
         dom_it = domains_.emplace(c.url.host, registered_domain(c.url.host)).first;
     }
     const std::string& domain = dom_it->second;

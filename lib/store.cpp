@@ -14,6 +14,8 @@
 namespace frontier {
 
 namespace {
+// Entries kept in the per-process queue and host id caches.
+constexpr size_t kIdCacheMax = 20000;
 // Marks a budget field an override does not set (see load_budgets).
 constexpr int64_t kUnsetBudget = std::numeric_limits<int64_t>::min();
 }  // namespace
@@ -385,6 +387,7 @@ int64_t Store::Impl::queue_id_for(const std::string& key, const Settings& s) {
         q("UPDATE queues SET served = ? WHERE id = ?").bind(1, *id - (int64_t{1} << 40)).bind(2, *id).exec();
         count("queues", 1);
     }
+    if (queue_ids.size() >= kIdCacheMax) queue_ids.clear();  // bounded memory on huge frontiers
     queue_ids.emplace(key, *id);
     return *id;
 }
@@ -396,6 +399,7 @@ int64_t Store::Impl::host_id_for(const std::string& name) {
         q("INSERT INTO hosts(name) VALUES (?)").bind(1, name).exec();
         id = db.last_insert_rowid();
     }
+    if (host_ids.size() >= kIdCacheMax) host_ids.clear();
     host_ids.emplace(name, *id);
     return *id;
 }
