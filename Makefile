@@ -66,7 +66,7 @@ asan: deps
 	@$(MAKE) --no-print-directory -j$$(nproc) BUILD=build-asan BIN=bin-asan \
 	    CXXFLAGS="-O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer" \
 	    LDFLAGS="-fsanitize=address,undefined" all bin-asan/unit-tests
-	@FRONTIER_BIN=bin-asan tests/run.sh
+	@FRONTIER_BIN=bin-asan UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 tests/run.sh
 
 install: all
 	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/man/man1 $(DESTDIR)$(PREFIX)/share/man/man7
