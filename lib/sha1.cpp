@@ -51,6 +51,7 @@ void Sha1::block(const uint8_t* p) {
 }
 
 void Sha1::update(const void* data, size_t len) {
+    if (len == 0) return;  // data may be null for an empty block
     const uint8_t* p = static_cast<const uint8_t*>(data);
     total_ += len;
     if (buf_len_ > 0) {
