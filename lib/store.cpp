@@ -163,6 +163,15 @@ BudgetLimits Store::Impl::budget_for(const std::string& queue_key) {
     return r;
 }
 
+void Store::Impl::requeue_capped() {
+    // A politeness change may lift an in-flight cap: queues parked at their
+    // old cap go back to the ready / wake indexes, and the next lease
+    // decision re-checks them against the new values.
+    q("UPDATE queues SET sched = CASE WHEN wake_at > ? THEN 1 ELSE 0 END "
+      "WHERE state = 0 AND best IS NOT NULL AND sched = 2 AND in_flight > 0")
+        .bind(1, now).exec();
+}
+
 void Store::Impl::retire_all_to_inactive() {
     // SPEC §6: any settings change moves retired queues (not those retired
     // by hand) to the back of the inactive FIFO, in the order they retired.
@@ -186,6 +195,7 @@ void Store::set_setting(const std::string& key, const std::string& json) {
             .bind(1, key).bind(2, json).exec();
     impl_->q("UPDATE meta SET value = value + 1 WHERE key = 'settings_version'").exec();
     impl_->retire_all_to_inactive();
+    if (key.rfind("politeness.", 0) == 0) impl_->requeue_capped();
     commit();
     impl_->settings.reset();
 }
@@ -200,6 +210,7 @@ void Store::set_domain_setting(const std::string& domain, const std::string& key
             .bind(1, domain).bind(2, key).bind(3, json).exec();
     impl_->q("UPDATE meta SET value = value + 1 WHERE key = 'settings_version'").exec();
     impl_->retire_all_to_inactive();
+    if (key.rfind("politeness.", 0) == 0) impl_->requeue_capped();
     commit();
     impl_->settings.reset();
 }

@@ -86,6 +86,7 @@ struct Store::Impl {
     int64_t host_id_for(const std::string& name);
     const RobotsRules& robots_rules(int64_t host_id, std::string_view text);
     void retire_all_to_inactive();
+    void requeue_capped();
     void load_budgets();
     // Politeness after a fetch of queue `qid` (SPEC §5): ends the in-flight
     // slot, sets the wake time (delay factor, Crawl-delay, Retry-After, 429
