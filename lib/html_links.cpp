@@ -25,6 +25,7 @@
 #include <unordered_map>
 #include <unordered_set>
 
+#include "ascii.hpp"
 #include "json.hpp"
 #include "links.hpp"
 #include "url.hpp"
@@ -58,15 +59,6 @@ struct HtmlState {
     std::string base;
     bool meta_nofollow = false;
 };
-
-char ascii_lower(char c) { return (c >= 'A' && c <= 'Z') ? static_cast<char>(c + 32) : c; }
-
-bool iequals(std::string_view a, std::string_view b) {
-    if (a.size() != b.size()) return false;
-    for (size_t i = 0; i < a.size(); ++i)
-        if (ascii_lower(a[i]) != b[i]) return false;  // b is lower-case
-    return true;
-}
 
 // True when the space/comma-separated token list `list` holds `token`
 // (lower-case), compared case-insensitively.

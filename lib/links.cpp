@@ -3,6 +3,8 @@
 
 #include "links.hpp"
 
+#include "ascii.hpp"
+
 #include <libxml/parser.h>
 #include <libxml/xmlerror.h>
 
@@ -102,15 +104,6 @@ void bound_names(void* ctxt) {
 }  // namespace links_detail
 
 namespace {
-
-char ascii_lower(char c) { return (c >= 'A' && c <= 'Z') ? static_cast<char>(c + 32) : c; }
-
-bool iequals(std::string_view a, std::string_view b) {
-    if (a.size() != b.size()) return false;
-    for (size_t i = 0; i < a.size(); ++i)
-        if (ascii_lower(a[i]) != b[i]) return false;  // b is lower-case
-    return true;
-}
 
 std::string_view trim(std::string_view s) {
     while (!s.empty() && static_cast<unsigned char>(s.front()) <= ' ') s.remove_prefix(1);

@@ -4,6 +4,8 @@
 // that is O(pattern x path) in the worst case, never exponential.
 #include "robots.hpp"
 
+#include "ascii.hpp"
+
 #include <algorithm>
 #include <charconv>
 #include <cmath>
@@ -21,15 +23,6 @@ std::string_view trim(std::string_view s) {
     while (!s.empty() && is_space(s.front())) s.remove_prefix(1);
     while (!s.empty() && is_space(s.back())) s.remove_suffix(1);
     return s;
-}
-
-char ascii_lower(char c) { return (c >= 'A' && c <= 'Z') ? static_cast<char>(c - 'A' + 'a') : c; }
-
-bool iequals(std::string_view a, std::string_view b) {
-    if (a.size() != b.size()) return false;
-    for (std::size_t i = 0; i < a.size(); ++i)
-        if (ascii_lower(a[i]) != ascii_lower(b[i])) return false;
-    return true;
 }
 
 int hex_value(char c) {

@@ -15,6 +15,8 @@
 // One CURLU handle per thread is reused.
 #include "url.hpp"
 
+#include "ascii.hpp"
+
 #include <curl/curl.h>
 #include <idn2.h>
 #include <libpsl.h>
@@ -83,13 +85,6 @@ std::string_view trim(std::string_view s) {
     while (!s.empty() && is_space(s.front())) s.remove_prefix(1);
     while (!s.empty() && is_space(s.back())) s.remove_suffix(1);
     return s;
-}
-
-bool iequals(std::string_view a, std::string_view b) {
-    if (a.size() != b.size()) return false;
-    for (size_t i = 0; i < a.size(); ++i)
-        if (lower(a[i]) != lower(b[i])) return false;
-    return true;
 }
 
 // Length of a leading RFC 3986 scheme followed by ':', else 0.
