@@ -346,7 +346,7 @@ QueueInfo Store::Impl::queue(int64_t id) {
     return qi;
 }
 
-void Store::Impl::reschedule(int64_t id) {
+QueueSched Store::Impl::reschedule(int64_t id) {
     QueueInfo qi = queue(id);
     const Politeness& p = settings->politeness_for(qi.key);
     QueueSched s;
@@ -358,6 +358,7 @@ void Store::Impl::reschedule(int64_t id) {
         s = QueueSched::ready;
     q("UPDATE queues SET sched = ? WHERE id = ? AND sched != ?")
         .bind(1, static_cast<int>(s)).bind(2, id).bind(3, static_cast<int>(s)).exec();
+    return s;
 }
 
 void Store::Impl::refresh_best(int64_t id) {

@@ -271,13 +271,10 @@ DoneOutcome Store::finish(const FetchFacts& f, double now) {
         .bind(16, changes).bind(17, interval).bind(18, next_visit).bind(19, tier.tier).bind(20, tier.key)
         .bind(21, id).exec();
     m.count(url_state_name(next), 1);
-    const char* col = next == UrlState::done ? "done = done + 1" : next == UrlState::failed ? "failed = failed + 1"
-                      : next == UrlState::queued ? "queued = queued + 1" : nullptr;
-    if (col) {
-        if (next == UrlState::done) m.q("UPDATE queues SET done = done + 1 WHERE id = ?").bind(1, qid).exec();
-        else if (next == UrlState::failed) m.q("UPDATE queues SET failed = failed + 1 WHERE id = ?").bind(1, qid).exec();
-        else m.q("UPDATE queues SET queued = queued + 1 WHERE id = ?").bind(1, qid).exec();
-    }
+    // Per-queue counts (a disabled URL is counted by the URL counters only).
+    if (next == UrlState::done) m.q("UPDATE queues SET done = done + 1 WHERE id = ?").bind(1, qid).exec();
+    else if (next == UrlState::failed) m.q("UPDATE queues SET failed = failed + 1 WHERE id = ?").bind(1, qid).exec();
+    else if (next == UrlState::queued) m.q("UPDATE queues SET queued = queued + 1 WHERE id = ?").bind(1, qid).exec();
     std::optional<double> crawl_delay;
     {
         Stmt& h = m.q("SELECT crawl_delay FROM hosts WHERE id = ?");

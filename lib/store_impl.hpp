@@ -77,7 +77,8 @@ struct Store::Impl {
     int64_t meta_next(const char* key);  // increments and returns a meta sequence
     void flush();                        // applies queue and counter deltas
     QueueInfo queue(int64_t id);
-    void reschedule(int64_t queue_id);
+    // Recomputes and stores a queue's scheduling position; returns it.
+    QueueSched reschedule(int64_t queue_id);
     void refresh_best(int64_t queue_id);
     BudgetLimits budget_for(const std::string& queue_key);
     // The id of the row `sql` ("SELECT id FROM t WHERE key = ?") finds for `key`.

@@ -173,12 +173,8 @@ LeaseOutcome Store::lease(const LeaseRequest& req) {
         }
         m.q("UPDATE queues SET state = 0, inactive_seq = NULL, session_balance = ? WHERE id = ?")
             .bind(1, b.replenish).bind(2, qid).exec();
-        m.reschedule(qid);
+        bool ready = m.reschedule(qid) == QueueSched::ready;
         QueueInfo qi = m.queue(qid);
-        Stmt& sc = m.q("SELECT sched FROM queues WHERE id = ?");
-        sc.bind(1, qid);
-        bool ready = sc.step() && sc.i64(0) == 0;
-        sc.reset();
         if (ready && qi.best && !loaded.count(qid)) {
             loaded.insert(qid);
             heap.push({*qi.best, qi.served, qid});
