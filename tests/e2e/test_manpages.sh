@@ -21,7 +21,7 @@ for src in "$ROOT"/tools/*.cpp; do
     page="$ROOT/man/$name.1"
     [ -f "$page" ] || continue
     pages=$((pages + 1))
-    bin="$ROOT/bin/$name"
+    bin="$ROOT/${FRONTIER_BIN:-bin}/$name"
     if [ ! -x "$bin" ]; then
         problem "$name: man/$name.1 exists but bin/$name is not built"
         continue
@@ -62,12 +62,12 @@ if [ ! -f "$page7" ]; then
     problem "man/frontier.7 is missing"
 elif ! command -v python3 >/dev/null 2>&1; then
     echo "python3 is not installed: settings table not checked"
-elif [ ! -x "$ROOT/bin/frontier-config" ]; then
+elif [ ! -x "$ROOT/${FRONTIER_BIN:-bin}/frontier-config" ]; then
     problem "bin/frontier-config is not built"
 else
     db=$(mktemp -d)/settings.db
-    "$ROOT/bin/frontier-config" -f "$db" lease.ttl 600 || problem "frontier-config could not create $db"
-    json=$("$ROOT/bin/frontier-config" -f "$db")
+    "$ROOT/${FRONTIER_BIN:-bin}/frontier-config" -f "$db" lease.ttl 600 || problem "frontier-config could not create $db"
+    json=$("$ROOT/${FRONTIER_BIN:-bin}/frontier-config" -f "$db")
     plain "$page7" > "$db.txt"
     out=$(python3 - "$db.txt" "$json" <<'EOF'
 import json, re, sys
