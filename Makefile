@@ -21,7 +21,7 @@ TOOL_BIN := $(foreach t,$(TOOLS),$(if $(wildcard tools/$(t).cpp),$(BIN)/$(t)))
 UNIT_SRC := $(wildcard tests/unit/*.cpp)
 UNIT_OBJ := $(UNIT_SRC:%.cpp=$(BUILD)/%.o)
 
-.PHONY: all deps check unit cli e2e demo bench install clean asan golden
+.PHONY: all deps check unit cli e2e demo bench install clean asan golden fuzz stress
 all: $(TOOL_BIN)
 
 deps:
@@ -56,9 +56,10 @@ demo: deps
 	@$(MAKE) --no-print-directory all
 	@examples/demo.sh
 
+# SCALE=full adds the 10M-URL rows (long); see tests/bench/run.sh.
 bench: deps
 	@$(MAKE) --no-print-directory all
-	@tests/bench/run.sh
+	@FRONTIER_BIN=$(BIN) tests/bench/run.sh
 
 # The whole suite under AddressSanitizer and UndefinedBehaviorSanitizer,
 # built apart (build-asan/, bin-asan/) so it never replaces the normal tools.
@@ -68,14 +69,28 @@ asan: deps
 	    LDFLAGS="-fsanitize=address,undefined" all bin-asan/unit-tests
 	@FRONTIER_BIN=bin-asan UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 tests/run.sh
 
+# libFuzzer targets (clang; tests/fuzz/): FUZZ_SECONDS each (default 300).
+fuzz:
+	@tests/fuzz/run.sh
+
+# The crash and concurrency tests, longer and harder than in `make check`.
+stress: deps
+	@$(MAKE) --no-print-directory -j$$(nproc) all
+	@export E2E_TIMEOUT=7200 CRASH_ROUNDS=$${CRASH_ROUNDS:-60} CRASH_SECONDS=$${CRASH_SECONDS:-40} \
+	    CONC_WORKERS=$${CONC_WORKERS:-8} CONC_HOSTS=$${CONC_HOSTS:-400} CONC_SEEDS=$${CONC_SEEDS:-20}; \
+	    tests/e2e/run.sh test_crash && tests/e2e/run.sh test_concurrency
+
 install: all
 	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/man/man1 $(DESTDIR)$(PREFIX)/share/man/man7
 	install -m 755 $(TOOL_BIN) $(DESTDIR)$(PREFIX)/bin/
 	install -m 644 $(wildcard man/*.1) $(DESTDIR)$(PREFIX)/share/man/man1/
 	install -m 644 $(wildcard man/*.7) $(DESTDIR)$(PREFIX)/share/man/man7/
+	install -d $(DESTDIR)$(PREFIX)/share/bash-completion/completions
+	install -m 644 examples/completion/frontier.bash $(DESTDIR)$(PREFIX)/share/bash-completion/completions/frontier
+	for t in $(notdir $(TOOL_BIN)); do ln -sf frontier $(DESTDIR)$(PREFIX)/share/bash-completion/completions/$$t; done
 
 clean:
-	rm -rf build build-asan bin bin-asan
+	rm -rf build build-asan build-fuzz bin bin-asan
 
 .SECONDARY: $(LIB_OBJ) $(TOOL_BIN:bin/%=$(BUILD)/tools/%.o)
 -include $(LIB_OBJ:.o=.d) $(UNIT_OBJ:.o=.d) $(wildcard $(BUILD)/tools/*.d)

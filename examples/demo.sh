@@ -8,7 +8,7 @@
 # the first host is raised while the crawl runs. Nothing leaves 127.0.0.1.
 set -euo pipefail
 ROOT="$(cd "$(dirname "$0")/.." && pwd)"
-export PATH="$ROOT/bin:$PATH"
+export PATH="$ROOT/${FRONTIER_BIN:-bin}:$PATH"
 OUT="${DEMO_OUT:-$ROOT/out/demo}"
 DOCS="${DEMO_SITE:-/usr/share/doc/python3/html}"
 [ -f "$DOCS/index.html" ] || { echo "demo: $DOCS/index.html missing (apt-get install python3-doc)" >&2; exit 1; }
@@ -37,10 +37,12 @@ say "robots.txt checked; every queue capped at a total budget of 150 URLs"
 
 start=$(date +%s.%N)
 set +e
+# frontier-done's progress lines (results/s, outcomes, links) and summary go
+# to the terminal; lease and fetch messages to logs, shown at the end.
 (
     frontier-lease -f "$F" --follow --max-in-flight 16 2>"$OUT/lease.log"
     echo $? > "$OUT/lease.exit"
-) | fetch -c 16 --links --warc "$OUT/warc/crawl" 2>"$OUT/fetch.log" | frontier-done -f "$F" > "$OUT/done.jsonl" &
+) | fetch -c 16 --links --warc "$OUT/warc/crawl" 2>"$OUT/fetch.log" | frontier-done -f "$F" --progress > "$OUT/done.jsonl" &
 pipeline=$!
 sleep 2
 say "mid-crawl: raising the total budget of 127.0.0.1:$P1 to 400 while the pipeline runs"

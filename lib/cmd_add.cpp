@@ -18,6 +18,7 @@ int run_add(const AddOptions& o) {
     int64_t rejected = 0, in_batch = 0;
     InputLine line;
     JsonWriter w;
+    HeldOutput held;  // a record is printed only once it is committed
     store.begin();
     double now = frontier::now();
     while (!stop_requested() && reader.next(line)) {
@@ -47,7 +48,7 @@ int run_add(const AddOptions& o) {
             w.end();
             out().write_line(w.str());
         }
-        if (++in_batch >= o.batch || reader.idle()) {
+        if (++in_batch >= o.batch || reader.idle() || out().size() >= HeldOutput::kMaxHeldOutput) {
             store.commit();
             out().flush();
             in_batch = 0;

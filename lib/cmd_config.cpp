@@ -14,9 +14,57 @@ bool domain_key(const std::string& key) {
     return d && d->per_domain;
 }
 
+const char* kind_name(SettingKind k) {
+    switch (k) {
+        case SettingKind::number: return "number";
+        case SettingKind::integer: return "integer";
+        case SettingKind::boolean: return "boolean";
+        case SettingKind::choice: return "choice";
+        case SettingKind::string: return "string";
+        case SettingKind::string_list: return "list";
+        case SettingKind::number_map: return "map";
+        case SettingKind::focus: return "focus";
+    }
+    return "value";
+}
+
+// --keys: one JSON line per known setting, in display order (shell completion
+// and scripts use it; it needs no frontier file).
+void print_keys() {
+    for (auto& d : setting_defs()) {
+        JsonWriter w;
+        w.begin();
+        w.field("key", d.key);
+        w.field_raw("default", d.default_json);
+        w.field("type", kind_name(d.kind));
+        if (d.kind == SettingKind::choice) {
+            w.key("choices");
+            w.begin_array();
+            std::string_view c = d.choices;
+            for (size_t pos = 0; pos <= c.size();) {
+                size_t bar = c.find('|', pos);
+                if (bar == std::string_view::npos) bar = c.size();
+                w.value(c.substr(pos, bar - pos));
+                pos = bar + 1;
+            }
+            w.end_array();
+        }
+        w.field("per_domain", d.per_domain);
+        w.field("meaning", d.doc);
+        w.end();
+        out().write_line(w.str());
+    }
+}
+
 }  // namespace
 
 int run_config(const ConfigOptions& o) {
+    if (o.keys) {
+        if (!o.args.empty() || o.unset || !o.domain.empty())
+            throw UsageError("--keys takes no KEY, VALUE, --domain or --unset");
+        print_keys();
+        return 0;
+    }
     if (o.args.size() > 2) throw UsageError("too many arguments: expected [KEY [VALUE]]");
     bool writing = o.args.size() == 2 || o.unset;
     if (!o.args.empty() && !find_setting(o.args[0]))

@@ -1,3 +1,6 @@
+#include <chrono>
+#include <cstdio>
+
 #include "clock.hpp"
 #include "commands.hpp"
 #include "done.hpp"
@@ -6,6 +9,20 @@
 
 namespace frontier {
 
+namespace {
+
+double mono() {
+    return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count();
+}
+
+std::string per_second(int64_t n, double secs) {
+    char buf[32];
+    std::snprintf(buf, sizeof buf, "%.0f/s", secs > 0 ? double(n) / secs : 0.0);
+    return buf;
+}
+
+}  // namespace
+
 int run_done(const DoneOptions& o) {
     Store store(frontier_path(o.common), Store::Mode::write);
     DoneProcessor proc(store);
@@ -13,9 +30,16 @@ int run_done(const DoneOptions& o) {
     InputLine line;
     int64_t rejected = 0, in_batch = 0, total = 0;
     bool open = false;
+    HeldOutput held;  // a result is printed only once it is committed
+    // Progress (a terminal, or --progress): a line every 2 s with the rate
+    // since the last line, and a summary at the end.
+    const bool progress = o.common.progress || (stderr_is_tty() && !o.common.quiet);
+    const double started = mono();
+    double last_report = started;
+    int64_t last_results = 0;
     while (!stop_requested()) {
         // Commit and flush before waiting for input, so the pipeline never stalls.
-        if (open && (in_batch >= o.batch || reader.idle())) {
+        if (open && (in_batch >= o.batch || reader.idle() || out().size() >= HeldOutput::kMaxHeldOutput)) {
             store.commit();
             open = false;
             in_batch = 0;
@@ -34,10 +58,26 @@ int run_done(const DoneOptions& o) {
         ++total;
         ++in_batch;
         if (!o.common.quiet) out().write_line(res);
+        if (progress) {
+            double t = mono();
+            if (t - last_report >= 2) {
+                const DoneTally& k = proc.tally();
+                diag(std::to_string(k.results) + " results (" + per_second(k.results - last_results, t - last_report) +
+                     "): " + k.text());
+                last_report = t;
+                last_results = k.results;
+            }
+        }
     }
     if (open) store.commit();
     out().flush();
-    if (o.common.verbose) diag(std::to_string(total) + " results, " + std::to_string(rejected) + " rejected");
+    if (progress || o.common.verbose) {
+        double secs = mono() - started;
+        char buf[32];
+        std::snprintf(buf, sizeof buf, "%.1f", secs);
+        diag(std::string(stop_requested() ? "stopped after " : "") + std::to_string(total) + " results in " + buf +
+             " s (" + per_second(total, secs) + "): " + proc.tally().text());
+    }
     return rejected > 0 ? 1 : 0;
 }
 

@@ -1,4 +1,6 @@
+#include <chrono>
 #include <cmath>
+#include <cstdio>
 #include <ctime>
 
 #include "clock.hpp"
@@ -72,6 +74,27 @@ void explain(const LeaseOutcome& r, double now, bool quiet) {
     }
 }
 
+double mono() {
+    return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count();
+}
+
+std::string rate(int64_t n, double secs) {
+    char buf[48];
+    std::snprintf(buf, sizeof buf, "%.0f/s", secs > 0 ? double(n) / secs : 0.0);
+    return buf;
+}
+
+// --follow's closing line with --progress (or on a terminal).
+void follow_summary(int64_t emitted, double started, bool stopped) {
+    double secs = mono() - started;
+    char buf[32];
+    std::snprintf(buf, sizeof buf, "%.1f", secs);
+    std::string line = (stopped ? "stopped by a signal after leasing " : "leased ") + std::to_string(emitted) +
+                       " URLs in " + buf + " s (" + rate(emitted, secs) + ")";
+    if (stopped) line += "; leases not answered expire and are handed out again";
+    diag(line);
+}
+
 int exit_code(LeaseStatus s) {
     switch (s) {
         case LeaseStatus::emitted: return 0;
@@ -108,10 +131,17 @@ int run_lease(const LeaseOptions& o) {
     }
 
     // --follow: keep at most max_in_flight leases out frontier-wide.
-    int64_t emitted = 0;
-    double last_report = 0;
+    // Progress (a terminal, or --progress): a line every 2 s of real time with
+    // the lease rate since the last line, and a closing summary.
+    const bool progress = o.common.progress || (stderr_is_tty() && !o.common.quiet);
+    const double started = mono();
+    double last_report = started;
+    int64_t emitted = 0, last_emitted = 0;
     for (;;) {
-        if (stop_requested()) return 0;
+        if (stop_requested()) {
+            if (progress) follow_summary(emitted, started, true);
+            return 0;
+        }
         store.refresh_settings();
         req.ttl = o.ttl >= 0 ? o.ttl : store.settings().lease_ttl;
         req.now = frontier::now();
@@ -124,16 +154,21 @@ int run_lease(const LeaseOptions& o) {
             r = store.lease(req);
         } else {
             r.status = LeaseStatus::not_ready;
+            r.in_flight = out_now;
         }
         for (auto& it : r.items) print_item(it);
         emitted += static_cast<int64_t>(r.items.size());
         out().flush();
-        if ((o.common.progress || (stderr_is_tty() && !o.common.quiet)) && req.now - last_report >= 2) {
-            diag("leased " + std::to_string(emitted) + ", in flight " + std::to_string(r.in_flight));
-            last_report = req.now;
+        if (progress && mono() - last_report >= 2) {
+            double t = mono();
+            diag("leased " + std::to_string(emitted) + " (" + rate(emitted - last_emitted, t - last_report) + "), " +
+                 std::to_string(r.in_flight) + " in flight, " + std::to_string(store.count("queued")) + " queued");
+            last_report = t;
+            last_emitted = emitted;
         }
         if (r.status == LeaseStatus::emitted) continue;
         if ((r.status == LeaseStatus::finished || r.status == LeaseStatus::paused) && !o.forever) {
+            if (progress) follow_summary(emitted, started, false);
             explain(r, req.now, o.common.quiet);
             return r.status == LeaseStatus::paused ? 4 : 0;
         }

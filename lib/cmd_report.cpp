@@ -8,11 +8,13 @@
 
 #include "clock.hpp"
 #include "error.hpp"
+#include "json.hpp"
 #include "output.hpp"
 #include "report.hpp"
 #include "report_render.hpp"
 #include "signals.hpp"
 #include "store.hpp"
+#include "store_check.hpp"
 
 namespace frontier {
 
@@ -83,6 +85,53 @@ int watch(Store& store, const ReportOptions& o, const std::string& path) {
     return 0;
 }
 
+// --check: one line per check ("ok NAME" / "FAIL NAME: N violations" and
+// their details), or one JSON object with --json; exit 1 on any violation.
+int check(Store& store, const ReportOptions& o, const std::string& path) {
+    CheckResult r = check_frontier(store, frontier::now());
+    if (o.json) {
+        JsonWriter w;
+        w.begin();
+        w.field("ok", r.ok());
+        w.field("urls", r.urls);
+        w.field("queues", r.queues);
+        w.field("hosts", r.hosts);
+        w.key("checks");
+        w.begin_object();
+        for (auto& [name, n] : r.checks) w.field(name, n);
+        w.end_object();
+        w.key("violations");
+        w.begin_array();
+        for (auto& v : r.violations) {
+            w.begin_object();
+            w.field("check", v.check);
+            w.field("detail", v.detail);
+            w.end_object();
+        }
+        w.end_array();
+        w.end();
+        out().write_line(w.str());
+    } else {
+        out().write_line("frontier-report --check: " + path + ": " + std::to_string(r.urls) + " URLs, " +
+                         std::to_string(r.queues) + " queues, " + std::to_string(r.hosts) + " hosts");
+        for (auto& [name, n] : r.checks) {
+            if (!n) {
+                out().write_line("ok   " + name);
+                continue;
+            }
+            out().write_line("FAIL " + name + ": " + std::to_string(n) + " violation" + (n == 1 ? "" : "s"));
+            for (auto& v : r.violations)
+                if (v.check == name) out().write_line("     " + v.detail);
+        }
+    }
+    out().flush();
+    if (r.ok()) return 0;
+    int64_t n = 0;
+    for (auto& c : r.checks) n += c.second;
+    diag(path + " violates " + std::to_string(n) + " invariant" + (n == 1 ? "" : "s"));
+    return 1;
+}
+
 }  // namespace
 
 int run_report(const ReportOptions& o) {
@@ -93,6 +142,8 @@ int run_report(const ReportOptions& o) {
     if (o.watch < 0) throw UsageError("--watch needs a positive number of seconds");
     if (o.watch > 0 && (o.json || o.queues || !o.html.empty()))
         throw UsageError("--watch shows the text report; it does not combine with --json, --queues or --html");
+    if (o.check && (o.queues || !o.html.empty() || o.watch > 0))
+        throw UsageError("--check does not combine with --queues, --html or --watch");
     QueueQuery q;
     if (!o.state.empty()) q.states = parse_state_filter(o.state);
     if (!o.sort.empty()) q.sort = parse_queue_sort(o.sort);
@@ -100,6 +151,7 @@ int run_report(const ReportOptions& o) {
 
     std::string path = frontier_path(o.common);
     Store store(path, Store::Mode::read);
+    if (o.check) return check(store, o, path);
     if (o.watch > 0) return watch(store, o, path);
 
     if (!o.html.empty()) {

@@ -23,6 +23,7 @@ struct ConfigOptions {
     std::vector<std::string> args;  // [KEY [VALUE]] (filled from key/value below)
     std::string key, value;
     bool unset = false;
+    bool keys = false;  // --keys: list the known settings (no frontier file needed)
 };
 int run_config(const ConfigOptions& o);
 

@@ -1,6 +1,11 @@
 #include "db.hpp"
 
+#include <sys/statvfs.h>
 #include <unistd.h>
+
+#include <cerrno>
+#include <cstdio>
+#include <cstring>
 
 #include "error.hpp"
 
@@ -70,12 +75,56 @@ std::string_view Stmt::text(int col) const {
     return {reinterpret_cast<const char*>(p), static_cast<size_t>(sqlite3_column_bytes(st_, col))};
 }
 
+namespace {
+
+std::string dir_of(const std::string& path) {
+    auto slash = path.rfind('/');
+    if (slash == std::string::npos) return ".";
+    return slash == 0 ? "/" : path.substr(0, slash);
+}
+
+bool on_read_only_fs(const std::string& dir) {
+    struct statvfs st;
+    return statvfs(dir.c_str(), &st) == 0 && (st.f_flag & ST_RDONLY) != 0;
+}
+
+// "file:PATH?QUERY" with the characters an SQLite URI reserves escaped.
+std::string file_uri(const std::string& path, const char* query) {
+    std::string u = "file:";
+    for (char c : path) {
+        if (c == '%' || c == '?' || c == '#') {
+            char buf[4];
+            std::snprintf(buf, sizeof buf, "%%%02X", static_cast<unsigned char>(c));
+            u += buf;
+        } else {
+            u += c;
+        }
+    }
+    return u + "?" + query;
+}
+
+}  // namespace
+
 Db::Db(const std::string& path, bool create, bool readonly) {
     if (!create && access(path.c_str(), F_OK) != 0)
         throw IoError("frontier file not found: " + path + " (create it with frontier-add or frontier-config)");
+    const std::string dir = dir_of(path);
+    if (!readonly) {
+        // Said up front: SQLite would open an unwritable file read-only and
+        // fail at the first write, or fail to create the -wal and -shm files.
+        if (access(path.c_str(), F_OK) == 0 && access(path.c_str(), W_OK) != 0)
+            throw IoError("cannot write the frontier file " + path + ": " + std::strerror(errno));
+        if (access(dir.c_str(), W_OK) != 0)
+            throw IoError("cannot write the frontier file " + path + ": its directory " + dir + " is not writable (" +
+                          std::strerror(errno) + "); SQLite keeps " + path + "-wal and " + path + "-shm beside it");
+    }
+    // On a read-only file system no writer can exist and no -shm file can be
+    // made: a file without a -wal is read as immutable.
+    bool immutable = readonly && on_read_only_fs(dir) && access((path + "-wal").c_str(), F_OK) != 0;
     int flags = readonly ? SQLITE_OPEN_READONLY : (SQLITE_OPEN_READWRITE | (create ? SQLITE_OPEN_CREATE : 0));
-    flags |= SQLITE_OPEN_NOMUTEX;
-    if (sqlite3_open_v2(path.c_str(), &db_, flags, nullptr) != SQLITE_OK) {
+    flags |= SQLITE_OPEN_NOMUTEX | (immutable ? SQLITE_OPEN_URI : 0);
+    if (sqlite3_open_v2(immutable ? file_uri(path, "immutable=1").c_str() : path.c_str(), &db_, flags, nullptr) !=
+        SQLITE_OK) {
         std::string msg = db_ ? sqlite3_errmsg(db_) : "out of memory";
         sqlite3_close(db_);
         db_ = nullptr;
@@ -83,16 +132,25 @@ Db::Db(const std::string& path, bool create, bool readonly) {
     }
     sqlite3_extended_result_codes(db_, 1);
     sqlite3_busy_timeout(db_, 60000);
-    if (!readonly) {
-        // journal_mode needs a write lock the first time; busy_timeout covers it.
-        Stmt wal(db_, "PRAGMA journal_mode=WAL");
-        wal.step();
-        if (wal.text(0) != "wal") fail("cannot switch the frontier file to WAL mode");
+    try {
+        if (!readonly) {
+            // journal_mode needs a write lock the first time; busy_timeout covers it.
+            Stmt wal(db_, "PRAGMA journal_mode=WAL");
+            wal.step();
+            if (wal.text(0) != "wal") fail("cannot switch the frontier file to WAL mode");
+        }
+        exec("PRAGMA synchronous=NORMAL");
+        exec("PRAGMA foreign_keys=OFF");
+        exec("PRAGMA cache_size=-32768");  // 32 MiB page cache
+        exec("PRAGMA temp_store=MEMORY");
+    } catch (const DbError& e) {
+        sqlite3_close_v2(db_);
+        db_ = nullptr;
+        if (readonly && access(dir.c_str(), W_OK) != 0)
+            throw IoError("cannot read the frontier file " + path + ": SQLite needs " + path +
+                          "-shm beside it, and its directory " + dir + " is not writable (" + e.what() + ")");
+        throw;
     }
-    exec("PRAGMA synchronous=NORMAL");
-    exec("PRAGMA foreign_keys=OFF");
-    exec("PRAGMA cache_size=-32768");  // 32 MiB page cache
-    exec("PRAGMA temp_store=MEMORY");
 }
 
 Db::~Db() {

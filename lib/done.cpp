@@ -1,5 +1,7 @@
 #include "done.hpp"
 
+#include <algorithm>
+
 #include <simdjson.h>
 
 namespace frontier {
@@ -53,11 +55,31 @@ bool read_links(const JsonValue& v, std::vector<LinkIn>& out) {
 
 }  // namespace
 
+std::string DoneTally::text() const {
+    return std::to_string(done) + " done, " + std::to_string(retry) + " retry, " + std::to_string(failed) +
+           " failed, " + std::to_string(blocked) + " blocked, " + std::to_string(stale) + " stale, " +
+           std::to_string(rejected) + " rejected; links: " + std::to_string(links_added) + " added, " +
+           std::to_string(links_rejected) + " rejected";
+}
+
+void DoneProcessor::tally_result(std::string_view result, const DoneCounts& links) {
+    ++tally_.results;
+    if (result == "done") ++tally_.done;
+    else if (result == "retry") ++tally_.retry;
+    else if (result == "failed") ++tally_.failed;
+    else if (result == "blocked") ++tally_.blocked;
+    else if (result == "stale") ++tally_.stale;
+    else ++tally_.rejected;
+    tally_.links_added += links.links_added;
+    tally_.links_rejected += links.links_rejected;
+}
+
 std::string DoneProcessor::process(const InputLine& line, double now, bool& rejected) {
     JsonWriter w;
     rejected = false;
     auto reject = [&](std::string_view reason, std::string_view field = {}) {
         rejected = true;
+        tally_result("rejected", {});
         w.begin();
         w.field("line", static_cast<int64_t>(line.line_no));
         if (auto u = line.record.find("url"); u && u->kind == JsonValue::Kind::string) w.field("url", u->s);
@@ -83,6 +105,9 @@ std::string DoneProcessor::process(const InputLine& line, double now, bool& reje
         f.error_class = r.get_string("error_class").value_or("");
         f.duration_ms = r.get_number("duration_ms");
         f.retry_after = r.get_number("retry_after");
+        // A server's Retry-After is honoured up to one day (SPEC §5); a
+        // larger one would park the URL for ever, a negative one means none.
+        if (f.retry_after) f.retry_after = std::clamp(*f.retry_after, 0.0, 86400.0);
         f.fetched_at = r.get_time("fetched_at");
         f.etag = r.get_string("etag");
         if (auto h = r.find("http_last_modified"); h && h->kind == JsonValue::Kind::string) f.http_last_modified = h->s;
@@ -143,6 +168,7 @@ std::string DoneProcessor::process(const InputLine& line, double now, bool& reje
         d.type = "sitemap";
         count(enqueuer_.add_discovered(d, now));
     }
+    tally_result(o.result, counts);
     w.begin();
     w.field("url", o.url);
     if (!f.lease.empty()) w.field("lease", f.lease);

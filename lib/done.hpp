@@ -43,6 +43,15 @@ struct DoneCounts {
     int64_t links_rejected = 0;
 };
 
+// Running totals over every processed line, for progress lines and the summary.
+struct DoneTally {
+    int64_t results = 0;
+    int64_t done = 0, retry = 0, failed = 0, blocked = 0, stale = 0, rejected = 0;
+    int64_t links_added = 0, links_rejected = 0;
+    // "12 done, 1 retry, 0 failed, 0 blocked, 0 stale, 0 rejected; links: 40 added, 3 rejected"
+    std::string text() const;
+};
+
 class DoneProcessor {
 public:
     explicit DoneProcessor(Store& store) : store_(store), enqueuer_(store) {}
@@ -51,9 +60,15 @@ public:
     // output record's JSON text. Sets `rejected` for bad input.
     std::string process(const InputLine& line, double now, bool& rejected);
 
+    // Totals of everything process() returned so far.
+    const DoneTally& tally() const { return tally_; }
+
 private:
+    void tally_result(std::string_view result, const DoneCounts& links);
+
     Store& store_;
     Enqueuer enqueuer_;
+    DoneTally tally_;
 };
 
 }  // namespace frontier

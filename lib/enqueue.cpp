@@ -42,7 +42,8 @@ EnqueueResult Enqueuer::add(const Record& rec, double now) {
         f.via = rec.get_string("via").value_or("");
         f.discovery = rec.get_string("discovery").value_or("");
         f.cost = rec.get_int("cost");
-        if (f.cost && *f.cost < 0) throw FieldTypeError{"cost", "integer >= 0"};
+        // Bounded, so that budgets (int64 sums of costs) never overflow.
+        if (f.cost && (*f.cost < 0 || *f.cost > 1000000000)) throw FieldTypeError{"cost", "integer 0..1000000000"};
         f.recrawl = rec.get_bool("recrawl").value_or(false);
         f.last_modified = rec.get_time("last_modified");
         f.visit_now = rec.get_bool("visit_now").value_or(false);
@@ -99,6 +100,14 @@ EnqueueResult Enqueuer::add_fields(const Fields& f, double now) {
     CanonResult c = canonicalize_url(f.url, s.canon);
     if (!c.ok) {
         res.reason = c.reason;
+        return res;
+    }
+    // Longer URLs are refused before any regular expression sees them:
+    // std::regex recurses per character (a 16 KiB URL against "(a|b)*c"
+    // overflowed the stack) and slows down quadratically. 2083 is Heritrix's
+    // limit (and Internet Explorer's).
+    if (c.url.url.size() > kMaxUrlBytes) {
+        res.reason = "url-too-long";
         return res;
     }
     res.url = c.url.url;
@@ -159,6 +168,12 @@ EnqueueResult Enqueuer::add_fields(const Fields& f, double now) {
         in.estimated_cost_ms = f.estimated_cost_ms;
         in.meta_strings = f.meta_strings;
         r.priority = compute_priority(s, in);
+        // Huge bias, bonuses or weights can overflow to inf or NaN (which
+        // the store cannot rank): a rejection, not a stopped run.
+        if (!std::isfinite(r.priority)) {
+            res.reason = "bad-priority";
+            return res;
+        }
     }
     r.cost = f.cost ? *f.cost : compute_cost(s, c.url, f.via);
     r.depth = f.depth;

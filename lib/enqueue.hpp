@@ -15,9 +15,13 @@
 
 namespace frontier {
 
+// Canonical URLs longer than this are rejected "url-too-long".
+inline constexpr size_t kMaxUrlBytes = 2083;
+
 struct EnqueueResult {
     AddStatus status = AddStatus::rejected;
-    std::string reason;  // rejected: bad-url, bad-scheme, bad-field, missing-url, out-of-scope, max-depth, queue-full
+    std::string reason;  // rejected: bad-url, bad-scheme, bad-field, bad-priority, missing-url, url-too-long,
+                         // out-of-scope, max-depth, queue-full
     std::string field;   // for bad-field: the offending key
     std::string url;     // canonical URL (empty when it did not parse)
     std::string queue;

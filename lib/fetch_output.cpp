@@ -46,7 +46,8 @@ bool result_owned(std::string_view k) {
     static const std::unordered_set<std::string_view> owned = {
         "line",         "status",       "error_class", "error",    "fetched_at", "duration_ms",
         "ttfb_ms",      "bytes",        "content_type", "location", "retry_after", "links",
-        "body",         "warc",         "etag",         "http_last_modified",      "content_hash"};
+        "body",         "warc",         "etag",         "http_last_modified",      "content_hash",
+        "links_truncated"};
     return owned.count(k) != 0;
 }
 
@@ -106,10 +107,30 @@ std::string format_fetch_result(const FetchResult& r, const std::vector<Link>* l
         keep("http_last_modified");
     if (!r.location.empty()) w.field("location", r.location);
     if (r.retry_after) w.field("retry_after", *r.retry_after);
+    // Readers refuse lines over 1 MiB (frontier-done would reject the
+    // result and the URL would be leased again and again): the inline body
+    // is cut until its JSON text fits, and links past the budget are dropped.
+    std::string body_json;
+    if (r.have_body) {
+        std::string_view b = r.body;
+        if (b.size() > body_cap) b = b.substr(0, body_cap);
+        size_t room = kMaxResultLine > w.str().size() + 4096 ? kMaxResultLine - w.str().size() - 4096 : 0;
+        append_json_string(body_json, b);
+        while (body_json.size() > room) {
+            b = b.substr(0, b.size() * room / body_json.size() * 9 / 10);
+            body_json.clear();
+            append_json_string(body_json, b);
+        }
+    }
+    bool links_cut = false;
     if (links) {
         w.key("links");
         w.begin_array();
         for (const Link& l : *links) {
+            if (w.str().size() + body_json.size() + 4096 > kMaxResultLine) {
+                links_cut = true;
+                break;
+            }
             w.begin_object();
             w.field("url", l.url);
             if (l.nofollow) w.field("nofollow", true);
@@ -119,12 +140,9 @@ std::string format_fetch_result(const FetchResult& r, const std::vector<Link>* l
             w.end_object();
         }
         w.end_array();
+        if (links_cut) w.field("links_truncated", true);
     }
-    if (r.have_body) {
-        std::string_view b = r.body;
-        if (b.size() > body_cap) b = b.substr(0, body_cap);
-        w.field("body", b);
-    }
+    if (r.have_body) w.field_raw("body", body_json);
     if (warc) {
         w.key("warc");
         w.begin_object();

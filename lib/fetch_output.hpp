@@ -46,6 +46,10 @@ std::string result_class(const FetchResult& r);
 // The JSON line for `r` (without newline): every input key except those the
 // result sets, then the result fields of SPEC §7. `links` and `warc` are
 // written when non-null. Inline body capped at `body_cap` bytes. Thread-safe.
+// The line stays under kMaxResultLine bytes (readers refuse lines over
+// 1 MiB): the body is cut further until its JSON text fits, then links past
+// the budget are dropped and "links_truncated":true is added.
+inline constexpr size_t kMaxResultLine = 1000000;
 std::string format_fetch_result(const FetchResult& r, const std::vector<Link>* links, const WarcLocation* warc,
                                 uint64_t body_cap);
 

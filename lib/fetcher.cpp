@@ -313,7 +313,9 @@ void Fetcher::run(InputFeeder& input) {
         curl_multi_poll(multi_.get(), nullptr, 0, static_cast<int>(wait_ms), nullptr);
     }
     input.stop();
-    if (show_progress_) progress(mono(), true);
+    // The closing progress line only when no summary follows (-q --progress);
+    // on a terminal the summary replaces the live line (diag erases it).
+    if (show_progress_ && opt_.quiet) progress(mono(), true);
 }
 
 }  // namespace
@@ -339,10 +341,10 @@ int run_fetch(const FetchOptions& opt) {
     if (!opt.quiet) {
         char buf[160];
         uint64_t n = stats.results();
-        std::snprintf(buf, sizeof buf, "%llu results in %.2f s (%.0f pages/s, %s/s): ",
+        std::snprintf(buf, sizeof buf, "%llu results in %.2f s (%.0f pages/s, %s/s)",
                       static_cast<unsigned long long>(n), secs, secs > 0 ? double(n) / secs : 0.0,
                       human_bytes(secs > 0 ? double(stats.bytes()) / secs : 0).c_str());
-        diag(std::string(buf) + stats.by_class());
+        diag(std::string(buf) + (n > 0 ? ": " + stats.by_class() : std::string()));
     }
     return stats.count("bad-input") > 0 ? 1 : 0;
 }

@@ -78,14 +78,28 @@ std::string_view defuse_attribute_floods(std::string_view doc, std::string& stor
         const void* gt = std::memchr(data + pos, '>', doc.size() - pos);
         size_t end = gt ? static_cast<size_t>(static_cast<const char*>(gt) - data) : doc.size();
         if (end - pos >= 2 * kMaxAttributes) {  // each attribute takes two bytes at least
+            // Starts are counted outside quoted values (a quote right after
+            // '=' opens one, the same quote closes it): a value that begins
+            // with a name character is no attribute, and a '>' put inside a
+            // value would not end the tag.
             int starts = 0;
+            char quote = 0, last = 0;  // open quote; last non-space character outside values
             for (size_t i = pos + 1; i < end; ++i) {
-                char prev = data[i - 1];
-                if (is_name_start(data[i]) && (is_space(prev) || prev == '"' || prev == '\'') &&
+                char c = data[i], prev = data[i - 1];
+                if (quote) {
+                    if (c == quote) quote = 0, last = c;
+                    continue;
+                }
+                if ((c == '"' || c == '\'') && last == '=') {
+                    quote = c;
+                    continue;
+                }
+                if (is_name_start(c) && (is_space(prev) || prev == '"' || prev == '\'') &&
                     ++starts == kMaxAttributes) {
                     splits.push_back(i);
                     starts = 0;
                 }
+                if (!is_space(c)) last = c;
             }
         }
         pos = end + 1;

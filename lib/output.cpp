@@ -3,6 +3,7 @@
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
+#include <exception>
 #include <unistd.h>
 
 #include "error.hpp"
@@ -16,7 +17,7 @@ std::string g_tool = "frontier";
 void Output::write_line(std::string_view line) {
     buf_.append(line);
     buf_.push_back('\n');
-    if (buf_.size() >= (1u << 16)) flush();
+    if (!hold_ && buf_.size() >= (1u << 16)) flush();
 }
 
 void Output::flush() {
@@ -38,6 +39,11 @@ void Output::flush() {
     buf_.clear();
 }
 
+HeldOutput::~HeldOutput() {
+    if (std::uncaught_exceptions() > 0) out().discard();
+    out().hold(false);
+}
+
 Output& out() {
     static Output o;
     return o;
@@ -47,7 +53,10 @@ void set_tool_name(std::string_view name) { g_tool = std::string(name); }
 const std::string& tool_name() { return g_tool; }
 
 void diag(std::string_view message) {
-    std::string line = g_tool + ": " + std::string(message) + "\n";
+    // On a terminal, erase the line first: another tool of the pipeline (fetch)
+    // may have left its live progress line there without a newline.
+    static const bool tty = ::isatty(2) == 1;
+    std::string line = (tty ? "\r\033[K" : "") + g_tool + ": " + std::string(message) + "\n";
     (void)!::write(2, line.data(), line.size());
 }
 

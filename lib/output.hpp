@@ -14,13 +14,33 @@ public:
     // Writes buffered data to fd 1. Call before waiting for input or time.
     void flush();
     bool empty() const { return buf_.empty(); }
+    // While held, write_line never flushes by itself: a tool that prints
+    // results before it commits them holds them until the commit, so a crash
+    // never shows a result the frontier file does not have.
+    void hold(bool on) { hold_ = on; }
+    size_t size() const { return buf_.size(); }
+    // Drops buffered lines (results of a transaction that was rolled back).
+    void discard() { buf_.clear(); }
 
 private:
     std::string buf_;
+    bool hold_ = false;
 };
 
 // The process-wide stdout writer.
 Output& out();
+
+// Holds out() (see Output::hold) for its lifetime; when left by an
+// exception, the held lines are dropped: their transaction was rolled back.
+// Tools that print before they commit flush right after each commit and
+// commit once size() passes kMaxHeldOutput.
+struct HeldOutput {
+    static constexpr size_t kMaxHeldOutput = 4u << 20;
+    HeldOutput() { out().hold(true); }
+    ~HeldOutput();
+    HeldOutput(const HeldOutput&) = delete;
+    HeldOutput& operator=(const HeldOutput&) = delete;
+};
 
 // "tool-name: message" on stderr.
 void diag(std::string_view message);

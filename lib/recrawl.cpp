@@ -21,28 +21,73 @@ Tier recrawl_tier(const RecrawlFacts& f) {
     return t;
 }
 
-VisitFeedback next_revisit(const Settings& s, std::optional<double> previous, bool eventful, int64_t visits,
-                           int64_t changes, double now, uint64_t jitter_seed) {
+std::optional<double> estimated_change_rate(int64_t n, int64_t x, double observed) {
+    if (n <= 0 || x <= 0 || !(observed > 0)) return std::nullopt;
+    double nn = static_cast<double>(n), xx = static_cast<double>(std::min(x, n));
+    double r = -std::log((nn - xx + 0.5) / (nn + 0.5));  // changes per (mean) interval
+    double mean_interval = observed / nn;
+    return r / mean_interval;
+}
+
+VisitFeedback next_revisit(const Settings& s, const VisitHistory& h, double now, uint64_t jitter_seed) {
     double interval;
-    if (!previous) {
+    if (!h.previous) {
         interval = s.recrawl_interval;
-    } else if (s.recrawl_policy == "estimate" && visits >= 2) {
-        // Cho & Garcia-Molina: r = -ln((n - X + 0.5)/(n + 0.5)) changes per
-        // interval; revisit about once per expected change.
-        double n = static_cast<double>(visits), x = static_cast<double>(std::min(changes, visits));
-        double r = -std::log((n - x + 0.5) / (n + 0.5));
-        interval = r > 0 ? *previous / r : *previous * s.recrawl_adjust;
-    } else if (eventful) {
-        interval = *previous / s.recrawl_adjust;
+    } else if (s.recrawl_policy == "estimate") {
+        std::optional<double> rate = estimated_change_rate(h.compared, h.changes, h.observed);
+        interval = rate && *rate > 0 ? std::log(2.0) / *rate : *h.previous * s.recrawl_adjust;
+    } else if (h.eventful) {
+        interval = *h.previous / s.recrawl_adjust;
     } else {
-        interval = *previous * s.recrawl_adjust;
+        interval = *h.previous * s.recrawl_adjust;
     }
+    if (!std::isfinite(interval)) interval = s.recrawl_max;
     interval = std::clamp(interval, s.recrawl_min, std::max(s.recrawl_min, s.recrawl_max));
-    // +-10% jitter from a hash of the seed, so bursts on one host spread.
-    uint64_t h = jitter_seed * 0x9E3779B97F4A7C15ull;
-    h ^= h >> 31;
-    double u = static_cast<double>(h % 2000001) / 1000000.0 - 1.0;  // [-1, 1]
-    return {interval, now + interval * (1.0 + 0.1 * u)};
+    // +-10% jitter from a hash of the seed, so bursts on one host spread; the
+    // stored interval excludes it, and it never brings a visit before the
+    // minimum interval.
+    uint64_t x = jitter_seed * 0x9E3779B97F4A7C15ull;
+    x ^= x >> 31;
+    x *= 0xBF58476D1CE4E5B9ull;
+    x ^= x >> 29;
+    double u = static_cast<double>(x % 2000001) / 1000000.0 - 1.0;  // [-1, 1]
+    double wait = std::max(interval * (1.0 + 0.1 * u), s.recrawl_min);
+    return {interval, now + wait};
+}
+
+std::optional<double> listed_change_due(const Settings& s, std::optional<double> last_modified,
+                                        std::optional<double> last_success, int64_t successes) {
+    if (successes <= 0 || !last_modified || !last_success || *last_modified <= *last_success) return std::nullopt;
+    return *last_success + s.recrawl_min;
+}
+
+const std::vector<std::string>& interval_bucket_names() {
+    static const std::vector<std::string> names = {"<1d",    "1-2d",   "2-4d",   "4-8d",
+                                                   "8-16d",  "16-32d", "32-64d", ">=64d"};
+    return names;
+}
+
+const std::string& interval_bucket(double seconds) {
+    const auto& names = interval_bucket_names();
+    double days = seconds / 86400.0;
+    size_t i = 0;
+    // A tolerance of a millisecond keeps 64 days in ">=64d" whatever the rounding.
+    for (double edge = 1; i + 1 < names.size() && days + 1e-8 >= edge; edge *= 2) ++i;
+    return names[i];
+}
+
+std::vector<std::pair<std::string, int64_t>> revisit_counter_deltas(std::optional<double> old_interval,
+                                                                    double new_interval, bool first, bool eventful) {
+    std::vector<std::pair<std::string, int64_t>> d;
+    d.emplace_back(first ? "revisit:first" : eventful ? "revisit:eventful" : "revisit:uneventful", 1);
+    const std::string& to = interval_bucket(new_interval);
+    if (old_interval) {
+        const std::string& from = interval_bucket(*old_interval);
+        if (from == to) return d;
+        d.emplace_back("revisit:interval:" + from, -1);
+    }
+    d.emplace_back("revisit:interval:" + to, 1);
+    return d;
 }
 
 }  // namespace frontier

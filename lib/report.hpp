@@ -20,6 +20,7 @@ struct ReportOptions {
     std::string html;           // --html FILE: write the HTML page there
     double watch = 0;           // --watch SECONDS: redraw the text report until SIGINT
     int64_t top = 10;           // --top N: rows in the summary's queue tables
+    bool check = false;         // --check: verify the file's invariants (lib/store_check.hpp)
 };
 
 // Validates option combinations (UsageError), then reports. Returns the exit

@@ -4,8 +4,10 @@
 // module); the pure helpers here (state derivation, sort keys, effective
 // budgets) are in lib/report_model.cpp and need no database.
 //
-// Cost: read_summary() never reads the urls table. It reads the counters
-// table and one aggregate pass over the queues table (one row per queue).
+// Cost: read_summary() reads the counters table and one aggregate pass over
+// the queues table (one row per queue); only when URLs are marked for
+// revisiting does it read urls, for the revisit section's due-now count and
+// next due time (see lib/store_report.cpp).
 // for_each_queue() streams queue rows as SQLite produces them.
 #pragma once
 
@@ -54,6 +56,20 @@ struct UrlCounts {
     int64_t added = 0;          // URLs ever added
 };
 
+// Revisit state (SPEC §9), when the frontier has URLs marked for revisiting.
+// Counts come from maintained counters; due_now and next_due from two
+// queries over revisited URLs (see read_summary).
+struct RevisitSummary {
+    int64_t urls = 0;           // URLs marked for revisiting
+    int64_t never_visited = 0;  // of those, never visited successfully
+    int64_t due_now = 0;        // may be visited now: queued, or past their revisit / retry time
+    std::optional<double> next_due;  // the earliest revisit or retry time after now
+    int64_t disabled = 0;       // disabled after recrawl.max-failures failures in a row
+    int64_t first_visits = 0, eventful = 0, uneventful = 0;  // successful visits, by outcome
+    // Revisited URLs by stored interval, all buckets of interval_bucket_names() in order.
+    std::vector<std::pair<std::string, int64_t>> intervals;
+};
+
 struct Summary {
     double now = 0;
     QueueCounts queues;
@@ -64,6 +80,7 @@ struct Summary {
     std::map<std::string, std::map<std::string, int64_t>> heatmap;
     // "0", "1", "2", "3+" -> URLs added at that depth.
     std::map<std::string, int64_t> depth;
+    std::optional<RevisitSummary> revisits;  // absent when no URL is marked for revisiting
 };
 
 // Reads the summary at time `now` (one short read; no statement is left

@@ -267,6 +267,26 @@ std::string render_report_html(const Summary& s, const std::vector<QueueRow>& lo
     card("Fetch results by class", hbar_chart("chart-results", "Fetch results by class", results));
     card("URLs added by depth", vbar_chart("chart-depth", "URLs added by depth", depth));
     card("URLs added by discovery method and type", heatmap_chart(s));
+    if (s.revisits) {
+        const RevisitSummary& r = *s.revisits;
+        std::string body = "<table id=\"revisits\"><tbody>";
+        auto row = [&](const char* k, const std::string& v) {
+            body += std::string("<tr><th>") + k + "</th><td>" + v + "</td></tr>";
+        };
+        row("URLs marked for revisiting", grouped(r.urls));
+        row("never visited", grouped(r.never_visited));
+        row("due now", grouped(r.due_now));
+        row("next due", r.next_due ? html_escape(format_iso8601(*r.next_due)) : std::string("-"));
+        row("disabled", grouped(r.disabled));
+        row("first visits", grouped(r.first_visits));
+        row("eventful visits", grouped(r.eventful));
+        row("uneventful visits", grouped(r.uneventful));
+        body += "</tbody></table>";
+        card("Revisits", body);
+        std::vector<Bar> bars;
+        for (auto& [b, n] : r.intervals) bars.push_back({b, n, "#6b8fc7"});
+        card("Revisit intervals", vbar_chart("chart-intervals", "Revisited URLs by interval", bars));
+    }
     card("Longest queues", "<div class=\"scroll\">" + queue_table(longest, s.now) + "</div>", true);
     card("Most expensive queues", "<div class=\"scroll\">" + queue_table(costly, s.now) + "</div>", true);
     o += "</div>\n</body></html>\n";

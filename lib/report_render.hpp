@@ -27,6 +27,10 @@ std::string format_relative(double t, double now);
 std::string queue_table_header(bool wide);
 std::string queue_table_row(const QueueRow& r, double now, bool wide);
 
+// The revisit section of the text report (three lines): URLs marked for
+// revisiting, due now, next due, disabled; visits by outcome; intervals.
+std::string revisit_text(const RevisitSummary& r, double now);
+
 // The default text report: title, summary line, URL counts, results,
 // depth, heatmap, then the longest and the most expensive queues.
 std::string render_report_text(const Summary& s, const std::vector<QueueRow>& longest,
@@ -34,7 +38,8 @@ std::string render_report_text(const Summary& s, const std::vector<QueueRow>& lo
 
 // --- JSON (lib/report_text.cpp) -------------------------------------------
 
-// The --json summary object (one line): queues, urls, results, heatmap, depth.
+// The --json summary object (one line): queues, urls, results, heatmap,
+// depth, and revisits when URLs are marked for revisiting.
 std::string render_summary_json(const Summary& s);
 
 // One --queues --json line for `r`.

@@ -59,6 +59,23 @@ std::vector<std::pair<std::string, int64_t>> error_classes(const Summary& s) {
 
 }  // namespace
 
+std::string revisit_text(const RevisitSummary& r, double now) {
+    std::string o = "Revisits: " + num(r.urls) + " URLs (" + num(r.never_visited) + " never visited); " +
+                    num(r.due_now) + " due now; next due " +
+                    (r.next_due ? format_iso8601(*r.next_due) + " (" + format_relative(*r.next_due, now) + ")"
+                                : std::string("-")) +
+                    "; " + num(r.disabled) + " disabled\n";
+    o += "Visits: " + num(r.first_visits) + " first; " + num(r.eventful) + " eventful; " + num(r.uneventful) +
+         " uneventful\nIntervals:";
+    bool any = false;
+    for (auto& [b, n] : r.intervals)
+        if (n) {
+            o += std::string(any ? "; " : " ") + b + ": " + num(n);
+            any = true;
+        }
+    return o + (any ? "\n" : " none yet\n");
+}
+
 std::string queue_summary_line(const QueueCounts& q) {
     return num(q.total) + " queues: " + num(q.active) + " active (" + num(q.in_process) + " in-process; " +
            num(q.ready) + " ready; " + num(q.snoozed) + " snoozed); " + num(q.inactive) + " inactive; " +
@@ -133,6 +150,7 @@ std::string render_report_text(const Summary& s, const std::vector<QueueRow>& lo
         first = false;
     }
     o += "\n";
+    if (s.revisits) o += revisit_text(*s.revisits, s.now);
     if (!s.heatmap.empty()) {
         std::set<std::string> types;
         for (auto& [d, row] : s.heatmap)
@@ -217,6 +235,24 @@ std::string render_summary_json(const Summary& s) {
         w.field(d, it == s.depth.end() ? int64_t{0} : it->second);
     }
     w.end_object();
+    if (s.revisits) {
+        const RevisitSummary& r = *s.revisits;
+        w.key("revisits");
+        w.begin_object();
+        w.field("urls", r.urls);
+        w.field("never_visited", r.never_visited);
+        w.field("due_now", r.due_now);
+        if (r.next_due) w.field("next_due", *r.next_due); else w.field_null("next_due");
+        w.field("disabled", r.disabled);
+        w.field("first_visits", r.first_visits);
+        w.field("eventful", r.eventful);
+        w.field("uneventful", r.uneventful);
+        w.key("intervals");
+        w.begin_object();
+        for (auto& [b, n] : r.intervals) w.field(b, n);
+        w.end_object();
+        w.end_object();
+    }
     w.end();
     return w.str();
 }

@@ -144,6 +144,10 @@ void ensure_schema(Db& db, bool may_write) {
         v = 1;
     }
     // Forward migrations from released versions go here: if (v == 1) { ...; v = 2; }
+    if (v == 1) {  // 2: the first successful visit of revisited URLs (recrawl.policy estimate)
+        db.exec("ALTER TABLE urls ADD COLUMN first_success REAL");
+        v = 2;
+    }
     db.exec("PRAGMA user_version = " + std::to_string(kSchemaVersion));
     tx.commit();
 }

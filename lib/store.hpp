@@ -23,7 +23,7 @@ namespace frontier {
 
 // Newest schema this build reads and writes. Older files are migrated
 // forward on open by a writing tool; newer files are refused.
-constexpr int kSchemaVersion = 1;
+constexpr int kSchemaVersion = 2;
 
 struct FetchFacts;   // lib/done.hpp
 struct DoneOutcome;  // lib/done.hpp

@@ -39,7 +39,10 @@ AddResult Store::add_url(const AddRequest& r) {
         bool lm_changed = r.last_modified && (!known->last_modified || *known->last_modified != *r.last_modified);
         bool prio_changed = r.priority_given && known->priority != r.priority;
         bool recrawl_changed = r.recrawl && !known->recrawl;
-        bool relisted = known->state == static_cast<int>(UrlState::disabled);
+        // A disabled revisit comes back when it is listed again (frontier-add,
+        // a sitemap), not when a crawled page links to it (SPEC §9).
+        std::string_view disc = canonical_discovery(r.discovery);
+        bool relisted = known->state == static_cast<int>(UrlState::disabled) && disc != "link" && disc != "redirect";
         bool visit_now = r.visit_now && known->state != static_cast<int>(UrlState::leased) &&
                          known->state != static_cast<int>(UrlState::blocked);
         if (!lm_changed && !prio_changed && !recrawl_changed && !relisted && !visit_now)
@@ -47,11 +50,21 @@ AddResult Store::add_url(const AddRequest& r) {
 
         bool recrawl = known->recrawl || r.recrawl;
         std::optional<double> lm = r.last_modified ? r.last_modified : known->last_modified;
+        if (recrawl_changed) m.count("revisit:urls", 1);
+        // A lister date newer than the last success: a revisit waiting for its
+        // target is due as soon as recrawl.min-interval allows (tier 2).
+        std::optional<double> due_at = known->due_at;
+        bool listed_change = false;
+        if (recrawl && lm_changed && known->state == static_cast<int>(UrlState::done) && due_at)
+            if (auto d = listed_change_due(s, lm, known->last_success, known->successes); d && *d < *due_at) {
+                due_at = d;
+                listed_change = *d <= r.now;
+            }
         double priority = prio_changed ? r.priority : known->priority;
         Tier t = recrawl_tier({recrawl, lm, known->last_success, known->successes, known->next_visit, visit_now, r.now});
         UrlState state = static_cast<UrlState>(known->state);
         bool waiting = known->due_at.has_value();  // a retry or revisit that is not due yet
-        if (relisted || visit_now) {
+        if (relisted || visit_now || listed_change) {
             if (state != UrlState::queued) {
                 m.count(url_state_name(state), -1);
                 m.count("queued", 1);
@@ -69,7 +82,7 @@ AddResult Store::add_url(const AddRequest& r) {
                        "THEN NULL ELSE reason END WHERE id = ?");
         up.bind(1, priority).bind(2, s.fifo ? 0.0 : priority).bind(3, recrawl ? 1 : 0).bind(4, lm)
             .bind(5, t.tier).bind(6, t.key).bind(7, static_cast<int>(state));
-        if (waiting) up.bind(8, known->due_at.value_or(0)); else up.bind_null(8);
+        if (waiting) up.bind(8, due_at.value_or(0)); else up.bind_null(8);
         up.bind(9, relisted ? 1 : 0).bind(10, relisted ? 1 : 0).bind(11, known->id).exec();
         if (state == UrlState::queued && !waiting) {
             m.refresh_best(known->queue_id);
@@ -101,6 +114,7 @@ AddResult Store::add_url(const AddRequest& r) {
     if (!d.min_rank || rank < *d.min_rank) d.min_rank = rank;
     m.added += 1;
     m.depth_added[std::clamp<int64_t>(r.depth, 0, 3)] += 1;
+    if (r.recrawl) m.count("revisit:urls", 1);
     m.heat_added[{std::string(r.discovery.empty() ? std::string_view("seed") : canonical_discovery(r.discovery)),
                   r.type.empty() ? std::string("other") : r.type}] += 1;
     return {AddStatus::added, {}};

@@ -211,8 +211,20 @@ DoneOutcome Store::finish(const FetchFacts& f, double now) {
         if (recrawl) {
             bool eventful = f.status != 304 && hash && old_hash && *hash != *old_hash;
             if (eventful) ++changes;
-            VisitFeedback fb = next_revisit(s, successes == 1 ? std::nullopt : interval, eventful, successes, changes,
-                                            now, static_cast<uint64_t>(id) * 1000003u + static_cast<uint64_t>(visits));
+            // The estimate policy's observation window starts at the first
+            // success (urls.first_success); the multiplicative one needs none.
+            double observed = 0;
+            if (!interval) {
+                m.q("UPDATE urls SET first_success = ? WHERE id = ?").bind(1, now).bind(2, id).exec();
+            } else if (s.recrawl_policy == "estimate") {
+                Stmt& fs = m.q("SELECT first_success FROM urls WHERE id = ?");
+                fs.bind(1, id);
+                if (fs.step() && !fs.is_null(0)) observed = now - fs.dbl(0);
+                fs.reset();
+            }
+            VisitFeedback fb = next_revisit(s, {interval, eventful, successes - 1, changes, observed}, now,
+                                            static_cast<uint64_t>(id) * 1000003u + static_cast<uint64_t>(visits));
+            for (auto& [name, d] : revisit_counter_deltas(interval, fb.interval, !interval, eventful)) m.count(name, d);
             interval = fb.interval;
             next_visit = fb.next_visit;
             due = fb.next_visit;

@@ -2,13 +2,15 @@
 // reads the summary and the per-queue rows. Part of the storage module.
 //
 // The summary reads the counters table (maintained by add, lease and done)
-// and one aggregate pass over the queues table; it never touches urls.
+// and one aggregate pass over the queues table; it touches urls only for the
+// revisit section, when URLs are marked for revisiting (read_revisits).
 // Queue rows stream from one statement; SQL does the filtering, ordering and
 // limit except for computed sort keys (see sort_in_memory()).
 #include <algorithm>
 #include <unordered_map>
 
 #include "db.hpp"
+#include "recrawl.hpp"
 #include "report_data.hpp"
 #include "store.hpp"
 
@@ -76,9 +78,44 @@ RobotsStatus robots_status(int64_t state, std::optional<int64_t> status, bool le
     }
 }
 
+// The revisit section (only for frontiers with URLs marked for revisiting):
+// counts from the revisit:* counters, plus two queries over revisited URLs.
+// Revisited URLs that may be visited now are those queued and not waiting
+// (state 0, no due time) and those whose revisit or retry time has passed
+// but that no lease call has queued yet. The second part and next_due walk
+// the urls_due index from `now`; the first part reads every queued URL's
+// row (the recrawl flag is not in urls_next). A partial index
+// urls(state, due_at) WHERE recrawl = 1 would make all three index-only
+// range reads of revisited URLs; the statements are written so SQLite picks
+// it up when it exists.
+RevisitSummary read_revisits(Db& db, std::map<std::string, int64_t>& c, int64_t disabled, double now) {
+    RevisitSummary r;
+    r.urls = c["urls"];
+    r.first_visits = c["first"];
+    r.never_visited = std::max<int64_t>(r.urls - r.first_visits, 0);
+    r.eventful = c["eventful"];
+    r.uneventful = c["uneventful"];
+    r.disabled = disabled;
+    for (const std::string& b : interval_bucket_names()) r.intervals.emplace_back(b, c["interval:" + b]);
+    auto one = [&](const char* sql, bool with_now, auto&& read) {
+        Stmt st = db.prepare(sql);
+        ResetOnExit guard{st};
+        if (with_now) st.bind(1, now);
+        if (st.step()) read(st);
+    };
+    one("SELECT count(*) FROM urls WHERE recrawl = 1 AND state = 0 AND due_at IS NULL", false,
+        [&](Stmt& st) { r.due_now += st.i64(0); });
+    one("SELECT count(*) FROM urls WHERE recrawl = 1 AND state IN (0, 2, 3) AND due_at <= ?1", true,
+        [&](Stmt& st) { r.due_now += st.i64(0); });
+    one("SELECT min(due_at) FROM urls WHERE recrawl = 1 AND state IN (0, 2, 3) AND due_at > ?1", true,
+        [&](Stmt& st) { r.next_due = st.opt_dbl(0); });
+    return r;
+}
+
 }  // namespace
 
 Summary read_summary(Store& store, double now) {
+    std::map<std::string, int64_t> revisit_counters;
     Summary s;
     s.now = now;
     Db& db = store.db();
@@ -107,7 +144,7 @@ Summary read_summary(Store& store, double now) {
         }
     }
     {
-        // The counters table is small: URL states, results, heatmap, depth.
+        // The counters table is small: URL states, results, heatmap, depth, revisits.
         Stmt st = db.prepare("SELECT name, n FROM counters");
         ResetOnExit guard{st};
         UrlCounts& u = s.urls;
@@ -122,6 +159,7 @@ Summary read_summary(Store& store, double now) {
             else if (name == "blocked") u.blocked = n;
             else if (name == "disabled") u.disabled = n;
             else if (name == "added") u.added = n;
+            else if (name.starts_with("revisit:")) revisit_counters[std::string(name.substr(8))] = n;
             else if (name.starts_with("result:")) s.results[std::string(name.substr(7))] += n;
             else if (name.starts_with("depth:")) s.depth[std::string(name.substr(6))] += n;
             else if (name.starts_with("heat:")) {
@@ -135,6 +173,7 @@ Summary read_summary(Store& store, double now) {
         u.queued = std::max<int64_t>(u.queued - u.retired, 0);
     }
     for (const char* d : {"0", "1", "2", "3+"}) s.depth.try_emplace(d, 0);
+    if (revisit_counters["urls"] > 0) s.revisits = read_revisits(db, revisit_counters, s.urls.disabled, now);
     return s;
 }
 

@@ -50,7 +50,7 @@ int run_tool(const std::string& name, int argc, char** argv,
     install_signal_handlers();
     CLI::App app(description, name);
     app.set_version_flag("--version", [name] { return version_string(name); }, "print version and library versions");
-    if (!example.empty()) app.footer("Example:\n" + example);
+    if (!example.empty()) app.footer("Manual: man " + name + "; concepts: man 7 frontier\n\nExamples:\n" + example);
     setup(app);
     try {
         app.parse(argc, argv);

@@ -35,7 +35,8 @@ std::string frontier_path(const CommonOptions& opts);
 std::string version_string(const std::string& tool);
 
 // Parses argv with `setup`'s options, then calls `run`. Parsing does no I/O
-// beyond CLI11's own. `example` is appended to --help.
+// beyond CLI11's own. `example` (indented lines: "# what" then the command)
+// ends --help under "Examples:", after a pointer to the man pages.
 int run_tool(const std::string& name, int argc, char** argv,
              const std::function<void(CLI::App&)>& setup,
              const std::function<int()>& run,

@@ -35,8 +35,13 @@ std::string classify_curl_error(CURLcode rc, bool too_large) {
     case CURLE_SSL_CRL_BADFILE:
     case CURLE_USE_SSL_FAILED: return "tls";
     case CURLE_FILESIZE_EXCEEDED: return "too-large";
-    case CURLE_URL_MALFORMAT:
-    case CURLE_UNSUPPORTED_PROTOCOL: return "bad-url";
+    case CURLE_URL_MALFORMAT: return "bad-url";
+    // The input is always http(s) (lib/fetch_input.cpp), so these are the
+    // server's doing: an HTTP/0.9 or otherwise broken reply, a redirect to
+    // another scheme (robots.txt), a body that lies about its encoding.
+    case CURLE_UNSUPPORTED_PROTOCOL:
+    case CURLE_WEIRD_SERVER_REPLY:
+    case CURLE_BAD_CONTENT_ENCODING: return "protocol";
     case CURLE_TOO_MANY_REDIRECTS: return "too-many-redirects";
     default: return "other";
     }

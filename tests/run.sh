@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Runs every suite and ends with one line "N passed, N failed".
 # Suites: Catch2 unit tests (each test case counts), CLI golden cases,
-# end-to-end scripts (tests/e2e/*.sh) and the examples (tests/examples.sh).
+# end-to-end scripts (tests/e2e/*.sh, the examples among them: test_examples.sh).
 set -u
 cd "$(dirname "$0")/.."
 BIN="${FRONTIER_BIN:-bin}"

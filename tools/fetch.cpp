@@ -44,5 +44,8 @@ int main(int argc, char** argv) {
             return frontier::run_fetch(o);
         },
         "Fetch URLs (JSON lines or bare URLs on stdin) and report one JSON result per line.",
+        "  # fetch a list of URLs, 8 at a time, with links and WARC files\n"
+        "  fetch -c 8 --links --warc out/site urls.txt > results.jsonl\n"
+        "  # as the crawl loop's fetcher\n"
         "  frontier-lease -f crawl.db --follow | fetch --links --warc out/crawl | frontier-done -f crawl.db");
 }

@@ -12,5 +12,9 @@ int main(int argc, char** argv) {
         },
         [&] { return frontier::run_add(o); },
         "Enqueue URLs: canonicalise, dedup, scope, score and cost them.",
-        "  printf '%s\\n' http://example.com/ | frontier-add -f crawl.db");
+        "  # seeds from a file (bare URLs or JSON lines), then one more by hand\n"
+        "  frontier-add -f crawl.db seeds.txt\n"
+        "  echo http://example.com/ | frontier-add -f crawl.db\n"
+        "  # a lister's daily list: revisit each URL, changed ones first\n"
+        "  jq -c '{url, last_modified, recrawl: true}' list.jsonl | frontier-add -f visits.db -q");
 }

@@ -38,7 +38,10 @@ int main(int argc, char** argv) {
             return frontier::run_budget(o);
         },
         "Show and change queue budgets (global, per domain, per queue); retire and unretire queues.",
+        "  # cap one domain mid-crawl; site-first crawling\n"
         "  frontier-budget -f crawl.db --domain example.org --total-budget 5000\n"
-        "  frontier-report -f crawl.db --queues --json --state retired | jq -c '.total_budget += 1000' |\n"
-        "      frontier-budget -f crawl.db --apply");
+        "  frontier-budget -f crawl.db --hold-queues on --cost-policy zero\n"
+        "  # 500 more for every queue its budget retired\n"
+        "  frontier-report -f crawl.db --queues --json --state retired |\n"
+        "      jq -c '{queue, total_budget: (.total_spend + 500)}' | frontier-budget -f crawl.db --apply");
 }

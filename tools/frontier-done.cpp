@@ -12,5 +12,8 @@ int main(int argc, char** argv) {
         },
         [&] { return frontier::run_done(o); },
         "End leases and record fetch results: retries, politeness, robots.txt, revisits, discovered links.",
-        "  frontier-lease -f crawl.db --follow | fetch --links | frontier-done -f crawl.db");
+        "  # the crawl loop, with progress lines and a summary on stderr\n"
+        "  frontier-lease -f crawl.db --follow | fetch --links | frontier-done -f crawl.db --progress > results.jsonl\n"
+        "  # record a result by hand\n"
+        "  echo '{\"lease\":\"1-1\",\"status\":200,\"duration_ms\":120}' | frontier-done -f crawl.db");
 }

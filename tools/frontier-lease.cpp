@@ -12,7 +12,7 @@ int main(int argc, char** argv) {
             app.add_option("--host-discount", o.host_discount,
                            "add k x D to the priority of the k-th URL taken from one queue (default 0)");
             app.add_option("--ttl", o.ttl, "lease lifetime in seconds (default: lease.ttl, 600)");
-            app.add_option("--class", o.url_class, "lease only acquisition or discovery URLs");
+            app.add_option("--class", o.url_class, "acquisition|discovery: lease only URLs of this class");
             app.add_flag("--follow", o.follow, "keep leasing as URLs become ready until the crawl is finished");
             app.add_flag("--forever", o.forever, "with --follow: keep running after the crawl is finished (revisits)");
             app.add_option("--max-in-flight", o.max_in_flight, "with --follow: leases out frontier-wide (default 64)");
@@ -23,5 +23,8 @@ int main(int argc, char** argv) {
         },
         [&] { return frontier::run_lease(o); },
         "Hand out URLs that may be fetched now, honouring priority, politeness, budgets and robots.txt.",
-        "  frontier-lease -f crawl.db -n 10\n  frontier-lease -f crawl.db --follow | fetch | frontier-done -f crawl.db");
+        "  # what is ready now (exit 3: nothing yet, stderr says when)\n"
+        "  frontier-lease -f crawl.db -n 10\n"
+        "  # a whole crawl: lease until finished (exit 4: paused at finish, budgets)\n"
+        "  frontier-lease -f crawl.db --follow | fetch --links | frontier-done -f crawl.db");
 }

@@ -17,10 +17,16 @@ int main(int argc, char** argv) {
             app.add_option("--top", o.top, "rows in the summary's longest / most expensive queue tables (default 10)");
             app.add_option("--html", o.html, "write a self-contained HTML page with charts to FILE");
             app.add_option("--watch", o.watch, "redraw the text report every SECONDS until interrupted");
+            app.add_flag("--check", o.check,
+                         "verify the file's invariants (integrity, counters against a recount, leases, states); "
+                         "exit 1 on any violation");
         },
         [&] { return frontier::run_report(o); },
         "Report on the frontier: queue states, URL counts, results, heatmap, per-queue budgets and fetch health.",
-        "  frontier-report -f crawl.db\n  frontier-report -f crawl.db --queues --json --state retired | jq -c "
-        "'{queue, total_budget: (.total_budget + 1000)}' | frontier-budget -f crawl.db --apply\n"
-        "  frontier-report -f crawl.db --html report.html");
+        "  # summary; the ten most expensive queues; an HTML page\n"
+        "  frontier-report -f crawl.db\n"
+        "  frontier-report -f crawl.db --queues --sort total_spend:desc --limit 10\n"
+        "  frontier-report -f crawl.db --html report.html\n"
+        "  # queues retired by their budget, as JSON lines for jq\n"
+        "  frontier-report -f crawl.db --queues --json --state retired");
 }

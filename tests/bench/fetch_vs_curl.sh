@@ -6,12 +6,16 @@
 #   fetch -c 64 --per-host 64 < urls.txt        (one host, so --per-host 64)
 #   fetch -c 64 --per-host 64 --links --warc DIR/crawl < urls.txt
 # Not part of `make check`. Needs nginx (nginx-light) and curl.
+#   FRONTIER_BIN=bin   where fetch is (or FETCH=path/to/fetch)
+#   RESULTS=FILE       also append "KEY<TAB>VALUE" lines (b5_*) for run.sh
 set -euo pipefail
 root="$(cd "$(dirname "$0")/../.." && pwd)"
 N="${N:-20000}"
 C="${C:-64}"
-fetch="${FETCH:-$root/bin/fetch}"
-[ -x "$fetch" ] || { echo "build bin/fetch first (make bin/fetch)" >&2; exit 1; }
+bin="${FRONTIER_BIN:-bin}"
+case $bin in /*) ;; *) bin="$root/$bin" ;; esac
+fetch="${FETCH:-$bin/fetch}"
+[ -x "$fetch" ] || { echo "$fetch missing (make all, or set FRONTIER_BIN)" >&2; exit 1; }
 nginx_bin="$(command -v nginx || echo /usr/sbin/nginx)"
 [ -x "$nginx_bin" ] || { echo "nginx not installed (apt-get install -y nginx-light)" >&2; exit 1; }
 dir="$(mktemp -d)"
@@ -60,17 +64,23 @@ t1=$(now)
 curl_secs=$(python3 -c "print($t1 - $t0)")
 
 t0=$(now)
-"$fetch" -q -c "$C" --per-host "$C" < "$dir/urls.txt" > "$dir/fetch.out"
+/usr/bin/time -f "maxrss=%M" -o "$dir/t.fetch" "$fetch" -q -c "$C" --per-host "$C" < "$dir/urls.txt" > "$dir/fetch.out"
 t1=$(now)
 fetch_secs=$(python3 -c "print($t1 - $t0)")
 ok=$(grep -c '"status":200' "$dir/fetch.out" || true)
 
 t0=$(now)
-"$fetch" -q -c "$C" --per-host "$C" --links --warc "$dir/warc/crawl" < "$dir/urls.txt" > "$dir/fetch2.out"
+/usr/bin/time -f "maxrss=%M" -o "$dir/t.fetch2" "$fetch" -q -c "$C" --per-host "$C" --links --warc "$dir/warc/crawl" < "$dir/urls.txt" > "$dir/fetch2.out"
 t1=$(now)
 full_secs=$(python3 -c "print($t1 - $t0)")
 
 echo "pages: $N, concurrency: $C"
 echo "curl -Z --parallel-max $C: $(rate "$curl_secs") pages/s ($curl_secs s)"
-echo "fetch -c $C --per-host $C: $(rate "$fetch_secs") pages/s ($fetch_secs s), $ok results with status 200"
-echo "fetch -c $C --per-host $C --links --warc: $(rate "$full_secs") pages/s ($full_secs s)"
+rss() { echo $(( $(sed -n 's/.*maxrss=\([0-9]*\).*/\1/p' "$1") / 1024 )); }
+echo "fetch -c $C --per-host $C: $(rate "$fetch_secs") pages/s ($fetch_secs s), $ok results with status 200, peak RSS $(rss "$dir/t.fetch") MiB"
+echo "fetch -c $C --per-host $C --links --warc: $(rate "$full_secs") pages/s ($full_secs s), peak RSS $(rss "$dir/t.fetch2") MiB"
+if [ -n "${RESULTS:-}" ]; then
+    printf 'b5_n\t%s\nb5_c\t%s\nb5_curl\t%s\nb5_fetch\t%s\nb5_ok\t%s\nb5_full\t%s\nb5_rss\t%s\nb5_rss_full\t%s\n' \
+        "$N" "$C" "$(rate "$curl_secs")" "$(rate "$fetch_secs")" "$ok" "$(rate "$full_secs")" \
+        "$(rss "$dir/t.fetch")" "$(rss "$dir/t.fetch2")" >> "$RESULTS"
+fi

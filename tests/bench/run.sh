@@ -1,110 +1,288 @@
 #!/usr/bin/env bash
-# make bench: frontier throughput side by side with a raw sqlite3 import, in
-# one run on this machine. Not part of `make check`.
-#   N=1000000 H=10000 tests/bench/run.sh      (defaults)
-# Cases (the benchmark issue's numbering):
-#   B1 frontier-add of N records over H hosts into a new frontier, vs the
-#      sqlite3 CLI importing the same URLs into a table with a unique key and
-#      a (queue, state, priority) index
-#   B2 frontier-lease of all N in batches of 1000, politeness off
-#   B3 one frontier-lease -n 100 on the full frontier (before B2)
-#   B4 frontier-done of N results in one process
+# make bench: the performance suite, side by side with the peers, in one run
+# on this machine. Not part of `make check`.
+#
+#   tests/bench/run.sh                 the table at N=1000000 URLs over H=N/100
+#                                      hosts, plus scaling rows at 100k URLs
+#   SCALE=full tests/bench/run.sh      also 10M URLs over 100k hosts (long:
+#                                      see the README for how long)
+#   SCALE=none                         the table at N only
+#   SCALE="20000 50000"                these sizes (URLs; hosts = size/100)
+#   N=... H=...                        the size of the table (default 1000000,
+#                                      H=N/100); it is always one of the sizes
+#   FRONTIER_BIN=bin                   the tools to measure (e.g. bin-bench)
+#   SKIP_FETCH=1  SKIP_CRAWL=1         leave out B5 / B6
+#   FETCH_N=20000                      pages of B5
+#   B6_C=8 B6_REPEAT=3                 transfers at once and runs of B6
+#   TMPDIR=...                         where the frontiers go (10M: ~10 GB)
+#
+# Cases (the benchmark issue's numbering), for every size:
+#   B1 frontier-add of the generator's records (tests/bench/gen-urls.py SIZE
+#      SIZE/100) into a new frontier, vs the sqlite3 CLI importing the same
+#      URLs into a table with a unique key and a (queue, state, priority) index
+#   B3 frontier-lease -n 100 on the full frontier (median of 5 calls, before B2)
+#   B2 frontier-lease of all of it in batches of 1000, politeness off
+#   B4 frontier-done of every result in one process
 #   B7 frontier-report summary and --json on the full frontier
+# and once:
 #   B5 fetch vs curl --parallel (tests/bench/fetch_vs_curl.sh)
-# Peak RSS of every tool is printed with its case.
+#   B6 full crawl lease --follow | fetch --links | done vs wget2 --recursive
+#      (tests/bench/crawl_vs_wget2.sh), on python3-doc and on a synthetic site
+# Peak RSS of every tool is taken with /usr/bin/time and flagged at >= 64 MiB.
+# At the end: the table in the issue's format (markdown, for the README) and
+# the scaling table with the cost per URL.
 set -euo pipefail
 root="$(cd "$(dirname "$0")/../.." && pwd)"
-export PATH="$root/bin:$PATH"
-unset FRONTIER_NOW
+bin="${FRONTIER_BIN:-bin}"
+case $bin in /*) ;; *) bin="$root/$bin" ;; esac
+for t in frontier-add frontier-config frontier-lease frontier-done frontier-report fetch; do
+    [ -x "$bin/$t" ] || { echo "bench: $bin/$t missing (make all, or set FRONTIER_BIN)" >&2; exit 1; }
+done
+export FRONTIER_BIN="$bin"
+export PATH="$bin:$PATH"
+unset FRONTIER_NOW FRONTIER
 N="${N:-1000000}"
-H="${H:-10000}"
+H="${H:-$(( N / 100 ))}"
+SCALE="${SCALE:-default}"
+case $SCALE in
+    default) sizes="100000 $N" ;;
+    full) sizes="100000 1000000 10000000 $N" ;;
+    none) sizes="$N" ;;
+    *) sizes="$SCALE $N" ;;
+esac
+sizes=$(printf '%s\n' $sizes | sort -n -u | tr '\n' ' ')
+LIMIT_MIB=64
+
 dir="$(mktemp -d)"
 trap 'rm -rf "$dir"' EXIT
-F="$dir/bench.db"
+R="$dir/results.tsv"
+: > "$R"
+put() { printf '%s\t%s\n' "$1" "$2" >> "$R"; }
+get() { awk -F'\t' -v k="$1" '$1 == k {v = $2} END {print v}' "$R"; }
 now() { date +%s.%N; }
-rss() { sed -n 's/.*maxrss=\([0-9]*\).*/\1/p' "$1" | sort -n | tail -1; }
-line() { printf '%-58s %14s %12s %10s\n' "$@"; }
+calc() { awk "BEGIN {print $*}"; }
+rss() { echo $(( $(sed -n 's/.*maxrss=\([0-9]*\).*/\1/p' "$1" | sort -n | tail -1) / 1024 )); }
+line() { printf '%-62s %14s %14s %9s %10s\n' "$@"; }
+hum() {   # 100000 -> 100k, 1000000 -> 1M
+    awk -v n="$1" 'BEGIN {
+        if (n >= 1e6 && n % 1e6 == 0) printf "%dM", n / 1e6
+        else if (n >= 1e3 && n % 1e3 == 0) printf "%dk", n / 1e3
+        else printf "%d", n }'
+}
+bench_start=$(now)
+machine="$(nproc) cores, $(awk '/MemTotal/ {printf "%.0f GiB", $2/1048576}' /proc/meminfo), $(. /etc/os-release 2>/dev/null && echo "$PRETTY_NAME" | sed 's/ GNU\/Linux//'), $(uname -r); SQLite $(sqlite3 --version | cut -d' ' -f1), load $(cut -d' ' -f1-3 /proc/loadavg)"
+echo "machine: $machine"
+echo "tools: $bin; sizes: $sizes(URLs; hosts = URLs/100, H=$H at N=$N)"
 
-echo "machine: $(nproc) cores, $(awk '/MemTotal/ {printf "%.0f GiB", $2/1048576}' /proc/meminfo), $(uname -sr); $(sqlite3 --version | cut -d' ' -f1-2)"
-echo "input: tests/bench/gen-urls.py $N $H"
-python3 "$root/tests/bench/gen-urls.py" "$N" "$H" > "$dir/urls.jsonl"
-line "case" "ours" "peer" "peak RSS"
+# B1-B4, B7 on one frontier of $1 URLs over $2 hosts; results under key prefix s$1_.
+frontier_cases() {
+    local n=$1 h=$2 k="s$1_" d="$dir/s$1" t0 t1 t2
+    mkdir -p "$d"
+    local F="$d/bench.db" size_start
+    size_start=$(now)
+    echo
+    echo "== $(hum "$n") URLs over $(hum "$h") hosts: tests/bench/gen-urls.py $n $h"
+    python3 "$root/tests/bench/gen-urls.py" "$n" "$h" > "$d/urls.jsonl"
+    line "case" "ours" "peer" "µs/URL" "peak RSS"
 
-# B1 peer: sqlite3 importing the same URLs (host = queue), unique key + index.
-python3 - "$dir/urls.jsonl" > "$dir/urls.csv" <<'PY'
+    # B1 peer: sqlite3 importing the same URLs (host = queue), unique key + index.
+    python3 - "$d/urls.jsonl" > "$d/urls.csv" <<'PY'
 import json, sys
 for l in open(sys.argv[1]):
     u = json.loads(l)["url"]
     print('"%s",%s' % (u, u.split("/")[2]))
 PY
-t0=$(now)
-sqlite3 "$dir/peer.db" > /dev/null <<SQL
+    sync
+    t0=$(now)
+    sqlite3 "$d/peer.db" > /dev/null <<SQL
 PRAGMA journal_mode=WAL;
 PRAGMA synchronous=NORMAL;
 CREATE TABLE urls(url TEXT PRIMARY KEY, queue TEXT, state INTEGER DEFAULT 0, priority REAL DEFAULT 0);
 CREATE INDEX urls_q ON urls(queue, state, priority);
 CREATE TEMP TABLE raw(url TEXT, queue TEXT);
 .mode csv
-.import $dir/urls.csv raw
+.import $d/urls.csv raw
 INSERT OR IGNORE INTO urls(url, queue) SELECT url, queue FROM raw;
 SQL
-t1=$(now)
-peer_rate=$(python3 -c "print('%.0f' % ($N / ($t1 - $t0)))")
-
-# Politeness off for the throughput cases.
-for kv in "robots.enabled false" "politeness.min-delay 0" "politeness.delay-factor 0" \
-          "politeness.max-in-flight 100000000" "budget.hold-queues false"; do
-    frontier-config -f "$F" $kv
-done
-t0=$(now)
-/usr/bin/time -f "maxrss=%M" -o "$dir/t.add" frontier-add -q -f "$F" "$dir/urls.jsonl"
-t1=$(now)
-add_rate=$(python3 -c "print('%.0f' % ($N / ($t1 - $t0)))")
-line "B1 add $N records over $H hosts (records/s)" "$add_rate" "$peer_rate" "$(( $(rss "$dir/t.add") / 1024 )) MiB"
-
-# B3: one lease of 100 on the full frontier (median of 5 consecutive calls,
-# after the freshly written file has reached the disk).
-sync
-: > "$dir/leases.jsonl"
-for i in 1 2 3 4 5; do
-    t0=$(now)
-    /usr/bin/time -f "maxrss=%M" -o "$dir/t.b3" frontier-lease -f "$F" -n 100 >> "$dir/leases.jsonl"
     t1=$(now)
-    python3 -c "print(($t1 - $t0) * 1000)"
-done | sort -n | sed -n 3p > "$dir/b3.ms"
-line "B3 frontier-lease -n 100 on $N URLs, $H queues (ms/call)" "$(printf '%.1f' "$(cat "$dir/b3.ms")")" "-" "$(( $(rss "$dir/t.b3") / 1024 )) MiB"
+    rm -f "$d/peer.db"* "$d/urls.csv"
+    put "${k}b1_peer" "$(calc "$n / ($t1 - $t0)")"
 
-# B2: lease everything in batches of 1000.
-before=$(wc -l < "$dir/leases.jsonl")
-t0=$(now)
-while /usr/bin/time -a -f "maxrss=%M" -o "$dir/t.lease" frontier-lease -q -f "$F" -n 1000 --per-queue 1000 >> "$dir/leases.jsonl"; do :; done
-t1=$(now)
-leased=$(wc -l < "$dir/leases.jsonl")
-line "B2 lease all $((leased - before)) in batches of 1000 (URLs/s)" "$(python3 -c "print('%.0f' % (($leased - $before) / ($t1 - $t0)))")" "-" "$(( $(rss "$dir/t.lease") / 1024 )) MiB"
+    # Politeness off for the throughput cases.
+    for kv in "robots.enabled false" "politeness.min-delay 0" "politeness.delay-factor 0" \
+              "politeness.max-in-flight 100000000" "budget.hold-queues false"; do
+        # shellcheck disable=SC2086
+        frontier-config -f "$F" $kv
+    done
+    t0=$(now)
+    /usr/bin/time -f "maxrss=%M" -o "$d/t.add" frontier-add -q -f "$F" "$d/urls.jsonl"
+    t1=$(now)
+    rm -f "$d/urls.jsonl"
+    put "${k}b1" "$(calc "$n / ($t1 - $t0)")"
+    put "${k}rss_add" "$(rss "$d/t.add")"
+    line "B1 add (records/s)" "$(printf '%.0f' "$(get "${k}b1")")" "$(printf '%.0f' "$(get "${k}b1_peer")")" \
+        "$(calc "1e6 / $(get "${k}b1")" | xargs printf '%.1f')" "$(get "${k}rss_add") MiB"
 
-# B4: all results back through one frontier-done.
-python3 - "$dir/leases.jsonl" > "$dir/results.jsonl" <<'PY'
+    # B3: one lease of 100 on the full frontier (median of 5 consecutive calls,
+    # after the freshly written file has reached the disk).
+    sync
+    : > "$d/leases.jsonl"
+    for _ in 1 2 3 4 5; do
+        t0=$(now)
+        /usr/bin/time -a -f "maxrss=%M" -o "$d/t.b3" frontier-lease -f "$F" -n 100 >> "$d/leases.jsonl"
+        t1=$(now)
+        calc "($t1 - $t0) * 1000"
+    done | sort -g > "$d/b3.ms"
+    put "${k}b3" "$(sed -n 3p "$d/b3.ms")"
+    put "${k}b3_range" "$(printf '%.0f–%.0f' "$(head -1 "$d/b3.ms")" "$(tail -1 "$d/b3.ms")")"
+    put "${k}rss_b3" "$(rss "$d/t.b3")"
+    line "B3 lease -n 100 (ms/call, median of 5: $(get "${k}b3_range"))" "$(printf '%.1f' "$(get "${k}b3")")" "-" \
+        "$(calc "$(get "${k}b3") * 10" | xargs printf '%.1f')" "$(get "${k}rss_b3") MiB"
+
+    # B2: lease everything in batches of 1000.
+    local before leased
+    before=$(wc -l < "$d/leases.jsonl")
+    t0=$(now)
+    while /usr/bin/time -a -f "maxrss=%M" -o "$d/t.lease" frontier-lease -q -f "$F" -n 1000 --per-queue 1000 >> "$d/leases.jsonl"; do :; done
+    t1=$(now)
+    leased=$(wc -l < "$d/leases.jsonl")
+    put "${k}b2_n" "$((leased - before))"
+    put "${k}b2" "$(calc "($leased - $before) / ($t1 - $t0)")"
+    put "${k}rss_lease" "$(rss "$d/t.lease")"
+    line "B2 lease all $((leased - before)) by 1000 (URLs/s)" "$(printf '%.0f' "$(get "${k}b2")")" "-" \
+        "$(calc "1e6 / $(get "${k}b2")" | xargs printf '%.1f')" "$(get "${k}rss_lease") MiB"
+
+    # B4: all results back through one frontier-done.
+    python3 - "$d/leases.jsonl" > "$d/results.jsonl" <<'PY'
 import json, sys
 for l in open(sys.argv[1]):
     r = json.loads(l)
     print(json.dumps({"url": r["url"], "lease": r["lease"], "status": 200, "duration_ms": 12,
                       "content_hash": "0123456789abcdef"}, separators=(",", ":")))
 PY
-t0=$(now)
-/usr/bin/time -f "maxrss=%M" -o "$dir/t.done" frontier-done -q -f "$F" "$dir/results.jsonl"
-t1=$(now)
-line "B4 done $leased results (results/s)" "$(python3 -c "print('%.0f' % ($leased / ($t1 - $t0)))")" "-" "$(( $(rss "$dir/t.done") / 1024 )) MiB"
+    rm -f "$d/leases.jsonl"
+    t0=$(now)
+    /usr/bin/time -f "maxrss=%M" -o "$d/t.done" frontier-done -q -f "$F" "$d/results.jsonl"
+    t1=$(now)
+    rm -f "$d/results.jsonl"
+    put "${k}b4_n" "$leased"
+    put "${k}b4" "$(calc "$leased / ($t1 - $t0)")"
+    put "${k}rss_done" "$(rss "$d/t.done")"
+    line "B4 done $leased results (results/s)" "$(printf '%.0f' "$(get "${k}b4")")" "-" \
+        "$(calc "1e6 / $(get "${k}b4")" | xargs printf '%.1f')" "$(get "${k}rss_done") MiB"
 
-# B7: the report summary and --json on the full frontier.
-t0=$(now)
-/usr/bin/time -f "maxrss=%M" -o "$dir/t.report" frontier-report -f "$F" > /dev/null
-t1=$(now)
-frontier-report -f "$F" --json > /dev/null
-t2=$(now)
-line "B7 report summary / --json on $N URLs (s)" "$(python3 -c "print('%.2f / %.2f' % ($t1 - $t0, $t2 - $t1))")" "-" "$(( $(rss "$dir/t.report") / 1024 )) MiB"
+    # B7: the report summary and --json on the full frontier.
+    t0=$(now)
+    /usr/bin/time -f "maxrss=%M" -o "$d/t.report" frontier-report -f "$F" > /dev/null
+    t1=$(now)
+    /usr/bin/time -a -f "maxrss=%M" -o "$d/t.report" frontier-report -f "$F" --json > /dev/null
+    t2=$(now)
+    put "${k}b7" "$(calc "$t1 - $t0")"
+    put "${k}b7_json" "$(calc "$t2 - $t1")"
+    put "${k}rss_report" "$(rss "$d/t.report")"
+    put "${k}db_mib" "$(( $(stat -c %s "$F") / 1048576 ))"
+    line "B7 report summary / --json (s)" "$(printf '%.2f / %.2f' "$(get "${k}b7")" "$(get "${k}b7_json")")" "-" "" "$(get "${k}rss_report") MiB"
+    put "${k}secs" "$(calc "$(now) - $size_start")"
+    echo "(frontier file $(get "${k}db_mib") MiB; $(printf '%.0f' "$(get "${k}secs")") s for this size)"
+    rm -rf "$d"
+}
 
-if [ "${SKIP_FETCH:-}" = "" ]; then
+for s in $sizes; do
+    if [ "$s" = "$N" ]; then frontier_cases "$s" "$H"; else frontier_cases "$s" "$(( s / 100 > 0 ? s / 100 : 1 ))"; fi
+done
+
+if [ -z "${SKIP_FETCH:-}" ]; then
     echo
-    echo "B5 fetch vs curl --parallel:"
-    N="${FETCH_N:-20000}" "$root/tests/bench/fetch_vs_curl.sh"
+    echo "== B5 fetch vs curl --parallel:"
+    t0=$(now)
+    N="${FETCH_N:-20000}" RESULTS="$R" "$root/tests/bench/fetch_vs_curl.sh"
+    put b5_secs "$(calc "$(now) - $t0")"
 fi
+if [ -z "${SKIP_CRAWL:-}" ]; then
+    t0=$(now)
+    echo
+    echo "== B6 full crawl vs wget2 --recursive, python3-doc:"
+    C="${B6_C:-8}" REPEAT="${B6_REPEAT:-3}" SITE=python-docs PREFIX=b6 RESULTS="$R" "$root/tests/bench/crawl_vs_wget2.sh"
+    echo
+    echo "== B6 full crawl vs wget2 --recursive, synthetic site (small pages: the frontier loop):"
+    C="${B6_C:-8}" REPEAT="${B6_REPEAT:-3}" SITE=synthetic PREFIX=b6s RESULTS="$R" "$root/tests/bench/crawl_vs_wget2.sh"
+    put b6_secs "$(calc "$(now) - $t0")"
+fi
+
+# ---------------------------------------------------------------- the tables
+fmt() { printf '%.0f' "$1" | sed ':a;s/\B[0-9]\{3\}\>/,&/;ta'; }   # 57086.3 -> 57,086
+us() { calc "1e6 / $1" | xargs printf '%.1f'; }
+mark() { if [ "$1" = 1 ]; then echo "met${2:+ ($2)}"; else echo "**MISS**${2:+ ($2)}"; fi; }
+ge() { awk "BEGIN {print ($1 >= $2) ? 1 : 0}"; }
+memrow() {   # LABEL NAME MIB NAME MIB ...: one table row, MISS when any is >= the limit
+    local label=$1 out="" ok=1 name v
+    shift
+    while [ $# -gt 0 ]; do
+        name=$1 v=$2; shift 2
+        [ -z "$v" ] && continue
+        if [ "$v" -ge $LIMIT_MIB ]; then out="$out${out:+, }$name **$v**"; ok=0; else out="$out${out:+, }$name $v"; fi
+    done
+    echo "| $label | $out MiB | — | < $LIMIT_MIB MiB | $(mark $ok) |"
+}
+total=$(calc "$(now) - $bench_start")
+
+echo
+echo "## Table ($(date -u +%Y-%m-%d), $machine; $(basename "$bin")/; bench took $(printf '%.0f' "$total") s)"
+echo
+echo "| case | ours | peer in the same run | target | |"
+echo "|---|---|---|---|---|"
+for s in $sizes; do
+    k="s${s}_"
+    hs=$(hum "$s")
+    if [ "$s" = "$N" ]; then hh=$(hum "$H"); else hh=$(hum $(( s / 100 > 0 ? s / 100 : 1 ))); fi
+    b1=$(get "${k}b1"); p1=$(get "${k}b1_peer")
+    r=$(calc "$b1 / $p1" | xargs printf '%.2f')
+    ok=$(( $(ge "$b1" 150000) && $(ge "$b1" "$p1 / 2") ))
+    echo "| B1 add $hs records over $hh hosts | $(fmt "$b1") records/s ($(us "$b1") µs/URL) | \`sqlite3\` import, unique key + (queue, state, priority) index: $(fmt "$p1")/s | ≥ 150k/s and within 2× of the import | $(mark $ok "${r}× the import") |"
+    b2=$(get "${k}b2")
+    echo "| B2 lease all $hs in batches of 1000, politeness off | $(fmt "$b2") URLs/s ($(us "$b2") µs/URL) | — | ≥ 100k/s | $(mark "$(ge "$b2" 100000)") |"
+    b3=$(get "${k}b3")
+    ok=$(awk "BEGIN {print ($b3 < 20) ? 1 : 0}")
+    echo "| B3 \`frontier-lease -n 100\` on the $hs-URL, $hh-queue frontier | $(printf '%.1f' "$b3") ms/call (median; $(get "${k}b3_range")) | — | < 20 ms (on 10M) | $(mark "$ok") |"
+    b4=$(get "${k}b4")
+    echo "| B4 done $hs results | $(fmt "$b4") results/s ($(us "$b4") µs/URL) | — | ≥ 100k/s | $(mark "$(ge "$b4" 100000)") |"
+    b7=$(get "${k}b7")
+    ok=$(awk "BEGIN {print ($b7 < 1 && $(get "${k}b7_json") < 1) ? 1 : 0}")
+    echo "| B7 report summary / \`--json\` on the $hs frontier | $(printf '%.2f s / %.2f s' "$b7" "$(get "${k}b7_json")") | — | < 1 s (on 10M) | $(mark "$ok") |"
+    memrow "peak RSS at $hs" add "$(get "${k}rss_add")" "lease -n 100" "$(get "${k}rss_b3")" "lease -n 1000" "$(get "${k}rss_lease")" \
+        done "$(get "${k}rss_done")" report "$(get "${k}rss_report")"
+done
+if [ -n "$(get b5_fetch)" ]; then
+    r=$(calc "$(get b5_fetch) / $(get b5_curl)" | xargs printf '%.2f')
+    ok=$(( $(ge "$(get b5_fetch)" "$(get b5_curl)") && $(ge "$(get b5_fetch)" 5000) ))
+    echo "| B5 \`fetch -c $(get b5_c) --per-host $(get b5_c)\` of $(hum "$(get b5_n)") URLs on local nginx | $(fmt "$(get b5_fetch)") pages/s | \`curl --parallel --parallel-max $(get b5_c)\`: $(fmt "$(get b5_curl)") pages/s | ≥ 1.0× curl and ≥ 5k/s | $(mark $ok "${r}×") |"
+    echo "| B5 with \`--links --warc\` | $(fmt "$(get b5_full)") pages/s | | | |"
+    memrow "peak RSS in B5" fetch "$(get b5_rss)" "fetch --links --warc" "$(get b5_rss_full)"
+fi
+for p in b6 b6s; do
+    [ -n "$(get ${p}_rate)" ] || continue
+    same=$(get ${p}_same)
+    pg="$(get ${p}_pages) pages"
+    [ "$same" = yes ] || pg="ours $(get ${p}_pages) pages, wget2 $(get ${p}_pages_wget2): NOT the same page set"
+    ok=$(ge "$(get ${p}_ratio)" 1)
+    [ "$same" = yes ] || ok=0
+    echo "| B6 full crawl \`frontier-lease --follow \\| fetch -c $(get ${p}_c) --links \\| frontier-done\`, $(get ${p}_desc) ($pg), politeness off | $(fmt "$(get ${p}_rate)") pages/s | \`wget2 --recursive --max-threads=$(get ${p}_c)\`: $(fmt "$(get ${p}_rate_wget2)") pages/s | ≥ 1.0× wget2 | $(mark "$ok" "$(get ${p}_ratio)×") |"
+    memrow "peak RSS in B6, $(get ${p}_desc) (wget2: $(get ${p}_rss_wget2) MiB)" \
+        "lease --follow" "$(get ${p}_rss_lease)" "fetch --links" "$(get ${p}_rss_fetch)" done "$(get ${p}_rss_done)"
+done
+
+echo
+echo "Scaling (hosts = URLs/100; cost per URL should stay flat as the frontier grows):"
+echo
+echo "| URLs / hosts | B1 add µs/URL | B1 sqlite3 import µs/URL | B2 lease µs/URL | B3 ms/call | B4 done µs/URL | B7 summary s | frontier file | peak RSS add / lease / done / report | time |"
+echo "|---|---|---|---|---|---|---|---|---|---|"
+for s in $sizes; do
+    k="s${s}_"
+    if [ "$s" = "$N" ]; then hh=$(hum "$H"); else hh=$(hum $(( s / 100 > 0 ? s / 100 : 1 ))); fi
+    flag() { if [ "$1" -ge $LIMIT_MIB ]; then echo "**$1**"; else echo "$1"; fi; }
+    echo "| $(hum "$s") / $hh | $(us "$(get "${k}b1")") | $(us "$(get "${k}b1_peer")") | $(us "$(get "${k}b2")") | $(printf '%.1f' "$(get "${k}b3")") | $(us "$(get "${k}b4")") | $(printf '%.2f' "$(get "${k}b7")") | $(get "${k}db_mib") MiB | $(flag "$(get "${k}rss_add")") / $(flag "$(get "${k}rss_lease")") / $(flag "$(get "${k}rss_done")") / $(flag "$(get "${k}rss_report")") MiB | $(printf '%.0f' "$(get "${k}secs")") s |"
+done
+echo
+echo "(peak RSS in **bold**: >= $LIMIT_MIB MiB)"
+echo "load at the end: $(cut -d' ' -f1-3 /proc/loadavg)"
+echo "bench time: $(printf '%.0f' "$total") s in all$( [ -n "$(get b5_secs)" ] && printf '; B5 %.0f s' "$(get b5_secs)")$( [ -n "$(get b6_secs)" ] && printf '; B6 %.0f s' "$(get b6_secs)")"

@@ -11,7 +11,7 @@ for t in "$here"/test_*.sh; do
     name=$(basename "$t" .sh)
     [ -n "$filter" ] && [[ "$name" != *$filter* ]] && continue
     dir=$(mktemp -d)
-    log=$(cd "$dir" && ROOT="$root" timeout 300 bash "$t" 2>&1)
+    log=$(cd "$dir" && ROOT="$root" timeout "${E2E_TIMEOUT:-300}" bash "$t" 2>&1)
     rc=$?
     rm -rf "$dir"
     if [ $rc -eq 0 ]; then echo "PASS $name"; else echo "FAIL $name (exit $rc)"; printf '%s\n' "$log" | tail -30; fi

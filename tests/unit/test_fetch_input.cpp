@@ -73,7 +73,10 @@ TEST_CASE("fetch: libcurl error classes", "[fetch]") {
     CHECK(classify_curl_error(CURLE_WRITE_ERROR, true) == "too-large");
     CHECK(classify_curl_error(CURLE_FILESIZE_EXCEEDED, false) == "too-large");
     CHECK(classify_curl_error(CURLE_URL_MALFORMAT, false) == "bad-url");
-    CHECK(classify_curl_error(CURLE_WEIRD_SERVER_REPLY, false) == "other");
+    CHECK(classify_curl_error(CURLE_WEIRD_SERVER_REPLY, false) == "protocol");
+    CHECK(classify_curl_error(CURLE_UNSUPPORTED_PROTOCOL, false) == "protocol");
+    CHECK(classify_curl_error(CURLE_BAD_CONTENT_ENCODING, false) == "protocol");
+    CHECK(classify_curl_error(CURLE_OUT_OF_MEMORY, false) == "other");
 }
 
 TEST_CASE("fetch: result lines keep input keys and add SPEC fields", "[fetch]") {

@@ -1,7 +1,6 @@
 #include <catch2/catch.hpp>
 
 #include "error.hpp"
-#include "recrawl.hpp"
 #include "settings.hpp"
 
 using namespace frontier;
@@ -54,43 +53,4 @@ TEST_CASE("per-domain politeness overrides: the most specific wins", "[settings]
     CHECK(s.politeness_for("www.example.org:8080").min_delay == 7);
     CHECK(s.politeness_for("x.a.example.org").max_in_flight == 4);
     CHECK(s.politeness_for("x.a.example.org").min_delay == 1);  // an override starts from the global values
-}
-
-TEST_CASE("revisit intervals: divide when eventful, multiply when not, clamp", "[recrawl]") {
-    Settings s = build_settings({}, {});
-    auto fb = next_revisit(s, std::nullopt, false, 1, 0, 1000, 7);
-    CHECK(fb.interval == 86400);
-    CHECK(fb.next_visit >= 1000 + 86400 * 0.9);
-    CHECK(fb.next_visit <= 1000 + 86400 * 1.1);
-    CHECK(next_revisit(s, 86400.0 * 4, true, 3, 1, 0, 1).interval == 86400 * 2);
-    CHECK(next_revisit(s, 86400.0, true, 3, 1, 0, 1).interval == 86400);      // clamped to min
-    CHECK(next_revisit(s, 86400.0 * 4, false, 3, 0, 0, 1).interval == 86400 * 8);
-    CHECK(next_revisit(s, 86400.0 * 60, false, 3, 0, 0, 1).interval == 86400 * 64);  // clamped to max
-}
-
-TEST_CASE("revisit tiers follow the seed's policy", "[recrawl]") {
-    RecrawlFacts f;
-    f.recrawl = true;
-    f.last_modified = 500;
-    CHECK(recrawl_tier(f).tier == 1);
-    CHECK(recrawl_tier(f).key == 500);
-    f.successes = 2;
-    f.last_success = 400;
-    CHECK(recrawl_tier(f).tier == 2);
-    CHECK(recrawl_tier(f).key == -100);
-    f.last_success = 600;
-    f.next_visit = 9000;
-    CHECK(recrawl_tier(f).tier == 3);
-    CHECK(recrawl_tier(f).key == 9000);
-    RecrawlFacts g;
-    g.recrawl = true;
-    g.successes = 1;
-    g.last_success = 300;
-    CHECK(recrawl_tier(g).tier == 2);
-    CHECK(recrawl_tier(g).key == 300);
-    g.visit_now = true;
-    g.now = 10;
-    CHECK(recrawl_tier(g).key < -1e14);
-    RecrawlFacts plain;
-    CHECK(recrawl_tier(plain).tier == 0);
 }

@@ -1,0 +1,172 @@
+#!/usr/bin/env bash
+# B6: a full crawl of a local multi-host site,
+#   frontier-lease --follow | fetch --links | frontier-done
+# beside `wget2 --recursive` with the same number of transfers at once, on the
+# same site, in the same run. Not part of `make check`.
+#
+#   SITE=python-docs (default) Debian's python3-doc HTML (~530 pages, ~67 MB,
+#                      ~170 links a page) served on HOSTS ports of 127.0.0.1:
+#                      HOSTS hosts, HOSTS queues, HOSTS x 532 pages
+#   SITE=synthetic     tests/tools/make-site.py PAGES pages (default 2000, ~0.5 KB
+#                      each, 8 links a page, one to another host) on HOSTS ports
+#   HOSTS=3  C=8       hosts; transfers at once (fetch -c C --per-host C,
+#                      wget2 --max-threads=C)
+#   INFLIGHT=256       frontier-lease --follow --max-in-flight (and -n,
+#                      --per-queue): the depth of the pipe, not transfers
+#   REPEAT=3           runs of each, interleaved; the median is reported
+#   FRONTIER_BIN=bin   the tools to measure
+#   RESULTS=FILE       also append "KEY<TAB>VALUE" lines (KEY prefixed PREFIX_,
+#                      default b6) for tests/bench/run.sh
+# Politeness off for ours: robots.enabled false, politeness.min-delay 0,
+# delay-factor 0, max-in-flight per queue unlimited; wget2 --robots=off.
+# Both must fetch the same page set: wget2 --ignore-tags=img,script, because
+# fetch --links follows a, link, frame, iframe and area only. The pages each
+# fetched are taken from nginx's access log and compared.
+# Nothing leaves 127.0.0.1.
+set -euo pipefail
+root="$(cd "$(dirname "$0")/../.." && pwd)"
+bin="${FRONTIER_BIN:-bin}"
+case $bin in /*) ;; *) bin="$root/$bin" ;; esac
+for t in frontier-add frontier-config frontier-lease frontier-done fetch; do
+    [ -x "$bin/$t" ] || { echo "crawl_vs_wget2: $bin/$t missing (make all, or set FRONTIER_BIN)" >&2; exit 1; }
+done
+SITE="${SITE:-python-docs}"
+HOSTS="${HOSTS:-3}"
+C="${C:-8}"
+INFLIGHT="${INFLIGHT:-256}"
+REPEAT="${REPEAT:-3}"
+PAGES="${PAGES:-2000}"
+PREFIX="${PREFIX:-b6}"
+DOCS="${DOCS:-/usr/share/doc/python3/html}"
+
+if ! command -v wget2 > /dev/null; then
+    echo "crawl_vs_wget2: installing wget2 (the peer)" >&2
+    SUDO=""; [ "$(id -u)" -ne 0 ] && SUDO=sudo
+    DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -q wget2 > /dev/null
+fi
+
+dir="$(mktemp -d)"
+chmod 755 "$dir"
+source "$root/tests/tools/nginx.sh"
+trap 'nginx_stop > /dev/null 2>&1 || true; rm -rf "$dir"' EXIT
+case $SITE in
+    python-docs)
+        [ -f "$DOCS/index.html" ] || { echo "crawl_vs_wget2: $DOCS/index.html missing (apt-get install python3-doc)" >&2; exit 1; }
+        nginx_start "$DOCS" "$HOSTS"
+        desc="python3-doc HTML on $HOSTS hosts" ;;
+    synthetic)
+        mkdir -p "$dir/site"
+        nginx_start "$dir/site" "$HOSTS"
+        bases=""
+        for p in $NGINX_PORTS; do bases="$bases http://127.0.0.1:$p"; done
+        # shellcheck disable=SC2086
+        python3 "$root/tests/tools/make-site.py" "$dir/site" "$PAGES" --private 0 --base $bases
+        desc="make-site.py $PAGES pages on $HOSTS hosts" ;;
+    *) echo "crawl_vs_wget2: SITE is python-docs or synthetic" >&2; exit 2 ;;
+esac
+log="$(nginx_log)"
+seeds=""
+for p in $NGINX_PORTS; do seeds="$seeds http://127.0.0.1:$p/index.html"; done
+
+now() { date +%s.%N; }
+rss_kb() { sed -n 's/.*maxrss=\([0-9]*\).*/\1/p' "$1"; }
+cpu_s() { awk '{for (i = 1; i <= NF; i++) if ($i ~ /^(user|sys)=/) { split($i, a, "="); s += a[2] }} END {printf "%.2f", s}' "$1"; }
+median() { sort -g | awk '{v[NR] = $1} END {print v[int((NR + 1) / 2)]}'; }
+pageset() { awk '{print $1, $2, $3}' "$log" | sort; }
+TIMEFMT="maxrss=%M user=%U sys=%S"
+
+run_wget2() {
+    rm -rf "$dir/wget2"
+    : > "$log"
+    local t0 t1 rc=0
+    t0=$(now)
+    # shellcheck disable=SC2086
+    /usr/bin/time -f "$TIMEFMT" -o "$dir/t.wget2" \
+        wget2 --no-config -q --recursive --level=inf --robots=off --max-threads="$C" \
+        --ignore-tags=img,script -P "$dir/wget2" $seeds || rc=$?
+    t1=$(now)
+    # 8: some page answered 404 (python-docs links to a missing changelog)
+    [ $rc = 0 ] || [ $rc = 8 ] || { echo "crawl_vs_wget2: wget2 exited $rc" >&2; exit 1; }
+    pageset > "$dir/set.wget2"
+    echo "$(awk "BEGIN {print $t1 - $t0}") $(wc -l < "$dir/set.wget2") $(rss_kb "$dir/t.wget2") $(cpu_s "$dir/t.wget2")"
+}
+
+run_ours() {
+    local F="$dir/crawl.db" t0 t1
+    rm -f "$F" "$F"-*
+    for kv in "robots.enabled false" "politeness.min-delay 0" "politeness.delay-factor 0" \
+              "politeness.max-in-flight 100000000" "budget.hold-queues false"; do
+        # shellcheck disable=SC2086
+        "$bin/frontier-config" -f "$F" $kv
+    done
+    printf '%s\n' $seeds | "$bin/frontier-add" -q -f "$F"
+    : > "$log"
+    t0=$(now)
+    set +e
+    /usr/bin/time -f "$TIMEFMT" -o "$dir/t.lease" \
+        "$bin/frontier-lease" -q -f "$F" --follow --max-in-flight "$INFLIGHT" -n "$INFLIGHT" --per-queue "$INFLIGHT" |
+    /usr/bin/time -f "$TIMEFMT" -o "$dir/t.fetch" "$bin/fetch" -q -c "$C" --per-host "$C" --links |
+    /usr/bin/time -f "$TIMEFMT" -o "$dir/t.done" "$bin/frontier-done" -f "$F" > "$dir/done.jsonl"
+    local st=("${PIPESTATUS[@]}")
+    set -e
+    t1=$(now)
+    # frontier-lease --follow exits 0 once nothing is queued or leased
+    [ "${st[*]}" = "0 0 0" ] || { echo "crawl_vs_wget2: pipeline exit statuses ${st[*]} (lease fetch done)" >&2; exit 1; }
+    pageset > "$dir/set.ours"
+    local recorded
+    recorded=$(grep -c '"result":"done"' "$dir/done.jsonl" || true)
+    echo "$(awk "BEGIN {print $t1 - $t0}") $(wc -l < "$dir/set.ours") $recorded" \
+         "$(rss_kb "$dir/t.lease") $(rss_kb "$dir/t.fetch") $(rss_kb "$dir/t.done")" \
+         "$(cpu_s "$dir/t.lease") $(cpu_s "$dir/t.fetch") $(cpu_s "$dir/t.done")"
+}
+
+: > "$dir/r.wget2"
+: > "$dir/r.ours"
+for i in $(seq "$REPEAT"); do
+    run_wget2 >> "$dir/r.wget2"
+    run_ours >> "$dir/r.ours"
+done
+
+# The same page set (port, path, status) for both, every run.
+cmp -s "$dir/set.ours" "$dir/set.wget2" && same=yes || same=no
+pages=$(wc -l < "$dir/set.ours")
+pages_w=$(wc -l < "$dir/set.wget2")
+ok=$(awk '$3 ~ /^2/' "$dir/set.ours" | wc -l)
+for f in r.wget2 r.ours; do
+    [ "$(awk '{print $2}' "$dir/$f" | sort -u | wc -l)" = 1 ] || same=no
+done
+
+secs_w=$(awk '{print $1}' "$dir/r.wget2" | median)
+secs_o=$(awk '{print $1}' "$dir/r.ours" | median)
+rate_w=$(awk "BEGIN {printf \"%.0f\", $pages_w / $secs_w}")
+rate_o=$(awk "BEGIN {printf \"%.0f\", $pages / $secs_o}")
+ratio=$(awk "BEGIN {printf \"%.2f\", ($pages / $secs_o) / ($pages_w / $secs_w)}")
+maxcol() { awk -v c="$2" '$c > m {m = $c} END {printf "%d", m / 1024}' "$dir/$1"; }
+medcol() { awk -v c="$2" '{print $c}' "$dir/$1" | median; }
+
+echo "site: $desc, transfers at once: $C, leases in flight: $INFLIGHT, runs: $REPEAT (median)"
+echo "pages fetched (from nginx's log): ours $pages ($ok 2xx, $(awk '{print $3}' "$dir/r.ours" | sort -u | tr '\n' ' ')recorded by frontier-done), wget2 $pages_w; same page set: $same"
+if [ $same = no ]; then
+    echo "  only ours: $(comm -23 "$dir/set.ours" "$dir/set.wget2" | wc -l), only wget2: $(comm -13 "$dir/set.ours" "$dir/set.wget2" | wc -l); e.g.:"
+    comm -3 "$dir/set.ours" "$dir/set.wget2" | head -5 | sed 's/^/    /'
+fi
+echo "wget2 --recursive --max-threads=$C: $rate_w pages/s ($(awk '{printf "%.2f ", $1}' "$dir/r.wget2")s), peak RSS $(maxcol r.wget2 3) MiB, CPU $(medcol r.wget2 4) s"
+echo "lease --follow | fetch -c $C --links | done: $rate_o pages/s ($(awk '{printf "%.2f ", $1}' "$dir/r.ours")s) = ${ratio}x wget2"
+echo "  peak RSS lease / fetch / done: $(maxcol r.ours 4) / $(maxcol r.ours 5) / $(maxcol r.ours 6) MiB; CPU s (user+sys): $(medcol r.ours 7) / $(medcol r.ours 8) / $(medcol r.ours 9)"
+
+if [ -n "${RESULTS:-}" ]; then
+    {
+        printf '%s_desc\t%s\n' "$PREFIX" "$desc"
+        printf '%s_pages\t%s\n' "$PREFIX" "$pages"
+        printf '%s_pages_wget2\t%s\n' "$PREFIX" "$pages_w"
+        printf '%s_same\t%s\n' "$PREFIX" "$same"
+        printf '%s_c\t%s\n' "$PREFIX" "$C"
+        printf '%s_rate\t%s\n' "$PREFIX" "$rate_o"
+        printf '%s_rate_wget2\t%s\n' "$PREFIX" "$rate_w"
+        printf '%s_ratio\t%s\n' "$PREFIX" "$ratio"
+        printf '%s_rss_lease\t%s\n' "$PREFIX" "$(maxcol r.ours 4)"
+        printf '%s_rss_fetch\t%s\n' "$PREFIX" "$(maxcol r.ours 5)"
+        printf '%s_rss_done\t%s\n' "$PREFIX" "$(maxcol r.ours 6)"
+        printf '%s_rss_wget2\t%s\n' "$PREFIX" "$(maxcol r.wget2 3)"
+    } >> "$RESULTS"
+fi

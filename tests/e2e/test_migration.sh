@@ -1,0 +1,128 @@
+# Schema migration: a frontier file from every earlier released schema
+# version opens with the current tools and keeps its data.
+#  - tests/fixtures/schema-v1.sql: a v1 file made by the v1 tools (URLs in
+#    every state, robots.txt rules, settings, per-domain settings, budget
+#    overrides, a queue retired by hand, outstanding leases), with what the v1
+#    tools reported about it (schema-v1.*.json*).
+#  - A reading tool does not write: it asks for a migration (when one is
+#    needed) and leaves the file as it is. A writing tool migrates it, once.
+#  - After migration: user_version is the current one; the tables, columns and
+#    indexes are those of a fresh file; every v1 row and column is unchanged;
+#    frontier-report, --queues, frontier-config and frontier-budget say what
+#    the v1 tools said; frontier-report --check passes; the crawl goes on to
+#    its end with the current tools.
+#  - A file from a newer version is refused by every tool with a clear
+#    message, and not changed.
+# When a schema version 3 is released, add tests/fixtures/schema-v2.sql (made
+# by the v2 tools) and list it in VERSIONS.
+set -euo pipefail
+FIX=$ROOT/tests/fixtures
+VERSIONS="1"
+export FRONTIER_NOW=1800000210
+frontier-config -f fresh.db lease.ttl 600
+CUR=$(sqlite3 fresh.db "pragma user_version")
+echo "current schema version: $CUR"
+
+schema_of() {  # table -> sorted "name type" of its columns; index names
+    sqlite3 "$1" "select m.name || '.' || p.name || ' ' || p.type from sqlite_master m, pragma_table_info(m.name) p
+                  where m.type = 'table' order by 1; select 'index ' || name from sqlite_master where type = 'index' order by 1"
+}
+
+for V in $VERSIONS; do
+    db=v$V.db
+    sqlite3 $db < "$FIX/schema-v$V.sql"
+    test "$(sqlite3 $db "pragma user_version")" = "$V"
+    # Every row of every table, as the old version stored it.
+    python3 - $db rows-before.json <<'PY'
+import json, sqlite3, sys
+con = sqlite3.connect(sys.argv[1])
+out = {}
+for (t,) in con.execute("SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name"):
+    cols = [r[1] for r in con.execute(f"PRAGMA table_info({t})")]
+    out[t] = {"cols": cols, "rows": sorted(map(list, con.execute(f"SELECT {', '.join(cols)} FROM {t}")), key=repr)}
+json.dump(out, open(sys.argv[2], "w"))
+PY
+    sum=$(sha256sum < $db)
+    if [ "$V" -lt "$CUR" ]; then
+        # A reading tool neither migrates nor changes anything.
+        set +e; frontier-report -f $db > out.txt 2> err.txt; rc=$?; set -e
+        [ $rc = 1 ] && grep -q "needs migrating" err.txt || { echo "v$V: frontier-report exit $rc: $(cat err.txt)"; exit 1; }
+        test "$(sha256sum < $db)" = "$sum"
+        echo "v$V: frontier-report refuses to read before migration: $(cat err.txt)"
+    fi
+    # A writing tool migrates (an empty add changes nothing else).
+    frontier-add -f $db < /dev/null 2> /dev/null
+    test "$(sqlite3 $db "pragma user_version")" = "$CUR"
+    diff <(schema_of fresh.db) <(schema_of $db) > schema.diff || { echo "v$V: schema differs from a fresh file"; cat schema.diff; exit 1; }
+    python3 - $db rows-before.json "$FIX" "$V" <<'PY'
+import json, sqlite3, subprocess, sys
+db, before, fix, v = sys.argv[1], json.load(open(sys.argv[2])), sys.argv[3], sys.argv[4]
+con = sqlite3.connect(db)
+errors = []
+for t, b in before.items():
+    rows = sorted(map(list, con.execute(f"SELECT {', '.join(b['cols'])} FROM {t}")), key=repr)
+    if rows != b["rows"]:
+        errors.append(f"table {t}: {len(b['rows'])} rows before, {len(rows)} after, or values changed")
+# What the old tools reported, the current ones report (keys added since are ignored).
+def subset(old, new, where):
+    if isinstance(old, dict):
+        if not isinstance(new, dict): errors.append(f"{where}: {new!r} is not an object"); return
+        for k, val in old.items():
+            if k not in new: errors.append(f"{where}.{k} missing")
+            else: subset(val, new[k], f"{where}.{k}")
+    elif old != new:
+        errors.append(f"{where}: {new!r}, was {old!r}")
+def run(*args):
+    return subprocess.run(args, check=True, capture_output=True, text=True).stdout
+subset(json.load(open(f"{fix}/schema-v{v}.report.json")), json.loads(run("frontier-report", "-f", db, "--json")), "report")
+old_rows = [json.loads(l) for l in open(f"{fix}/schema-v{v}.queues.jsonl")]
+new_rows = [json.loads(l) for l in run("frontier-report", "-f", db, "--queues", "--json").splitlines()]
+if len(old_rows) != len(new_rows): errors.append(f"{len(new_rows)} queue rows, were {len(old_rows)}")
+for o, n in zip(old_rows, new_rows): subset(o, n, f"queue {o['queue']}")
+subset(json.load(open(f"{fix}/schema-v{v}.config.json")), json.loads(run("frontier-config", "-f", db)), "config")
+subset(json.load(open(f"{fix}/schema-v{v}.budget.json")), json.loads(run("frontier-budget", "-f", db)), "budget")
+print(f"v{v}: {sum(len(b['rows']) for b in before.values())} rows in {len(before)} tables unchanged; reports match the v{v} tools'")
+if errors: print("\n".join(errors[:30])); sys.exit(1)
+PY
+    frontier-report -f $db --check > check.txt || { cat check.txt; exit 1; }
+    # A second writer finds nothing to migrate.
+    frontier-add -f $db < /dev/null 2> /dev/null
+    test "$(sqlite3 $db "pragma user_version")" = "$CUR"
+
+    # The crawl goes on with the current tools: answer everything with 200
+    # (robots.txt allows all) until frontier-lease says it is finished.
+    now=$FRONTIER_NOW
+    end=""
+    for pass in $(seq 20); do
+        now=$((now + 3601))  # past lease.ttl, retry.delay and politeness; robots.txt stays fresh (24 h)
+        set +e; FRONTIER_NOW=$now frontier-lease -f $db -n 100 --per-queue 10 > lease.out 2> /dev/null; rc=$?; set -e
+        case $rc in 0) ;; 3) continue ;; 4|5) end=$rc; break ;; *) echo "v$V: frontier-lease exit $rc"; exit 1 ;; esac
+        python3 -c '
+import json, sys
+for l in open("lease.out"):
+    r = json.loads(l)
+    out = {"lease": r["lease"], "status": 200, "duration_ms": 1}
+    if r.get("robots"): out["body"] = "User-agent: *\nAllow: /\n"
+    print(json.dumps(out))' > results.jsonl
+        FRONTIER_NOW=$((now + 1)) frontier-done -f $db results.jsonl > done.out
+        grep -q '"result":"rejected"' done.out && { echo "v$V: results rejected"; cat done.out; exit 1; }
+    done
+    [ -n "$end" ] || { echo "v$V: the crawl did not finish"; exit 1; }
+    FRONTIER_NOW=$((now + 2)) frontier-report -f $db --check > check.txt || { cat check.txt; exit 1; }
+    echo "v$V: migrated to v$CUR; the crawl went on to its end (frontier-lease exit $end); check ok"
+done
+
+# A newer version than this build knows: refused by every tool, file unchanged.
+db=newer.db
+cp fresh.db $db
+echo "http://a.example/" | frontier-add -q -f $db
+sqlite3 $db "pragma user_version = $((CUR + 1))"
+sum=$(sha256sum < $db)
+for cmd in "frontier-add -f $db" "frontier-lease -f $db" "frontier-done -f $db" "frontier-config -f $db" \
+           "frontier-config -f $db lease.ttl 5" "frontier-budget -f $db" "frontier-report -f $db" "frontier-report -f $db --check"; do
+    set +e; $cmd < /dev/null > out.txt 2> err.txt; rc=$?; set -e
+    [ $rc = 1 ] && grep -q "schema version $((CUR + 1)), newer than this tool knows ($CUR)" err.txt || {
+        echo "'$cmd' on a v$((CUR + 1)) file: exit $rc: $(cat err.txt)"; exit 1; }
+done
+test "$(sha256sum < $db)" = "$sum"
+echo "v$((CUR + 1)) file: refused by every tool ($(head -1 err.txt)); unchanged"

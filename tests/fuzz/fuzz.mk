@@ -1,0 +1,30 @@
+# Builds the libFuzzer targets with clang into build-fuzz/ (make -f tests/fuzz/fuzz.mk,
+# from the repository root). Only the parsers' sources are compiled, with
+# AddressSanitizer, UndefinedBehaviorSanitizer and fuzzer coverage.
+# tests/fuzz/run.sh drives it; `make fuzz` and tests/e2e/test_fuzz_short.sh call that.
+FUZZ_CXX   ?= clang++
+FUZZ_BUILD ?= build-fuzz
+XML_CFLAGS := $(shell pkg-config --cflags libxml-2.0 2>/dev/null || echo -I/usr/include/libxml2)
+SAN        := -fsanitize=address,undefined -fno-sanitize-recover=undefined -fno-omit-frame-pointer
+FLAGS      := -std=c++20 -O1 -g $(SAN) -Ilib $(XML_CFLAGS) -MMD -MP
+LIBS       := -lcurl -lsimdjson -lxxhash -lpsl -lidn2 -lxml2 -lz -lpthread
+
+SRC        := json json_reader json_writer signals url robots html_links sitemap links
+OBJ        := $(SRC:%=$(FUZZ_BUILD)/lib/%.o)
+TARGETS    := fuzz_json fuzz_url fuzz_robots fuzz_links
+
+all: $(TARGETS:%=$(FUZZ_BUILD)/%)
+
+$(FUZZ_BUILD)/lib/%.o: lib/%.cpp
+	@mkdir -p $(dir $@)
+	$(FUZZ_CXX) $(FLAGS) -fsanitize=fuzzer-no-link -c $< -o $@
+
+$(FUZZ_BUILD)/%.o: tests/fuzz/%.cpp
+	@mkdir -p $(dir $@)
+	$(FUZZ_CXX) $(FLAGS) -fsanitize=fuzzer-no-link -c $< -o $@
+
+$(FUZZ_BUILD)/fuzz_%: $(FUZZ_BUILD)/fuzz_%.o $(OBJ)
+	$(FUZZ_CXX) $(SAN) -fsanitize=fuzzer -o $@ $^ $(LIBS)
+
+.SECONDARY:
+-include $(OBJ:.o=.d) $(TARGETS:%=$(FUZZ_BUILD)/%.d)
