@@ -92,5 +92,5 @@ install: all
 clean:
 	rm -rf build build-asan build-fuzz bin bin-asan
 
-.SECONDARY: $(LIB_OBJ) $(TOOL_BIN:bin/%=$(BUILD)/tools/%.o)
+.SECONDARY: $(LIB_OBJ) $(TOOLS:%=$(BUILD)/tools/%.o)
 -include $(LIB_OBJ:.o=.d) $(UNIT_OBJ:.o=.d) $(wildcard $(BUILD)/tools/*.d)
