@@ -1,5 +1,7 @@
 #include "fetch_output.hpp"
 
+#include <algorithm>
+
 #include <csignal>
 #include <cstdio>
 #include <pthread.h>
@@ -156,6 +158,7 @@ std::string format_fetch_result(const FetchResult& r, const std::vector<Link>* l
 }
 
 ResultWriter::ResultWriter(const FetchOptions& opt, FetchStats& stats) : opt_(opt), stats_(stats) {
+    parse_threads_ = std::clamp(std::thread::hardware_concurrency(), 1u, 8u);
     if (!opt_.warc_prefix.empty())
         warc_ = std::make_unique<WarcWriter>(opt_.warc_prefix, opt_.warc_max_size, default_user_agent());
 }
@@ -183,7 +186,9 @@ void ResultWriter::start() {
 
 bool ResultWriter::push(FetchResult&& r) {
     constexpr size_t kMaxItems = 4096;
-    constexpr uint64_t kMaxBytes = 256ull << 20;
+    // Bodies waiting for the writer: bounds fetch's memory when parsing is
+    // slower than the network (push blocks; curl stops reading meanwhile).
+    constexpr uint64_t kMaxBytes = 24ull << 20;
     std::unique_lock<std::mutex> lock(mu_);
     cv_space_.wait(lock, [&] {
         return failed_.load() || queue_.empty() || (queue_.size() < kMaxItems && queued_bytes_ < kMaxBytes);
@@ -209,17 +214,61 @@ void ResultWriter::finish() {
     if (error_) std::rethrow_exception(error_);
 }
 
-void ResultWriter::handle(FetchResult& r) {
+bool ResultWriter::wants_links(const FetchResult& r) const {
+    return opt_.links && !r.job.robots && r.status >= 200 && r.status < 300 && r.error_class.empty();
+}
+
+namespace {
+
+// The page's links, each URL once, in document order.
+std::vector<Link> unique_links(const FetchResult& r) {
+    auto found = extract_links(r.body, r.content_type, r.effective_url.empty() ? r.job.url : r.effective_url);
     std::vector<Link> links;
-    bool with_links = false;
-    if (opt_.links && !r.job.robots && r.status >= 200 && r.status < 300 && r.error_class.empty()) {
-        with_links = true;
-        auto found = extract_links(r.body, r.content_type, r.effective_url.empty() ? r.job.url : r.effective_url);
-        std::unordered_set<std::string_view> seen;
-        links.reserve(found.size());
-        for (Link& l : found)
-            if (seen.insert(l.url).second) links.push_back(std::move(l));
+    std::unordered_set<std::string_view> seen;
+    links.reserve(found.size());
+    for (Link& l : found)
+        if (seen.insert(l.url).second) links.push_back(std::move(l));
+    return links;
+}
+
+}  // namespace
+
+void ResultWriter::extract_batch(std::deque<FetchResult>& batch,
+                                 std::vector<std::optional<std::vector<Link>>>& links) {
+    links.clear();
+    links.resize(batch.size());
+    std::vector<size_t> todo;
+    for (size_t i = 0; i < batch.size(); ++i)
+        if (wants_links(batch[i])) todo.push_back(i);
+    unsigned helpers = static_cast<unsigned>(std::min<size_t>(parse_threads_, todo.size())) - (todo.empty() ? 0 : 1);
+    if (helpers == 0) {
+        for (size_t i : todo) links[i] = unique_links(batch[i]);
+        return;
     }
+    // The writer thread works too; each thread takes the next page.
+    std::atomic<size_t> next{0};
+    std::vector<std::exception_ptr> errors(batch.size());
+    auto work = [&] {
+        for (size_t k; (k = next.fetch_add(1)) < todo.size();) {
+            size_t i = todo[k];
+            try {
+                links[i] = unique_links(batch[i]);
+            } catch (...) {
+                errors[i] = std::current_exception();
+            }
+        }
+    };
+    std::vector<std::thread> pool;
+    pool.reserve(helpers);
+    for (unsigned t = 0; t < helpers; ++t) pool.emplace_back(work);
+    work();
+    for (auto& t : pool) t.join();
+    for (auto& e : errors)
+        if (e) std::rethrow_exception(e);
+}
+
+void ResultWriter::handle(FetchResult& r, std::optional<std::vector<Link>>& links) {
+    bool with_links = links.has_value();
     WarcLocation loc;
     bool with_warc = false;
     if (warc_ && r.warc && r.status > 0) {
@@ -236,12 +285,13 @@ void ResultWriter::handle(FetchResult& r) {
     }
     uint64_t cap = r.job.robots ? 512000 : opt_.body_max;
     if (!r.job.robots && !opt_.body) r.have_body = false;
-    out().write_line(format_fetch_result(r, with_links ? &links : nullptr, with_warc ? &loc : nullptr, cap));
+    out().write_line(format_fetch_result(r, with_links ? &*links : nullptr, with_warc ? &loc : nullptr, cap));
     stats_.add(result_class(r), r.bytes);
 }
 
 void ResultWriter::run() {
     std::deque<FetchResult> batch;
+    std::vector<std::optional<std::vector<Link>>> links;
     try {
         for (;;) {
             {
@@ -255,11 +305,20 @@ void ResultWriter::run() {
                 }
                 if (queue_.empty() && closing_) break;
                 batch.swap(queue_);
-                queued_bytes_ = 0;
             }
             cv_space_.notify_all();
-            for (FetchResult& r : batch) handle(r);
+            // The batch's bodies count against kMaxBytes until written, so
+            // bodies held in memory stay bounded while a batch is parsed.
+            uint64_t batch_bytes = 0;
+            for (const FetchResult& r : batch) batch_bytes += r.body.size();
+            extract_batch(batch, links);
+            for (size_t i = 0; i < batch.size(); ++i) handle(batch[i], links[i]);
             batch.clear();
+            {
+                std::lock_guard<std::mutex> lock(mu_);
+                queued_bytes_ -= std::min(queued_bytes_, batch_bytes);
+            }
+            cv_space_.notify_all();
         }
         out().flush();
         if (warc_) warc_->close();

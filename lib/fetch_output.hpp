@@ -1,7 +1,10 @@
 // The result side of `fetch`: one writer thread that turns FetchResults into
 // JSON lines on stdout (the only stdout writer, so lines never interleave),
 // extracting links and writing WARC records on the way, off the network
-// thread. Bounded: push() blocks while the queue is full.
+// thread. When several results wait, their links are extracted by helper
+// threads at once (parsing HTML is the costly part of a crawl), and the lines
+// are still written in arrival order. Bounded: push() blocks while the queue
+// is full.
 #pragma once
 
 #include <atomic>
@@ -12,6 +15,7 @@
 #include <map>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <string>
 #include <thread>
 #include <vector>
@@ -73,7 +77,11 @@ public:
 
 private:
     void run();
-    void handle(FetchResult& r);
+    // Extracts the links of every result of `batch` that needs them into
+    // `links` (same index), on up to parse_threads_ threads.
+    void extract_batch(std::deque<FetchResult>& batch, std::vector<std::optional<std::vector<Link>>>& links);
+    bool wants_links(const FetchResult& r) const;
+    void handle(FetchResult& r, std::optional<std::vector<Link>>& links);
 
     FetchOptions opt_;
     FetchStats& stats_;
@@ -87,6 +95,7 @@ private:
     std::atomic<bool> failed_{false};
     std::exception_ptr error_;
     std::thread thread_;
+    unsigned parse_threads_ = 1;
 };
 
 }  // namespace frontier
