@@ -1,4 +1,3 @@
-#include <chrono>
 #include <cstdio>
 
 #include "clock.hpp"
@@ -8,20 +7,6 @@
 #include "signals.hpp"
 
 namespace frontier {
-
-namespace {
-
-double mono() {
-    return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count();
-}
-
-std::string per_second(int64_t n, double secs) {
-    char buf[32];
-    std::snprintf(buf, sizeof buf, "%.0f/s", secs > 0 ? double(n) / secs : 0.0);
-    return buf;
-}
-
-}  // namespace
 
 int run_done(const DoneOptions& o) {
     Store store(frontier_path(o.common), Store::Mode::write);
@@ -34,7 +19,7 @@ int run_done(const DoneOptions& o) {
     // Progress (a terminal, or --progress): a line every 2 s with the rate
     // since the last line, and a summary at the end.
     const bool progress = o.common.progress || (stderr_is_tty() && !o.common.quiet);
-    const double started = mono();
+    const double started = monotonic_seconds();
     double last_report = started;
     int64_t last_results = 0;
     while (!stop_requested()) {
@@ -59,7 +44,7 @@ int run_done(const DoneOptions& o) {
         ++in_batch;
         if (!o.common.quiet) out().write_line(res);
         if (progress) {
-            double t = mono();
+            double t = monotonic_seconds();
             if (t - last_report >= 2) {
                 const DoneTally& k = proc.tally();
                 diag(std::to_string(k.results) + " results (" + per_second(k.results - last_results, t - last_report) +
@@ -72,7 +57,7 @@ int run_done(const DoneOptions& o) {
     if (open) store.commit();
     out().flush();
     if (progress || o.common.verbose) {
-        double secs = mono() - started;
+        double secs = monotonic_seconds() - started;
         char buf[32];
         std::snprintf(buf, sizeof buf, "%.1f", secs);
         diag(std::string(stop_requested() ? "stopped after " : "") + std::to_string(total) + " results in " + buf +

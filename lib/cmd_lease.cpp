@@ -1,4 +1,3 @@
-#include <chrono>
 #include <cmath>
 #include <cstdio>
 #include <ctime>
@@ -74,23 +73,13 @@ void explain(const LeaseOutcome& r, double now, bool quiet) {
     }
 }
 
-double mono() {
-    return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count();
-}
-
-std::string rate(int64_t n, double secs) {
-    char buf[48];
-    std::snprintf(buf, sizeof buf, "%.0f/s", secs > 0 ? double(n) / secs : 0.0);
-    return buf;
-}
-
 // --follow's closing line with --progress (or on a terminal).
 void follow_summary(int64_t emitted, double started, bool stopped) {
-    double secs = mono() - started;
+    double secs = monotonic_seconds() - started;
     char buf[32];
     std::snprintf(buf, sizeof buf, "%.1f", secs);
     std::string line = (stopped ? "stopped by a signal after leasing " : "leased ") + std::to_string(emitted) +
-                       " URLs in " + buf + " s (" + rate(emitted, secs) + ")";
+                       " URLs in " + buf + " s (" + per_second(emitted, secs) + ")";
     if (stopped) line += "; leases not answered expire and are handed out again";
     diag(line);
 }
@@ -134,7 +123,7 @@ int run_lease(const LeaseOptions& o) {
     // Progress (a terminal, or --progress): a line every 2 s of real time with
     // the lease rate since the last line, and a closing summary.
     const bool progress = o.common.progress || (stderr_is_tty() && !o.common.quiet);
-    const double started = mono();
+    const double started = monotonic_seconds();
     double last_report = started;
     int64_t emitted = 0, last_emitted = 0;
     for (;;) {
@@ -159,9 +148,9 @@ int run_lease(const LeaseOptions& o) {
         for (auto& it : r.items) print_item(it);
         emitted += static_cast<int64_t>(r.items.size());
         out().flush();
-        if (progress && mono() - last_report >= 2) {
-            double t = mono();
-            diag("leased " + std::to_string(emitted) + " (" + rate(emitted - last_emitted, t - last_report) + "), " +
+        if (progress && monotonic_seconds() - last_report >= 2) {
+            double t = monotonic_seconds();
+            diag("leased " + std::to_string(emitted) + " (" + per_second(emitted - last_emitted, t - last_report) + "), " +
                  std::to_string(r.in_flight) + " in flight, " + std::to_string(store.count("queued")) + " queued");
             last_report = t;
             last_emitted = emitted;

@@ -1,6 +1,5 @@
 #include "fetcher.hpp"
 
-#include <chrono>
 #include <cmath>
 #include <cstdio>
 #include <deque>
@@ -45,10 +44,6 @@ void validate_fetch_options(const FetchOptions& o) {
 }
 
 namespace {
-
-double mono() {
-    return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count();
-}
 
 ScoreboardConfig board_config(const FetchOptions& o) {
     ScoreboardConfig c;
@@ -119,7 +114,7 @@ private:
     size_t held_ = 0;
     size_t active_ = 0;
     size_t read_ahead_ = 0;
-    double started_ = mono();
+    double started_ = monotonic_seconds();
     double last_progress_ = 0;
     uint64_t last_results_ = 0, last_bytes_ = 0;
     bool show_progress_ = false;
@@ -217,7 +212,7 @@ void Fetcher::complete(CURLMsg* msg) {
     HostQueue& q = *static_cast<HostQueue*>(tr->owner);
     tr->owner = nullptr;
     FetchResult r = tr->finish(rc);
-    double t = mono();
+    double t = monotonic_seconds();
     board_.finished(q.st, t, r.status, tr->latency(), tr->connection_failed());
     idle_.push_back(tr);
     if (opt_.verbose && tr->connection_failed())
@@ -267,7 +262,7 @@ void Fetcher::run(InputFeeder& input) {
     for (;;) {
         if (writer_.failed()) break;
         bool stopping = stop_requested();
-        double t = mono();
+        double t = monotonic_seconds();
         if (!stopping && !input_done && held_ < read_ahead_) {
             bool was_finished = input.finished();  // read before take: no job slips past
             input.take(intake, read_ahead_ - held_);
@@ -315,7 +310,7 @@ void Fetcher::run(InputFeeder& input) {
     input.stop();
     // The closing progress line only when no summary follows (-q --progress);
     // on a terminal the summary replaces the live line (diag erases it).
-    if (show_progress_ && opt_.quiet) progress(mono(), true);
+    if (show_progress_ && opt_.quiet) progress(monotonic_seconds(), true);
 }
 
 }  // namespace
@@ -325,7 +320,7 @@ int run_fetch(const FetchOptions& opt) {
     curl_global_once();
     FetchStats stats;
     ResultWriter writer(opt, stats);
-    double t0 = mono();
+    double t0 = monotonic_seconds();
     {
         Fetcher fetcher(opt, writer, stats);
         size_t cap = std::max<size_t>(1024, size_t(opt.concurrency) * 4);
@@ -337,7 +332,7 @@ int run_fetch(const FetchOptions& opt) {
         writer.finish();  // rethrows BrokenPipe / IoError from the writer
         input.rethrow_error();
     }
-    double secs = mono() - t0;
+    double secs = monotonic_seconds() - t0;
     if (!opt.quiet) {
         char buf[160];
         uint64_t n = stats.results();

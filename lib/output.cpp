@@ -1,6 +1,7 @@
 #include "output.hpp"
 
 #include <cerrno>
+#include <chrono>
 #include <cstdio>
 #include <cstring>
 #include <exception>
@@ -58,6 +59,16 @@ void diag(std::string_view message) {
     static const bool tty = ::isatty(2) == 1;
     std::string line = (tty ? "\r\033[K" : "") + g_tool + ": " + std::string(message) + "\n";
     (void)!::write(2, line.data(), line.size());
+}
+
+double monotonic_seconds() {
+    return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count();
+}
+
+std::string per_second(int64_t n, double secs) {
+    char buf[48];
+    std::snprintf(buf, sizeof buf, "%.0f/s", secs > 0 ? double(n) / secs : 0.0);
+    return buf;
 }
 
 }  // namespace frontier

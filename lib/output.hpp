@@ -2,6 +2,7 @@
 // clean stop); any other write error is an IoError.
 #pragma once
 
+#include <cstdint>
 #include <string>
 #include <string_view>
 
@@ -44,6 +45,11 @@ struct HeldOutput {
 
 // "tool-name: message" on stderr.
 void diag(std::string_view message);
+
+// For progress lines: a monotonic clock in seconds, and "1234/s" for n
+// things in secs seconds.
+double monotonic_seconds();
+std::string per_second(int64_t n, double secs);
 // The tool name used by diag() (set by the runner).
 void set_tool_name(std::string_view name);
 const std::string& tool_name();
