@@ -188,7 +188,7 @@ bool ResultWriter::push(FetchResult&& r) {
     constexpr size_t kMaxItems = 4096;
     // Bodies waiting for the writer: bounds fetch's memory when parsing is
     // slower than the network (push blocks; curl stops reading meanwhile).
-    constexpr uint64_t kMaxBytes = 24ull << 20;
+    constexpr uint64_t kMaxBytes = 8ull << 20;
     std::unique_lock<std::mutex> lock(mu_);
     cv_space_.wait(lock, [&] {
         return failed_.load() || queue_.empty() || (queue_.size() < kMaxItems && queued_bytes_ < kMaxBytes);
