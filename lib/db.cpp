@@ -148,7 +148,12 @@ Db::Db(const std::string& path, bool create, bool readonly) {
         // many transactions (a queue row, an index page) back once instead
         // of many times. The last connection to close still checkpoints, so
         // the file alone is complete whenever no tool runs.
-        if (!readonly) exec("PRAGMA wal_autocheckpoint=20000");
+        // A transaction larger than that still grows the WAL past it; once
+        // the WAL restarts it is cut back to 64 MiB.
+        if (!readonly) {
+            exec("PRAGMA wal_autocheckpoint=20000");
+            exec("PRAGMA journal_size_limit=67108864");
+        }
     } catch (const DbError& e) {
         sqlite3_close_v2(db_);
         db_ = nullptr;
