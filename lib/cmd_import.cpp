@@ -17,10 +17,11 @@ namespace frontier {
 
 namespace {
 
-// Longest line read: a URL row holds the URL, `via` and `meta` (each up to
-// frontier-add's 1 MiB line) and a host row up to 500 KiB of robots.txt,
-// escaped.
-constexpr size_t kMaxImportLine = 16u << 20;
+// Longest line read: a URL row holds the URL, `via` and `meta` (each from a
+// line of at most 1 MiB; `meta` is written as a string, so its quotes are
+// escaped) and a host row up to 500 KiB of robots.txt rules, escaped. The
+// reader's buffer is this size, so it is most of the tool's own memory.
+constexpr size_t kMaxImportLine = 8u << 20;
 
 struct Rejection {
     std::string reason, table, field, detail;
@@ -169,6 +170,7 @@ int run_import(const ImportOptions& o) {
     else if (!end_seen) problems.push_back("the stream has no end line: it was cut off, the import is incomplete");
     else problems = check_export_end(end, imported);
 
+    importer.finish();
     // The check runs at the snapshot's time: a lease that was valid in the
     // exported file is valid in the copy.
     CheckResult check = check_frontier(store, header.exported_at > 0 ? header.exported_at : frontier::now());

@@ -247,6 +247,11 @@ std::vector<std::string> RowImporter::non_empty_tables() {
     return v;
 }
 
+void RowImporter::finish() {
+    impl_->inserts.clear();
+    impl_->store.db().exec("PRAGMA temp_store=FILE");
+}
+
 std::string RowImporter::insert(const ImportRow& row) {
     auto it = impl_->inserts.find(row.table);
     if (it == impl_->inserts.end())

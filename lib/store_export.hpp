@@ -99,6 +99,11 @@ public:
     // is refused: returns SQLite's message and changes nothing. Throws
     // DbError for anything else (disk full, I/O).
     std::string insert(const ImportRow& row);
+    // After the last commit: the connection's sorts (those of the
+    // check_frontier() that follows: duplicate URLs, per-depth counts) spill
+    // to temporary files instead of memory, so checking a large import
+    // stays near the page cache's size.
+    void finish();
 
 private:
     struct Impl;
