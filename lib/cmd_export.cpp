@@ -4,6 +4,7 @@
 #include <chrono>
 #include <cstdio>
 #include <cstring>
+#include <unistd.h>
 
 #include "clock.hpp"
 #include "commands.hpp"
@@ -38,6 +39,7 @@ public:
     }
     void finish() {
         int rc = std::fflush(f_);
+        if (rc == 0 && ::fsync(::fileno(f_)) != 0) rc = -1;  // on disk before it takes the final name
         int err = errno;
         if (std::fclose(f_) != 0 || rc != 0) {
             f_ = nullptr;

@@ -147,12 +147,13 @@ int run_import(const ImportOptions& o) {
             reject({"conflict", row.table->name, "", clash});
         } else {
             ++slot(row.table);
-            if (++in_batch >= o.batch) {
-                store.commit();
-                out().flush();
-                in_batch = 0;
-                store.begin();
-            }
+            ++in_batch;
+        }
+        if (in_batch >= o.batch || out().size() >= HeldOutput::kMaxHeldOutput) {
+            store.commit();
+            out().flush();
+            in_batch = 0;
+            store.begin();
         }
         if (progress && (++rows & 0xffff) == 0) {
             auto t = std::chrono::steady_clock::now();
