@@ -1,10 +1,11 @@
 // frontier-export: the whole frontier as JSON lines (lib/export_format.hpp),
 // to stdout or to a file written beside its name and renamed when complete.
+#include <unistd.h>
+
 #include <cerrno>
 #include <chrono>
 #include <cstdio>
 #include <cstring>
-#include <unistd.h>
 
 #include "clock.hpp"
 #include "commands.hpp"
@@ -77,8 +78,10 @@ int run_export(const ExportOptions& o) {
     int64_t rows = 0;
     auto last = std::chrono::steady_clock::now();
     auto line = [&](std::string_view l) {
-        if (file) file->write(l);
-        else out().write_line(l);
+        if (file)
+            file->write(l);
+        else
+            out().write_line(l);
         if (progress && (++rows & 0xffff) == 0) {
             auto t = std::chrono::steady_clock::now();
             if (t - last >= std::chrono::seconds(1)) {
@@ -96,15 +99,18 @@ int run_export(const ExportOptions& o) {
     int64_t invalid_utf8 = 0;
     RowCounts counts = export_rows(store, line, invalid_utf8);
     line(export_end_line(counts));
-    if (file) file->finish();
-    else out().flush();
+    if (file)
+        file->finish();
+    else
+        out().flush();
 
     int64_t total = 0;
     for (auto& c : counts) total += c.second;
     if (!o.common.quiet)
         diag(std::to_string(total) + " rows: " + std::to_string(count_of(counts, "urls")) + " URLs, " +
-             std::to_string(count_of(counts, "queues")) + " queues, " + std::to_string(count_of(counts, "hosts")) +
-             " hosts" + (file ? " written to " + o.output : std::string()));
+             std::to_string(count_of(counts, "queues")) + " queues, " +
+             std::to_string(count_of(counts, "hosts")) + " hosts" +
+             (file ? " written to " + o.output : std::string()));
     if (invalid_utf8 > 0) {
         diag(std::to_string(invalid_utf8) +
              " text values were not valid UTF-8 and were written with U+FFFD: the export is not exact");

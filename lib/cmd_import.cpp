@@ -89,11 +89,11 @@ int run_import(const ImportOptions& o) {
         diag("the input is empty: no frontier-export header; nothing was imported");
         return 1;
     }
-    std::string bad = !line.error.empty() ? "the first line is not a frontier-export header (" + line.error + ")"
-                      : !is_export_header(line.record)
-                          ? "not a frontier-export stream: the first line must be its header "
-                            "{\"format\":\"frontier-export\",...}"
-                          : read_export_header(line.record, kSchemaVersion, header);
+    std::string bad =
+        !line.error.empty() ? "the first line is not a frontier-export header (" + line.error + ")"
+        : !is_export_header(line.record) ? "not a frontier-export stream: the first line must be its header "
+                                           "{\"format\":\"frontier-export\",...}"
+                                         : read_export_header(line.record, kSchemaVersion, header);
     if (!bad.empty()) {
         diag(bad + "; nothing was imported");
         return 1;
@@ -167,9 +167,12 @@ int run_import(const ImportOptions& o) {
     out().flush();
 
     std::vector<std::string> problems;
-    if (stop_requested()) problems.push_back("interrupted: the import is incomplete");
-    else if (!end_seen) problems.push_back("the stream has no end line: it was cut off, the import is incomplete");
-    else problems = check_export_end(end, imported);
+    if (stop_requested())
+        problems.push_back("interrupted: the import is incomplete");
+    else if (!end_seen)
+        problems.push_back("the stream has no end line: it was cut off, the import is incomplete");
+    else
+        problems = check_export_end(end, imported);
 
     importer.finish();
     // The check runs at the snapshot's time: a lease that was valid in the

@@ -24,7 +24,8 @@ bool is_export_end(const Record& r) { return r.has("end"); }
 std::string read_export_header(const Record& r, int64_t max_schema, ExportHeader& h) {
     const JsonValue* f = r.find("format");
     if (!f || f->kind != JsonValue::Kind::string || f->s != kExportFormat)
-        return "not a frontier-export stream: the first line must be its header {\"format\":\"frontier-export\",...}";
+        return "not a frontier-export stream: the first line must be its header "
+               "{\"format\":\"frontier-export\",...}";
     const JsonValue* fv = r.find("format_version");
     const JsonValue* sv = r.find("schema_version");
     if (!fv || fv->kind != JsonValue::Kind::integer || fv->i < 1)
@@ -37,13 +38,15 @@ std::string read_export_header(const Record& r, int64_t max_schema, ExportHeader
                "); use a newer frontier toolkit";
     if (sv->i > max_schema)
         return "the stream comes from a frontier file with schema version " + std::to_string(sv->i) +
-               ", newer than this tool knows (" + std::to_string(max_schema) + "); use a newer frontier toolkit";
+               ", newer than this tool knows (" + std::to_string(max_schema) +
+               "); use a newer frontier toolkit";
     h.format_version = fv->i;
     h.schema_version = sv->i;
     const JsonValue* tv = r.find("tool_version");
     h.tool_version = tv && tv->kind == JsonValue::Kind::string ? tv->s : "";
     const JsonValue* at = r.find("exported_at");
-    h.exported_at = at && (at->kind == JsonValue::Kind::integer || at->kind == JsonValue::Kind::number) ? at->d : 0;
+    h.exported_at =
+        at && (at->kind == JsonValue::Kind::integer || at->kind == JsonValue::Kind::number) ? at->d : 0;
     return {};
 }
 
@@ -82,7 +85,9 @@ std::vector<std::string> check_export_end(const Record& end, const RowCounts& im
     for (const JsonField& f : listed.fields) {
         bool known = false;
         for (auto& c : imported) known = known || c.first == f.key;
-        if (!known) problems.push_back("the end line lists rows of table " + f.key + ", which this tool does not know");
+        if (!known)
+            problems.push_back("the end line lists rows of table " + f.key +
+                               ", which this tool does not know");
     }
     return problems;
 }

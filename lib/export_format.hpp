@@ -28,7 +28,7 @@ struct ExportHeader {
     int64_t format_version = kExportFormatVersion;
     int64_t schema_version = 0;  // of the exported file (lib/store.hpp kSchemaVersion)
     std::string tool_version;
-    double exported_at = 0;      // epoch seconds: the snapshot's time
+    double exported_at = 0;  // epoch seconds: the snapshot's time
 };
 
 // The header line (no newline).

@@ -21,30 +21,50 @@ std::vector<ExportTable> make_tables() {
     return {
         {"meta", "key", {{"key", T::text, true}, {"value", T::any, false}}},
         {"settings", "key", {{"key", T::text, true}, {"value", T::text, true}}},
-        {"domain_settings", "domain, key",
+        {"domain_settings",
+         "domain, key",
          {{"domain", T::text, true}, {"key", T::text, true}, {"value", T::text, true}}},
-        {"queue_budgets", "scope, name",
-         {{"scope", T::text, true}, {"name", T::text, true}, {"replenish", T::integer, false},
+        {"queue_budgets",
+         "scope, name",
+         {{"scope", T::text, true},
+          {"name", T::text, true},
+          {"replenish", T::integer, false},
           {"total", T::integer, false}}},
         {"seed_domains", "domain", {{"domain", T::text, true}}},
         {"counters", "name", {{"name", T::text, true}, {"n", T::integer, true}}},
-        {"queues", "id",
-         {{"id", T::integer, true},           {"key", T::text, true},
-          {"state", T::integer, true},        {"sched", T::integer, true},
-          {"best", T::real, false},           {"wake_at", T::real, true},
-          {"served", T::integer, true},       {"in_flight", T::integer, true},
-          {"queued", T::integer, true},       {"enqueued", T::integer, true},
-          {"done", T::integer, true},         {"failed", T::integer, true},
-          {"blocked", T::integer, true},      {"inactive_seq", T::integer, false},
-          {"retired_seq", T::integer, false}, {"session_balance", T::integer, true},
-          {"total_spend", T::integer, true},  {"last_cost", T::integer, false},
-          {"cost_count", T::integer, true},   {"error_count", T::integer, true},
-          {"last_dequeue_at", T::real, false}, {"last_peek_url", T::text, false},
-          {"last_queued_url", T::text, false}, {"latency_sum", T::real, true},
-          {"latency_n", T::integer, true},    {"n429", T::integer, true},
-          {"retry_after_blocks", T::integer, true}, {"host_down", T::integer, true},
+        {"queues",
+         "id",
+         {{"id", T::integer, true},
+          {"key", T::text, true},
+          {"state", T::integer, true},
+          {"sched", T::integer, true},
+          {"best", T::real, false},
+          {"wake_at", T::real, true},
+          {"served", T::integer, true},
+          {"in_flight", T::integer, true},
+          {"queued", T::integer, true},
+          {"enqueued", T::integer, true},
+          {"done", T::integer, true},
+          {"failed", T::integer, true},
+          {"blocked", T::integer, true},
+          {"inactive_seq", T::integer, false},
+          {"retired_seq", T::integer, false},
+          {"session_balance", T::integer, true},
+          {"total_spend", T::integer, true},
+          {"last_cost", T::integer, false},
+          {"cost_count", T::integer, true},
+          {"error_count", T::integer, true},
+          {"last_dequeue_at", T::real, false},
+          {"last_peek_url", T::text, false},
+          {"last_queued_url", T::text, false},
+          {"latency_sum", T::real, true},
+          {"latency_n", T::integer, true},
+          {"n429", T::integer, true},
+          {"retry_after_blocks", T::integer, true},
+          {"host_down", T::integer, true},
           {"created_at", T::real, false}}},
-        {"hosts", "id",
+        {"hosts",
+         "id",
          {{"id", T::integer, true},
           {"name", T::text, true},
           {"robots_state", T::integer, true},
@@ -57,28 +77,50 @@ std::vector<ExportTable> make_tables() {
           {"robots_lease_expires", T::real, false},
           {"robots_queue", T::integer, false},
           {"crawl_delay", T::real, false}}},
-        {"urls", "id",
-         {{"id", T::integer, true},          {"fp", T::integer, true},
-          {"url", T::text, true},            {"queue_id", T::integer, true},
-          {"host_id", T::integer, true},     {"state", T::integer, true},
-          {"due_at", T::real, false},        {"rank", T::real, true},
-          {"priority", T::real, true},       {"tier", T::integer, true},
-          {"tier_key", T::real, true},       {"cost", T::integer, true},
-          {"cls", T::integer, true},         {"depth", T::integer, true},
-          {"type", T::text, false},          {"discovery", T::text, false},
-          {"via", T::text, false},           {"meta", T::text, false},
-          {"recrawl", T::integer, true},     {"last_modified", T::real, false},
-          {"added_at", T::real, false},      {"attempts", T::integer, true},
-          {"retries", T::integer, true},     {"lease_seq", T::integer, true},
-          {"lease_expires", T::real, false}, {"reason", T::text, false},
-          {"status", T::integer, false},     {"error_class", T::text, false},
-          {"fetched_at", T::real, false},    {"etag", T::text, false},
-          {"http_last_modified", T::text, false}, {"content_hash", T::text, false},
-          {"last_visit", T::real, false},    {"last_success", T::real, false},
-          {"visits", T::integer, true},      {"successes", T::integer, true},
-          {"changes", T::integer, true},     {"interval", T::real, false},
-          {"next_visit", T::real, false},    {"failures", T::integer, true},
-          {"eventful", T::integer, false},   {"first_success", T::real, false}}},
+        {"urls",
+         "id",
+         {{"id", T::integer, true},
+          {"fp", T::integer, true},
+          {"url", T::text, true},
+          {"queue_id", T::integer, true},
+          {"host_id", T::integer, true},
+          {"state", T::integer, true},
+          {"due_at", T::real, false},
+          {"rank", T::real, true},
+          {"priority", T::real, true},
+          {"tier", T::integer, true},
+          {"tier_key", T::real, true},
+          {"cost", T::integer, true},
+          {"cls", T::integer, true},
+          {"depth", T::integer, true},
+          {"type", T::text, false},
+          {"discovery", T::text, false},
+          {"via", T::text, false},
+          {"meta", T::text, false},
+          {"recrawl", T::integer, true},
+          {"last_modified", T::real, false},
+          {"added_at", T::real, false},
+          {"attempts", T::integer, true},
+          {"retries", T::integer, true},
+          {"lease_seq", T::integer, true},
+          {"lease_expires", T::real, false},
+          {"reason", T::text, false},
+          {"status", T::integer, false},
+          {"error_class", T::text, false},
+          {"fetched_at", T::real, false},
+          {"etag", T::text, false},
+          {"http_last_modified", T::text, false},
+          {"content_hash", T::text, false},
+          {"last_visit", T::real, false},
+          {"last_success", T::real, false},
+          {"visits", T::integer, true},
+          {"successes", T::integer, true},
+          {"changes", T::integer, true},
+          {"interval", T::real, false},
+          {"next_visit", T::real, false},
+          {"failures", T::integer, true},
+          {"eventful", T::integer, false},
+          {"first_success", T::real, false}}},
     };
 }
 
@@ -138,7 +180,8 @@ const std::vector<ExportTable>& export_tables() {
     return tables;
 }
 
-RowCounts export_rows(Store& store, const std::function<void(std::string_view)>& line, int64_t& invalid_utf8) {
+RowCounts export_rows(Store& store, const std::function<void(std::string_view)>& line,
+                      int64_t& invalid_utf8) {
     Db& db = store.db();
     RowCounts counts;
     invalid_utf8 = 0;
@@ -162,8 +205,12 @@ RowCounts export_rows(Store& store, const std::function<void(std::string_view)>&
                     continue;
                 }
                 switch (type) {
-                    case T::integer: w.field(c.name, st.i64(col)); break;
-                    case T::real: w.field(c.name, st.dbl(col)); break;
+                    case T::integer:
+                        w.field(c.name, st.i64(col));
+                        break;
+                    case T::real:
+                        w.field(c.name, st.dbl(col));
+                        break;
                     default: {
                         std::string_view s = st.text(col);
                         if (!valid_utf8(s)) ++invalid_utf8;
@@ -184,7 +231,8 @@ RowCounts export_rows(Store& store, const std::function<void(std::string_view)>&
 RowProblem decode_row(const Record& r, ImportRow& row) {
     const TableIndex& idx = table_index();
     const JsonValue* tv = r.find("table");
-    if (!tv || tv->kind != JsonValue::Kind::string) return {tv ? "bad-field" : "missing-table", tv ? "table" : ""};
+    if (!tv || tv->kind != JsonValue::Kind::string)
+        return {tv ? "bad-field" : "missing-table", tv ? "table" : ""};
     auto ti = idx.tables.find(tv->s);
     if (ti == idx.tables.end()) return {"unknown-table", "table"};
     row.table = ti->second;
@@ -201,10 +249,12 @@ RowProblem decode_row(const Record& r, ImportRow& row) {
         using K = JsonValue::Kind;
         if (v.kind == K::null) continue;
         ColumnType type = c.type;
-        if (type == T::any) type = v.kind == K::string ? T::text : v.kind == K::integer ? T::integer : T::real;
+        if (type == T::any)
+            type = v.kind == K::string ? T::text : v.kind == K::integer ? T::integer : T::real;
         switch (type) {
             case T::integer:
-                if (v.kind == K::integer || (v.kind == K::number && std::trunc(v.d) == v.d && v.d == double(v.i))) {
+                if (v.kind == K::integer ||
+                    (v.kind == K::number && std::trunc(v.d) == v.d && v.d == double(v.i))) {
                     out.kind = ImportValue::Kind::integer;
                     out.i = v.i;
                 } else {
@@ -212,7 +262,8 @@ RowProblem decode_row(const Record& r, ImportRow& row) {
                 }
                 break;
             case T::real:
-                if ((v.kind != K::integer && v.kind != K::number) || !std::isfinite(v.d)) return {"bad-field", f.key};
+                if ((v.kind != K::integer && v.kind != K::number) || !std::isfinite(v.d))
+                    return {"bad-field", f.key};
                 out.kind = ImportValue::Kind::real;
                 out.d = v.d;
                 break;
@@ -261,10 +312,18 @@ std::string RowImporter::insert(const ImportRow& row) {
         const ImportValue& v = row.values[i];
         int k = static_cast<int>(i) + 1;
         switch (v.kind) {
-            case ImportValue::Kind::null: st.bind_null(k); break;
-            case ImportValue::Kind::integer: st.bind(k, v.i); break;
-            case ImportValue::Kind::real: st.bind(k, v.d); break;
-            case ImportValue::Kind::text: st.bind(k, std::string_view(*v.s)); break;
+            case ImportValue::Kind::null:
+                st.bind_null(k);
+                break;
+            case ImportValue::Kind::integer:
+                st.bind(k, v.i);
+                break;
+            case ImportValue::Kind::real:
+                st.bind(k, v.d);
+                break;
+            case ImportValue::Kind::text:
+                st.bind(k, std::string_view(*v.s));
+                break;
         }
     }
     try {

@@ -7,7 +7,8 @@ int main(int argc, char** argv) {
         "frontier-import", argc, argv,
         [&](CLI::App& app) {
             frontier::add_common_options(app, o.common);
-            app.add_option("--batch", o.batch, "rows per transaction (default 100000)")->check(CLI::PositiveNumber);
+            app.add_option("--batch", o.batch, "rows per transaction (default 100000)")
+                ->check(CLI::PositiveNumber);
             app.add_option("input", o.inputs, "the frontier-export stream (default: stdin; - = stdin)");
         },
         [&] { return frontier::run_import(o); },

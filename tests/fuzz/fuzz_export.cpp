@@ -30,9 +30,11 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
             if (c.type == ColumnType::integer && v.kind != ImportValue::Kind::null &&
                 v.kind != ImportValue::Kind::integer)
                 abort();
-            if (c.type == ColumnType::real && v.kind != ImportValue::Kind::null && v.kind != ImportValue::Kind::real)
+            if (c.type == ColumnType::real && v.kind != ImportValue::Kind::null &&
+                v.kind != ImportValue::Kind::real)
                 abort();
-            if (c.type == ColumnType::text && v.kind != ImportValue::Kind::null && v.kind != ImportValue::Kind::text)
+            if (c.type == ColumnType::text && v.kind != ImportValue::Kind::null &&
+                v.kind != ImportValue::Kind::text)
                 abort();
         }
     } else if (p.reason != "missing-table" && p.reason != "unknown-table" && p.reason != "unknown-field" &&

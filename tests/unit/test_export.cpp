@@ -1,9 +1,9 @@
-#include <catch2/catch.hpp>
+#include <unistd.h>
 
+#include <catch2/catch.hpp>
 #include <cstdlib>
 #include <set>
 #include <string>
-#include <unistd.h>
 
 #include "db.hpp"
 #include "export_format.hpp"
@@ -93,10 +93,11 @@ TEST_CASE("decode_row checks tables, columns and types", "[export]") {
     CHECK(row.values[3].kind == ImportValue::Kind::null);
     CHECK(row.values[2].kind == ImportValue::Kind::null);
     // Real columns take integers and fractions; integers keep full 64 bits.
-    CHECK(decode(R"({"table":"hosts","id":9223372036854775807,"name":"h","robots_state":0,"robots_retries":0,)"
-                 R"("robots_lease_seq":0,"crawl_delay":2,"robots_at":1800000000.25})",
-                 row, keep)
-              .reason.empty());
+    CHECK(
+        decode(R"({"table":"hosts","id":9223372036854775807,"name":"h","robots_state":0,"robots_retries":0,)"
+               R"("robots_lease_seq":0,"crawl_delay":2,"robots_at":1800000000.25})",
+               row, keep)
+            .reason.empty());
     CHECK(row.values[0].i == INT64_MAX);
     CHECK(row.values[11].kind == ImportValue::Kind::real);
     CHECK(row.values[11].d == 2.0);
@@ -118,8 +119,9 @@ TEST_CASE("export header and end lines", "[export]") {
     h.tool_version = "0.1.0";
     h.exported_at = 1800000000.5;
     std::string line = export_header_line(h);
-    CHECK(line == R"({"format":"frontier-export","format_version":1,"schema_version":2,"tool":"frontier-export",)"
-                  R"("tool_version":"0.1.0","exported_at":1800000000.5})");
+    CHECK(line ==
+          R"({"format":"frontier-export","format_version":1,"schema_version":2,"tool":"frontier-export",)"
+          R"("tool_version":"0.1.0","exported_at":1800000000.5})");
     Record r = rec(line);
     CHECK(is_export_header(r));
     CHECK_FALSE(is_export_end(r));
@@ -128,7 +130,8 @@ TEST_CASE("export header and end lines", "[export]") {
     CHECK(back.exported_at == 1800000000.5);
     CHECK(back.schema_version == 2);
     CHECK(read_export_header(r, 1, back).find("schema version 2, newer") != std::string::npos);
-    CHECK(read_export_header(rec(R"({"format":"frontier-export","format_version":2,"schema_version":2})"), 2, back)
+    CHECK(read_export_header(rec(R"({"format":"frontier-export","format_version":2,"schema_version":2})"), 2,
+                             back)
               .find("format version 2, newer") != std::string::npos);
     CHECK(read_export_header(rec(R"({"format":"other","format_version":1,"schema_version":2})"), 2, back)
               .find("not a frontier-export stream") != std::string::npos);
