@@ -24,20 +24,23 @@ python3 "$ROOT/tests/tools/make-site.py" site 60 --private 3 --base "http://127.
 A=a.db B=b.db C=c.db
 frontier-config -f $A politeness.min-delay 0.05
 frontier-config -f $A politeness.delay-factor 0
-frontier-config -f $A politeness.max-in-flight 2
+frontier-config -f $A politeness.max-in-flight 3
 echo "http://127.0.0.1:$P1/index.html" | frontier-add -q -f $A
 
 # The crawl on A, in the background.
-( timeout 120 frontier-lease -f $A --follow --poll-interval 0.05 -n 4 --per-queue 1 \
+# At most two leases out in the whole file: with three allowed per queue,
+# there is always room for the two held by hand below (the pipeline then
+# waits until they are answered).
+( timeout 120 frontier-lease -f $A --follow --poll-interval 0.05 -n 4 --per-queue 1 --max-in-flight 2 \
     | fetch --links | tee fetched-a.jsonl | frontier-done -f $A > done-a.jsonl; echo "${PIPESTATUS[*]}" > rc-a ) &
 pipeline=$!
 done_count() { sqlite3 "$1" "select coalesce((select n from counters where name = 'done'), 0)"; }
 for _ in $(seq 600); do [ "$(done_count $A)" -ge 15 ] && break; sleep 0.05; done
 echo "A: $(done_count $A) done before the export"
 
-# Two leases held out by hand (the queues allow two in flight), fetched but not answered yet.
+# Two leases held out by hand, fetched but not answered yet.
 : > held.jsonl
-for _ in $(seq 200); do
+for _ in $(seq 500); do
     frontier-lease -f $A -n 2 --per-queue 1 >> held.jsonl 2>/dev/null || true
     [ "$(wc -l < held.jsonl)" -ge 2 ] && break
     sleep 0.02
