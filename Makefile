@@ -13,7 +13,7 @@ XML_CFLAGS := $(shell pkg-config --cflags libxml-2.0 2>/dev/null || echo -I/usr/
 override CXXFLAGS += -std=c++20 -Wall -Wextra -Wpedantic -Wno-missing-field-initializers -Ilib $(XML_CFLAGS) -MMD -MP
 LDLIBS   := -lsqlite3 -lcurl -lsimdjson -lxxhash -lpsl -lidn2 -lxml2 -lz -lpthread
 
-TOOLS    := frontier-add frontier-lease frontier-done frontier-config frontier-budget frontier-report fetch
+TOOLS    := frontier-add frontier-lease frontier-done frontier-config frontier-budget frontier-report frontier-export frontier-import fetch
 LIB_SRC  := $(wildcard lib/*.cpp)
 LIB_OBJ  := $(LIB_SRC:%.cpp=$(BUILD)/%.o)
 LIB_A    := $(BUILD)/libfrontier.a

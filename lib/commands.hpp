@@ -49,4 +49,23 @@ struct DoneOptions {
 };
 int run_done(const DoneOptions& o);
 
+struct ExportOptions {
+    CommonOptions common;
+    std::string output;  // -o/--output FILE (written beside and renamed); empty or "-" = stdout
+};
+// Writes the whole frontier as JSON lines (lib/export_format.hpp). Exit 0,
+// or 1 when a text value was not valid UTF-8 (written with U+FFFD).
+int run_export(const ExportOptions& o);
+
+struct ImportOptions {
+    CommonOptions common;
+    std::vector<std::string> inputs;  // one file, "-" = stdin (default)
+    int64_t batch = 100000;           // rows per transaction
+};
+// Reads a frontier-export stream into a frontier that holds no data yet,
+// then checks its invariants. Exit 0; 1 when a line was rejected, the
+// stream was cut off, the check failed, the target was not empty or the
+// header was refused (nothing imported in the last two cases).
+int run_import(const ImportOptions& o);
+
 }  // namespace frontier

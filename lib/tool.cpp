@@ -31,6 +31,8 @@ std::string frontier_path(const CommonOptions& opts) {
     return "./frontier.db";
 }
 
+std::string toolkit_version() { return FRONTIER_VERSION; }
+
 std::string version_string(const std::string& tool) {
     std::string v = tool + " " + FRONTIER_VERSION + " (SQLite " + sqlite3_libversion();
     v += ", libcurl ";

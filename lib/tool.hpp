@@ -31,6 +31,9 @@ void add_common_options(CLI::App& app, CommonOptions& opts, bool with_frontier =
 // The frontier path: the option, else $FRONTIER, else "./frontier.db".
 std::string frontier_path(const CommonOptions& opts);
 
+// The toolkit's version alone ("0.1.0").
+std::string toolkit_version();
+
 // "frontier-add 0.1.0 (SQLite 3.40.1, libcurl 7.88.1, simdjson 3.0.1)"
 std::string version_string(const std::string& tool);
 

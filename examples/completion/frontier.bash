@@ -1,5 +1,6 @@
 # bash completion for the crawl-frontier toolkit: frontier-add, frontier-lease,
-# frontier-done, frontier-config, frontier-budget, frontier-report and fetch.
+# frontier-done, frontier-config, frontier-budget, frontier-report, frontier-export,
+# frontier-import and fetch.
 #
 #   source examples/completion/frontier.bash        # this shell
 #   make install                                     # installs it for bash-completion
@@ -246,4 +247,4 @@ _frontier() {
     return 0
 }
 
-complete -F _frontier frontier-add frontier-lease frontier-done frontier-config frontier-budget frontier-report fetch
+complete -F _frontier frontier-add frontier-lease frontier-done frontier-config frontier-budget frontier-report frontier-export frontier-import fetch

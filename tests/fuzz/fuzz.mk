@@ -7,11 +7,11 @@ FUZZ_BUILD ?= build-fuzz
 XML_CFLAGS := $(shell pkg-config --cflags libxml-2.0 2>/dev/null || echo -I/usr/include/libxml2)
 SAN        := -fsanitize=address,undefined -fno-sanitize-recover=undefined -fno-omit-frame-pointer
 FLAGS      := -std=c++20 -O1 -g $(SAN) -Ilib $(XML_CFLAGS) -MMD -MP
-LIBS       := -lcurl -lsimdjson -lxxhash -lpsl -lidn2 -lxml2 -lz -lpthread
+LIBS       := -lsqlite3 -lcurl -lsimdjson -lxxhash -lpsl -lidn2 -lxml2 -lz -lpthread
 
-SRC        := json json_reader json_writer signals url robots html_links sitemap links
+SRC        := json json_reader json_writer signals url robots html_links sitemap links db store_export export_format
 OBJ        := $(SRC:%=$(FUZZ_BUILD)/lib/%.o)
-TARGETS    := fuzz_json fuzz_url fuzz_robots fuzz_links
+TARGETS    := fuzz_json fuzz_url fuzz_robots fuzz_links fuzz_export
 
 all: $(TARGETS:%=$(FUZZ_BUILD)/%)
 

@@ -5,7 +5,8 @@
 # each in `make check`, `make fuzz` the default).
 #
 # Targets: json (JSON-lines reader), url (canonicaliser and resolver), robots
-# (robots.txt parser and matcher), links (HTML link extractor, sitemaps).
+# (robots.txt parser and matcher), links (HTML link extractor, sitemaps),
+# export (frontier-import's row and header decoding).
 # FUZZ_TARGETS="url robots" picks some.
 #
 # Corpus: tests/fuzz/corpus/TARGET/ holds the checked-in seeds; every file
@@ -20,7 +21,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 SECONDS_EACH=${FUZZ_SECONDS:-300}
-TARGETS=${FUZZ_TARGETS:-"json url robots links"}
+TARGETS=${FUZZ_TARGETS:-"json url robots links export"}
 
 fuzzer_runtime() {
     local f
@@ -40,7 +41,7 @@ fi
 
 make --no-print-directory -s -f tests/fuzz/fuzz.mk -j"$(nproc)" >&2
 
-declare -A MAX_LEN=([json]=8192 [url]=4096 [robots]=16384 [links]=65536)
+declare -A MAX_LEN=([json]=8192 [url]=4096 [robots]=16384 [links]=65536 [export]=4096)
 mkdir -p build-fuzz/crashes
 status=0
 for t in $TARGETS; do

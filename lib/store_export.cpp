@@ -1,0 +1,342 @@
+// export_rows, decode_row and RowImporter (lib/store_export.hpp). Part of
+// the storage module: the column lists below follow lib/schema.cpp; a schema
+// change updates them (the CLI round-trip test fails otherwise).
+#include "store_export.hpp"
+
+#include <cmath>
+#include <unordered_map>
+
+#include "db.hpp"
+#include "error.hpp"
+#include "json.hpp"
+#include "store.hpp"
+
+namespace frontier {
+
+namespace {
+
+using T = ColumnType;
+
+std::vector<ExportTable> make_tables() {
+    return {
+        {"meta", "key", {{"key", T::text, true}, {"value", T::any, false}}},
+        {"settings", "key", {{"key", T::text, true}, {"value", T::text, true}}},
+        {"domain_settings",
+         "domain, key",
+         {{"domain", T::text, true}, {"key", T::text, true}, {"value", T::text, true}}},
+        {"queue_budgets",
+         "scope, name",
+         {{"scope", T::text, true},
+          {"name", T::text, true},
+          {"replenish", T::integer, false},
+          {"total", T::integer, false}}},
+        {"seed_domains", "domain", {{"domain", T::text, true}}},
+        {"counters", "name", {{"name", T::text, true}, {"n", T::integer, true}}},
+        {"queues",
+         "id",
+         {{"id", T::integer, true},
+          {"key", T::text, true},
+          {"state", T::integer, true},
+          {"sched", T::integer, true},
+          {"best", T::real, false},
+          {"wake_at", T::real, true},
+          {"served", T::integer, true},
+          {"in_flight", T::integer, true},
+          {"queued", T::integer, true},
+          {"enqueued", T::integer, true},
+          {"done", T::integer, true},
+          {"failed", T::integer, true},
+          {"blocked", T::integer, true},
+          {"inactive_seq", T::integer, false},
+          {"retired_seq", T::integer, false},
+          {"session_balance", T::integer, true},
+          {"total_spend", T::integer, true},
+          {"last_cost", T::integer, false},
+          {"cost_count", T::integer, true},
+          {"error_count", T::integer, true},
+          {"last_dequeue_at", T::real, false},
+          {"last_peek_url", T::text, false},
+          {"last_queued_url", T::text, false},
+          {"latency_sum", T::real, true},
+          {"latency_n", T::integer, true},
+          {"n429", T::integer, true},
+          {"retry_after_blocks", T::integer, true},
+          {"host_down", T::integer, true},
+          {"created_at", T::real, false}}},
+        {"hosts",
+         "id",
+         {{"id", T::integer, true},
+          {"name", T::text, true},
+          {"robots_state", T::integer, true},
+          {"robots_rules", T::text, false},
+          {"robots_at", T::real, false},
+          {"robots_status", T::integer, false},
+          {"robots_retries", T::integer, true},
+          {"robots_retry_at", T::real, false},
+          {"robots_lease_seq", T::integer, true},
+          {"robots_lease_expires", T::real, false},
+          {"robots_queue", T::integer, false},
+          {"crawl_delay", T::real, false}}},
+        {"urls",
+         "id",
+         {{"id", T::integer, true},
+          {"fp", T::integer, true},
+          {"url", T::text, true},
+          {"queue_id", T::integer, true},
+          {"host_id", T::integer, true},
+          {"state", T::integer, true},
+          {"due_at", T::real, false},
+          {"rank", T::real, true},
+          {"priority", T::real, true},
+          {"tier", T::integer, true},
+          {"tier_key", T::real, true},
+          {"cost", T::integer, true},
+          {"cls", T::integer, true},
+          {"depth", T::integer, true},
+          {"type", T::text, false},
+          {"discovery", T::text, false},
+          {"via", T::text, false},
+          {"meta", T::text, false},
+          {"recrawl", T::integer, true},
+          {"last_modified", T::real, false},
+          {"added_at", T::real, false},
+          {"attempts", T::integer, true},
+          {"retries", T::integer, true},
+          {"lease_seq", T::integer, true},
+          {"lease_expires", T::real, false},
+          {"reason", T::text, false},
+          {"status", T::integer, false},
+          {"error_class", T::text, false},
+          {"fetched_at", T::real, false},
+          {"etag", T::text, false},
+          {"http_last_modified", T::text, false},
+          {"content_hash", T::text, false},
+          {"last_visit", T::real, false},
+          {"last_success", T::real, false},
+          {"visits", T::integer, true},
+          {"successes", T::integer, true},
+          {"changes", T::integer, true},
+          {"interval", T::real, false},
+          {"next_visit", T::real, false},
+          {"failures", T::integer, true},
+          {"eventful", T::integer, false},
+          {"first_success", T::real, false}}},
+    };
+}
+
+// Column name -> index, per table, for decode_row.
+struct TableIndex {
+    std::unordered_map<std::string_view, const ExportTable*> tables;
+    std::unordered_map<const ExportTable*, std::unordered_map<std::string_view, size_t>> columns;
+};
+
+const TableIndex& table_index() {
+    static const TableIndex idx = [] {
+        TableIndex x;
+        for (const ExportTable& t : export_tables()) {
+            x.tables[t.name] = &t;
+            auto& cols = x.columns[&t];
+            for (size_t i = 0; i < t.columns.size(); ++i) cols[t.columns[i].name] = i;
+        }
+        return x;
+    }();
+    return idx;
+}
+
+// Ends the read transaction however the export ends.
+struct ReadTransaction {
+    Db& db;
+    explicit ReadTransaction(Db& d) : db(d) { db.exec("BEGIN"); }
+    ~ReadTransaction() { sqlite3_exec(db.handle(), "ROLLBACK", nullptr, nullptr, nullptr); }
+};
+
+// "SELECT a, b, typeof(c), c FROM t ORDER BY k": an `any` column is read
+// with its storage class. Names come from the constant table list only.
+std::string select_sql(const ExportTable& t) {
+    std::string sql = "SELECT ";
+    for (size_t i = 0; i < t.columns.size(); ++i) {
+        if (i) sql += ", ";
+        if (t.columns[i].type == T::any) sql += std::string("typeof(") + t.columns[i].name + "), ";
+        sql += t.columns[i].name;
+    }
+    return sql + " FROM " + t.name + " ORDER BY " + t.order;
+}
+
+std::string insert_sql(const ExportTable& t) {
+    std::string sql = std::string(t.name == std::string_view("meta") ? "INSERT OR REPLACE" : "INSERT") +
+                      " INTO " + t.name + "(";
+    std::string marks;
+    for (size_t i = 0; i < t.columns.size(); ++i) {
+        sql += (i ? ", " : "") + std::string(t.columns[i].name);
+        marks += i ? ", ?" : "?";
+    }
+    return sql + ") VALUES (" + marks + ")";
+}
+
+}  // namespace
+
+const std::vector<ExportTable>& export_tables() {
+    static const std::vector<ExportTable> tables = make_tables();
+    return tables;
+}
+
+RowCounts export_rows(Store& store, const std::function<void(std::string_view)>& line,
+                      int64_t& invalid_utf8) {
+    Db& db = store.db();
+    RowCounts counts;
+    invalid_utf8 = 0;
+    ReadTransaction tx(db);
+    JsonWriter w;
+    for (const ExportTable& t : export_tables()) {
+        Stmt st = db.prepare(select_sql(t));
+        int64_t n = 0;
+        while (st.step()) {
+            w.begin();
+            w.field("table", t.name);
+            int col = 0;
+            for (const ExportColumn& c : t.columns) {
+                ColumnType type = c.type;
+                if (type == T::any) {
+                    std::string_view storage = st.text(col++);
+                    type = storage == "integer" ? T::integer : storage == "real" ? T::real : T::text;
+                }
+                if (st.is_null(col)) {
+                    ++col;
+                    continue;
+                }
+                switch (type) {
+                    case T::integer:
+                        w.field(c.name, st.i64(col));
+                        break;
+                    case T::real:
+                        w.field(c.name, st.dbl(col));
+                        break;
+                    default: {
+                        std::string_view s = st.text(col);
+                        if (!valid_utf8(s)) ++invalid_utf8;
+                        w.field(c.name, s);
+                    }
+                }
+                ++col;
+            }
+            w.end();
+            line(w.str());
+            ++n;
+        }
+        counts.emplace_back(t.name, n);
+    }
+    return counts;
+}
+
+RowProblem decode_row(const Record& r, ImportRow& row) {
+    const TableIndex& idx = table_index();
+    const JsonValue* tv = r.find("table");
+    if (!tv || tv->kind != JsonValue::Kind::string)
+        return {tv ? "bad-field" : "missing-table", tv ? "table" : ""};
+    auto ti = idx.tables.find(tv->s);
+    if (ti == idx.tables.end()) return {"unknown-table", "table"};
+    row.table = ti->second;
+    const auto& cols = idx.columns.at(row.table);
+    row.values.assign(row.table->columns.size(), ImportValue{});
+    for (const JsonField& f : r.fields) {  // in order: a repeated key, the last wins
+        if (f.key == "table") continue;
+        auto ci = cols.find(f.key);
+        if (ci == cols.end()) return {"unknown-field", f.key};
+        const ExportColumn& c = row.table->columns[ci->second];
+        const JsonValue& v = f.value;
+        ImportValue& out = row.values[ci->second];
+        out = ImportValue{};
+        using K = JsonValue::Kind;
+        if (v.kind == K::null) continue;
+        ColumnType type = c.type;
+        if (type == T::any)
+            type = v.kind == K::string ? T::text : v.kind == K::integer ? T::integer : T::real;
+        switch (type) {
+            case T::integer:
+                if (v.kind == K::integer ||
+                    (v.kind == K::number && std::trunc(v.d) == v.d && v.d == double(v.i))) {
+                    out.kind = ImportValue::Kind::integer;
+                    out.i = v.i;
+                } else {
+                    return {"bad-field", f.key};
+                }
+                break;
+            case T::real:
+                if ((v.kind != K::integer && v.kind != K::number) || !std::isfinite(v.d))
+                    return {"bad-field", f.key};
+                out.kind = ImportValue::Kind::real;
+                out.d = v.d;
+                break;
+            default:
+                if (v.kind != K::string) return {"bad-field", f.key};
+                out.kind = ImportValue::Kind::text;
+                out.s = &v.s;
+        }
+    }
+    for (size_t i = 0; i < row.values.size(); ++i)
+        if (row.table->columns[i].not_null && row.values[i].kind == ImportValue::Kind::null)
+            return {"missing-field", row.table->columns[i].name};
+    return {};
+}
+
+struct RowImporter::Impl {
+    Store& store;
+    std::unordered_map<const ExportTable*, Stmt> inserts;
+    explicit Impl(Store& s) : store(s) {}
+};
+
+RowImporter::RowImporter(Store& store) : impl_(std::make_unique<Impl>(store)) {}
+RowImporter::~RowImporter() = default;
+
+std::vector<std::string> RowImporter::non_empty_tables() {
+    std::vector<std::string> v;
+    for (const ExportTable& t : export_tables()) {
+        if (t.name == std::string_view("meta")) continue;
+        Stmt st = impl_->store.db().prepare(std::string("SELECT count(*) FROM ") + t.name);
+        if (st.step() && st.i64(0) > 0) v.push_back(std::string(t.name) + " " + std::to_string(st.i64(0)));
+    }
+    return v;
+}
+
+void RowImporter::finish() {
+    impl_->inserts.clear();
+    impl_->store.db().exec("PRAGMA temp_store=FILE");
+}
+
+std::string RowImporter::insert(const ImportRow& row) {
+    auto it = impl_->inserts.find(row.table);
+    if (it == impl_->inserts.end())
+        it = impl_->inserts.emplace(row.table, impl_->store.db().prepare(insert_sql(*row.table))).first;
+    Stmt& st = it->second;
+    for (size_t i = 0; i < row.values.size(); ++i) {
+        const ImportValue& v = row.values[i];
+        int k = static_cast<int>(i) + 1;
+        switch (v.kind) {
+            case ImportValue::Kind::null:
+                st.bind_null(k);
+                break;
+            case ImportValue::Kind::integer:
+                st.bind(k, v.i);
+                break;
+            case ImportValue::Kind::real:
+                st.bind(k, v.d);
+                break;
+            case ImportValue::Kind::text:
+                st.bind(k, std::string_view(*v.s));
+                break;
+        }
+    }
+    try {
+        st.exec();
+    } catch (const DbError& e) {
+        // A clash with an imported row is that row's problem; anything else
+        // (I/O, disk full) stops the import.
+        bool clash = (sqlite3_errcode(impl_->store.db().handle()) & 0xff) == SQLITE_CONSTRAINT;
+        st.reset();
+        if (clash) return e.what();
+        throw;
+    }
+    return {};
+}
+
+}  // namespace frontier
