@@ -117,7 +117,10 @@ warc_urls=$(for w in archive/warc/site-*.warc.gz; do gzip -dc "$w"; done |
 jq -c 'select(.status == 200) | [.url, .warc.file, .warc.offset, .warc.length]' archive/fetched.jsonl > locs.jsonl
 [ "$(wc -l < locs.jsonl)" = "$(echo "$done_urls" | wc -l)" ] || fail "fetched.jsonl: $(wc -l < locs.jsonl) WARC locations"
 read -r url file off len < <(jq -r 'select(.[0] | endswith("/p/3.html")) | "\(.[0]) \(.[1]) \(.[2]) \(.[3])"' locs.jsonl | head -1)
-tail -c +$((off + 1)) "$file" | head -c "$len" | gzip -dc 2>/dev/null | grep -aq "WARC-Target-URI: $url" ||
+# (to a file first: grep -q stopping early would SIGPIPE gzip, and pipefail
+# would call that a failure)
+tail -c +$((off + 1)) "$file" | head -c "$len" | gzip -dc > record.warc 2>/dev/null || true
+grep -aq "WARC-Target-URI: $url" record.warc ||
     fail "fetched.jsonl's WARC location of $url does not hold its record"
 echo "ok: archival crawl: $(echo "$done_urls" | wc -l) responses in WARC, $P1 wholly before $P2, zero spend"
 
