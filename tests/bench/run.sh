@@ -16,7 +16,7 @@
 #   B6_C=8 B6_REPEAT=3                 transfers at once and runs of B6
 #   B2_MAX=1000000                     URLs leased (B2) and returned (B4) at most
 #                                      per size: at 10M, the first 1M
-#   TMPDIR=...                         where the frontiers go (10M: ~10 GB)
+#   TMPDIR=...                         where the frontiers go (10M: ~4 GB)
 #
 # Cases (the benchmark issue's numbering), for every size:
 #   B1 frontier-add of the generator's records (tests/bench/gen-urls.py SIZE
