@@ -10,8 +10,9 @@ DESTDIR  ?=
 BUILD    ?= build
 BIN      ?= bin
 XML_CFLAGS := $(shell pkg-config --cflags libxml-2.0 2>/dev/null || echo -I/usr/include/libxml2)
-override CXXFLAGS += -std=c++20 -Wall -Wextra -Wpedantic -Wno-missing-field-initializers -Ilib $(XML_CFLAGS) -MMD -MP
-LDLIBS   := -lsqlite3 -lcurl -lsimdjson -lxxhash -lpsl -lidn2 -lxml2 -lz -lpthread
+PQ_CFLAGS  := -I$(shell pg_config --includedir 2>/dev/null || echo /usr/include/postgresql)
+override CXXFLAGS += -std=c++20 -Wall -Wextra -Wpedantic -Wno-missing-field-initializers -Ilib $(XML_CFLAGS) $(PQ_CFLAGS) -MMD -MP
+LDLIBS   := -lsqlite3 -lpq -lcurl -lsimdjson -lxxhash -lpsl -lidn2 -lxml2 -lz -lpthread
 
 TOOLS    := frontier-add frontier-lease frontier-done frontier-config frontier-budget frontier-report fetch
 LIB_SRC  := $(wildcard lib/*.cpp)

@@ -125,7 +125,7 @@ Summary read_summary(Store& store, double now) {
         constexpr ReportState kStates[] = {ReportState::in_process, ReportState::ready,   ReportState::snoozed,
                                            ReportState::inactive,   ReportState::retired, ReportState::exhausted};
         std::string sql = "SELECT count(*), total(CASE WHEN state >= 2 THEN queued END)";
-        for (ReportState r : kStates) sql += std::string(", total(") + state_condition(r) + ")";
+        for (ReportState r : kStates) sql += std::string(", count(CASE WHEN ") + state_condition(r) + " THEN 1 END)";
         Stmt st = db.prepare(sql + " FROM queues");
         ResetOnExit guard{st};
         st.bind(1, now);

@@ -1,0 +1,410 @@
+// The PostgreSQL backend of lib/db.hpp, over libpq. Statements are prepared
+// once per connection (named, parameter types inferred by the server from
+// the SQL), run with text parameters and text results, and their rows are
+// buffered, so a statement may stay open while others run (as the store's
+// SQLite code expects). Writers serialise on one advisory transaction lock;
+// a changing commit sends NOTIFY, which data_version() counts (LISTEN).
+#include <libpq-fe.h>
+
+#include <algorithm>
+#include <charconv>
+#include <cstdlib>
+#include <cstring>
+#include <string>
+#include <vector>
+
+#include "db.hpp"
+#include "db_pg.hpp"
+#include "error.hpp"
+
+namespace frontier {
+
+namespace {
+
+// The advisory lock every frontier writer takes ("frontier" in ASCII, as a
+// number): writers of one database run one at a time, like SQLite's
+// BEGIN IMMEDIATE.
+constexpr const char* kBeginWrite = "BEGIN; SELECT pg_advisory_xact_lock(7310012176585550194)";
+constexpr const char* kChannel = "frontier_changed";
+constexpr Oid kBoolOid = 16;
+constexpr Oid kTextOid = 25;
+
+void ignore_notice(void*, const char*) {}
+
+}  // namespace
+
+struct PgConn {
+    PGconn* conn = nullptr;
+    std::string url;
+    int64_t next_stmt = 0;
+    bool wrote = false;      // the open transaction changed something
+    bool listening = false;  // LISTEN issued (data_version)
+    int64_t version = 0;     // notifications from other sessions seen
+};
+
+struct PgStmt {
+    PgConn* c = nullptr;
+    std::string name;
+    int nparams = 0;
+    std::vector<std::string> values;
+    std::vector<char> bound;
+    PGresult* res = nullptr;
+    int row = -1;
+    int nrows = 0;
+};
+
+bool is_postgres_url(std::string_view path) {
+    return path.starts_with("postgresql://") || path.starts_with("postgres://");
+}
+
+namespace {
+
+[[noreturn]] void throw_result(PgConn* c, PGresult* r, std::string_view what) {
+    std::string msg = r ? PQresultErrorMessage(r) : "";
+    if (msg.empty()) msg = PQerrorMessage(c->conn);
+    while (!msg.empty() && (msg.back() == '\n' || msg.back() == ' ')) msg.pop_back();
+    if (r) PQclear(r);
+    throw DbError(std::string(what) + msg);
+}
+
+// Runs SQL without parameters; returns the last result (caller clears).
+PGresult* run(PgConn* c, const char* sql) {
+    PGresult* r = PQexec(c->conn, sql);
+    ExecStatusType st = r ? PQresultStatus(r) : PGRES_FATAL_ERROR;
+    if (st != PGRES_COMMAND_OK && st != PGRES_TUPLES_OK) throw_result(c, r, "database error: ");
+    return r;
+}
+
+void run_void(PgConn* c, const char* sql) { PQclear(run(c, sql)); }
+
+bool ident_char(char ch) {
+    return (ch >= 'a' && ch <= 'z') || (ch >= 'A' && ch <= 'Z') || (ch >= '0' && ch <= '9') || ch == '_';
+}
+
+// The index just past the parenthesis matching sql[open] ('('), and whether
+// a comma occurs at its top level.
+size_t match_paren(std::string_view sql, size_t open, bool& top_comma) {
+    int depth = 0;
+    top_comma = false;
+    for (size_t i = open; i < sql.size(); ++i) {
+        char ch = sql[i];
+        if (ch == '\'') {
+            for (++i; i < sql.size() && sql[i] != '\''; ++i) {
+            }
+        } else if (ch == '(') {
+            ++depth;
+        } else if (ch == ')') {
+            if (--depth == 0) return i + 1;
+        } else if (ch == ',' && depth == 1) {
+            top_comma = true;
+        }
+    }
+    return sql.size();
+}
+
+std::string lower(std::string_view s) {
+    std::string r(s);
+    for (char& ch : r)
+        if (ch >= 'A' && ch <= 'Z') ch = static_cast<char>(ch - 'A' + 'a');
+    return r;
+}
+
+}  // namespace
+
+std::string pg_translate(std::string_view sql, std::vector<bool>& used) {
+    std::string out;
+    out.reserve(sql.size() + 16);
+    int max_param = 0;
+    // Function calls rewritten with a closing suffix: the text to add when
+    // the matching parenthesis is reached (by its offset in `sql`).
+    std::vector<std::pair<size_t, std::string>> closers;
+    bool after_limit = false;
+    for (size_t i = 0; i < sql.size();) {
+        for (auto it = closers.begin(); it != closers.end();)
+            if (it->first == i) {
+                out += it->second;
+                it = closers.erase(it);
+            } else {
+                ++it;
+            }
+        char ch = sql[i];
+        if (ch == '\'' || ch == '"') {  // literal or quoted identifier, copied
+            size_t j = sql.find(ch, i + 1);
+            j = j == std::string_view::npos ? sql.size() : j + 1;
+            out.append(sql.substr(i, j - i));
+            i = j;
+            after_limit = false;
+            continue;
+        }
+        if (ch == '?') {
+            size_t j = i + 1;
+            int n = 0;
+            while (j < sql.size() && sql[j] >= '0' && sql[j] <= '9') n = n * 10 + (sql[j++] - '0');
+            if (j == i + 1) n = max_param + 1;
+            max_param = std::max(max_param, n);
+            if (used.size() < static_cast<size_t>(n)) used.resize(static_cast<size_t>(n));
+            used[n - 1] = true;
+            std::string p = "$" + std::to_string(n);
+            // LIMIT with a negative count means no limit in SQLite.
+            out += after_limit ? "nullif(greatest(" + p + "::bigint, -1), -1)" : p;
+            i = j;
+            after_limit = false;
+            continue;
+        }
+        if (ident_char(ch) && (i == 0 || !ident_char(sql[i - 1]))) {
+            size_t j = i;
+            while (j < sql.size() && ident_char(sql[j])) ++j;
+            std::string_view word = sql.substr(i, j - i);
+            std::string w = lower(word);
+            size_t k = j;
+            while (k < sql.size() && sql[k] == ' ') ++k;
+            bool call = k < sql.size() && sql[k] == '(';
+            after_limit = false;
+            if (call && (w == "max" || w == "min")) {
+                bool comma = false;
+                match_paren(sql, k, comma);
+                out += comma ? (w == "max" ? "greatest" : "least") : std::string(word);
+            } else if (call && w == "total") {
+                bool comma = false;
+                size_t end = match_paren(sql, k, comma);
+                out += "coalesce(sum";
+                closers.emplace_back(end, ", 0)");
+            } else if (w == "interval") {
+                out += "\"interval\"";
+            } else if (w == "real") {
+                out += "double precision";
+            } else {
+                out.append(word);
+                after_limit = w == "limit";
+            }
+            i = j;
+            continue;
+        }
+        if (ch != ' ' && ch != '\n' && ch != '\t') after_limit = false;
+        out += ch;
+        ++i;
+    }
+    for (auto& [pos, text] : closers) out += text;
+    used.resize(static_cast<size_t>(max_param));
+    return out;
+}
+
+// ------------------------------------------------------------ connection
+
+PgConn* pg_connect(const std::string& url, bool create, bool readonly) {
+    auto* c = new PgConn;
+    c->url = url;
+    const char* keys[] = {"dbname", "fallback_application_name", nullptr};
+    const char* vals[] = {url.c_str(), "frontier", nullptr};
+    c->conn = PQconnectdbParams(keys, vals, 1);
+    if (!c->conn || PQstatus(c->conn) != CONNECTION_OK) {
+        std::string msg = c->conn ? PQerrorMessage(c->conn) : "out of memory";
+        while (!msg.empty() && (msg.back() == '\n' || msg.back() == ' ')) msg.pop_back();
+        pg_disconnect(c);
+        throw IoError("cannot connect to the frontier database " + url + ": " + msg);
+    }
+    PQsetNoticeProcessor(c->conn, ignore_notice, nullptr);
+    try {
+        // Shortest exact float text; writers wait for each other up to a
+        // minute (SQLite's busy timeout), then fail.
+        run_void(c, readonly ? "SET extra_float_digits = 3; SET lock_timeout = '60s'; "
+                               "SET default_transaction_read_only = on"
+                             : "SET extra_float_digits = 3; SET lock_timeout = '60s'");
+        if (!create && pg_schema_version(c) == 0)
+            throw IoError("frontier file not found: " + url + " (create it with frontier-add or frontier-config)");
+    } catch (...) {
+        pg_disconnect(c);
+        throw;
+    }
+    return c;
+}
+
+void pg_disconnect(PgConn* c) noexcept {
+    if (!c) return;
+    if (c->conn) PQfinish(c->conn);
+    delete c;
+}
+
+std::string pg_error(PgConn* c) { return PQerrorMessage(c->conn); }
+
+void pg_exec(PgConn* c, std::string_view sql) {
+    run_void(c, std::string(sql).c_str());
+    c->wrote = true;
+}
+
+void pg_begin(PgConn* c, bool write) {
+    run_void(c, write ? kBeginWrite : "BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY");
+    c->wrote = false;
+}
+
+void pg_commit(PgConn* c) {
+    // Listeners (Db::data_version) learn of every commit that changed rows.
+    run_void(c, c->wrote ? "NOTIFY frontier_changed; COMMIT" : "COMMIT");
+    c->wrote = false;
+}
+
+void pg_rollback(PgConn* c) noexcept {
+    PGresult* r = PQexec(c->conn, "ROLLBACK");
+    if (r) PQclear(r);
+    c->wrote = false;
+}
+
+int pg_schema_version(PgConn* c) {
+    PGresult* r = run(c, "SELECT to_regclass('meta') IS NOT NULL");
+    bool has_meta = PQntuples(r) == 1 && PQgetvalue(r, 0, 0)[0] == 't';
+    PQclear(r);
+    if (!has_meta) return 0;
+    r = run(c, "SELECT value FROM meta WHERE key = 'schema_version'");
+    int v = PQntuples(r) == 1 && !PQgetisnull(r, 0, 0) ? std::atoi(PQgetvalue(r, 0, 0)) : 0;
+    PQclear(r);
+    return v;
+}
+
+void pg_set_schema_version(PgConn* c, int v) {
+    std::string sql = "INSERT INTO meta(key, value) VALUES ('schema_version', " + std::to_string(v) +
+                      ") ON CONFLICT (key) DO UPDATE SET value = excluded.value";
+    pg_exec(c, sql);
+}
+
+int64_t pg_data_version(PgConn* c) {
+    if (!c->listening) {
+        run_void(c, (std::string("LISTEN ") + kChannel).c_str());
+        c->listening = true;
+    }
+    if (!PQconsumeInput(c->conn)) throw DbError("database error: " + pg_error(c));
+    const int self = PQbackendPID(c->conn);
+    while (PGnotify* n = PQnotifies(c->conn)) {
+        if (n->be_pid != self) ++c->version;
+        PQfreemem(n);
+    }
+    return c->version;
+}
+
+// ------------------------------------------------------------ statements
+
+Stmt::Stmt(PgConn* c, std::string_view sql) {
+    auto* s = new PgStmt;
+    s->c = c;
+    s->name = "f" + std::to_string(++c->next_stmt);
+    std::vector<bool> used;
+    std::string text = pg_translate(sql, used);
+    s->nparams = static_cast<int>(used.size());
+    // The server infers each parameter's type from the SQL; one the SQL does
+    // not use (bound anyway, as SQLite allows) is declared text.
+    std::vector<Oid> types(used.size(), 0);
+    for (size_t i = 0; i < used.size(); ++i)
+        if (!used[i]) types[i] = kTextOid;
+    PGresult* r = PQprepare(c->conn, s->name.c_str(), text.c_str(), s->nparams, types.data());
+    if (!r || PQresultStatus(r) != PGRES_COMMAND_OK) {
+        delete s;
+        throw_result(c, r, "cannot prepare statement: " + text.substr(0, 160) + ": ");
+    }
+    PQclear(r);
+    s->values.resize(static_cast<size_t>(s->nparams));
+    s->bound.assign(static_cast<size_t>(s->nparams), 0);
+    pg_ = s;
+}
+
+void pg_stmt_free(PgStmt* s) noexcept {
+    if (s->res) PQclear(s->res);
+    if (s->c->conn && PQstatus(s->c->conn) == CONNECTION_OK) {
+        // Outside an aborted transaction; inside one it fails, harmlessly.
+        PGresult* r = PQexec(s->c->conn, ("DEALLOCATE " + s->name).c_str());
+        if (r) PQclear(r);
+    }
+    delete s;
+}
+
+namespace {
+PgStmt& param(PgStmt* s, int i) {
+    if (i < 1 || i > s->nparams) throw DbError("database error: parameter " + std::to_string(i) + " out of range");
+    return *s;
+}
+}  // namespace
+
+Stmt& Stmt::pg_bind(int i, int64_t v) {
+    PgStmt& s = param(pg_, i);
+    char buf[24];
+    auto r = std::to_chars(buf, buf + sizeof buf, v);
+    s.values[i - 1].assign(buf, r.ptr);
+    s.bound[i - 1] = 1;
+    return *this;
+}
+
+Stmt& Stmt::pg_bind(int i, double v) {
+    PgStmt& s = param(pg_, i);
+    char buf[32];
+    auto r = std::to_chars(buf, buf + sizeof buf, v);  // shortest text that reads back exactly
+    s.values[i - 1].assign(buf, r.ptr);
+    if (s.values[i - 1] == "inf") s.values[i - 1] = "Infinity";
+    else if (s.values[i - 1] == "-inf") s.values[i - 1] = "-Infinity";
+    else if (s.values[i - 1] == "nan" || s.values[i - 1] == "-nan") s.values[i - 1] = "NaN";
+    s.bound[i - 1] = 1;
+    return *this;
+}
+
+Stmt& Stmt::pg_bind(int i, std::string_view v) {
+    PgStmt& s = param(pg_, i);
+    // PostgreSQL text cannot hold NUL; SQLite kept it. Stored up to the NUL.
+    s.values[i - 1].assign(v.substr(0, v.find('\0')));
+    s.bound[i - 1] = 1;
+    return *this;
+}
+
+Stmt& Stmt::pg_bind_null(int i) {
+    param(pg_, i).bound[i - 1] = 0;
+    return *this;
+}
+
+bool pg_stmt_step(PgStmt* s) {
+    if (!s->res) {
+        std::vector<const char*> vals(static_cast<size_t>(s->nparams));
+        for (int i = 0; i < s->nparams; ++i) vals[i] = s->bound[i] ? s->values[i].c_str() : nullptr;
+        PGresult* r = PQexecPrepared(s->c->conn, s->name.c_str(), s->nparams, vals.data(), nullptr, nullptr, 0);
+        ExecStatusType st = r ? PQresultStatus(r) : PGRES_FATAL_ERROR;
+        if (st != PGRES_COMMAND_OK && st != PGRES_TUPLES_OK) throw_result(s->c, r, "database error: ");
+        const char* tag = PQcmdStatus(r);
+        if (!std::strncmp(tag, "INSERT", 6) || !std::strncmp(tag, "UPDATE", 6) || !std::strncmp(tag, "DELETE", 6)) {
+            const char* n = PQcmdTuples(r);
+            if (n[0] && std::strcmp(n, "0") != 0) s->c->wrote = true;
+        }
+        s->res = r;
+        s->nrows = PQntuples(r);
+        s->row = -1;
+    }
+    if (s->row < s->nrows) ++s->row;
+    return s->row < s->nrows;
+}
+
+void pg_stmt_reset(PgStmt* s) {
+    if (s->res) PQclear(s->res);
+    s->res = nullptr;
+    s->row = -1;
+    s->nrows = 0;
+    std::fill(s->bound.begin(), s->bound.end(), 0);
+}
+
+std::string_view pg_stmt_text(PgStmt* s, int col) {
+    if (!s->res || s->row < 0 || s->row >= s->nrows || PQgetisnull(s->res, s->row, col)) return {};
+    return {PQgetvalue(s->res, s->row, col), static_cast<size_t>(PQgetlength(s->res, s->row, col))};
+}
+
+bool Stmt::pg_is_null(int col) const {
+    return !pg_->res || pg_->row < 0 || pg_->row >= pg_->nrows || PQgetisnull(pg_->res, pg_->row, col);
+}
+
+int64_t Stmt::pg_i64(int col) const {
+    if (pg_is_null(col)) return 0;
+    const char* v = PQgetvalue(pg_->res, pg_->row, col);
+    if (PQftype(pg_->res, col) == kBoolOid) return v[0] == 't';
+    return std::strtoll(v, nullptr, 10);
+}
+
+double Stmt::pg_dbl(int col) const {
+    if (pg_is_null(col)) return 0;
+    const char* v = PQgetvalue(pg_->res, pg_->row, col);
+    if (PQftype(pg_->res, col) == kBoolOid) return v[0] == 't';
+    return std::strtod(v, nullptr);
+}
+
+}  // namespace frontier
