@@ -228,7 +228,8 @@ void pg_disconnect(PgConn* c) noexcept {
 std::string pg_error(PgConn* c) { return PQerrorMessage(c->conn); }
 
 void pg_exec(PgConn* c, std::string_view sql) {
-    run_void(c, std::string(sql).c_str());
+    std::vector<bool> used;
+    run_void(c, pg_translate(sql, used).c_str());
     c->wrote = true;
 }
 

@@ -16,7 +16,7 @@ namespace frontier {
 PgConn* pg_connect(const std::string& url, bool create, bool readonly);
 void pg_disconnect(PgConn* c) noexcept;
 std::string pg_error(PgConn* c);
-// Runs SQL text as is (one or more statements, no parameters, no translation).
+// Runs SQL text (one or more statements, no parameters; translated).
 void pg_exec(PgConn* c, std::string_view sql);
 void pg_begin(PgConn* c, bool write);
 void pg_commit(PgConn* c);

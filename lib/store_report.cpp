@@ -210,7 +210,7 @@ void for_each_queue(Store& store, const QueueQuery& q, double now, const std::fu
     }
     bool in_memory = sort_in_memory(q.sort);
     if (!q.sort.key.empty() && !in_memory)
-        sql += std::string(" ORDER BY ") + order_expression(q.sort.key) + (q.sort.descending ? " DESC" : " ASC") + ", id";
+        sql += std::string(" ORDER BY ") + order_expression(q.sort.key) + (q.sort.descending ? " DESC NULLS LAST" : " ASC NULLS FIRST") + ", id";
     else
         sql += " ORDER BY id";
     sql += " LIMIT ?2";
