@@ -22,7 +22,7 @@ TOOL_BIN := $(foreach t,$(TOOLS),$(if $(wildcard tools/$(t).cpp),$(BIN)/$(t)))
 UNIT_SRC := $(wildcard tests/unit/*.cpp)
 UNIT_OBJ := $(UNIT_SRC:%.cpp=$(BUILD)/%.o)
 
-.PHONY: all deps check unit cli e2e demo bench install clean asan golden fuzz stress
+.PHONY: all deps check check-pg unit cli e2e demo bench bench-pg install clean asan golden fuzz stress
 all: $(TOOL_BIN)
 
 deps:
@@ -49,6 +49,14 @@ check: deps
 	@$(MAKE) --no-print-directory -j$$(nproc) all bin/unit-tests
 	@tests/run.sh
 
+# The CLI golden cases and the concurrency test against PostgreSQL, in a
+# private cluster on 127.0.0.1 (tests/pg/run.sh); not part of `make check`.
+check-pg: deps
+	@$(MAKE) --no-print-directory -j$$(nproc) all
+	@res=$$(tests/pg/run.sh 2>&1); echo "$$res" | grep -v '^PASS'; \
+	    p=$$(echo "$$res" | grep -c '^PASS'); f=$$(echo "$$res" | grep -c '^FAIL'); \
+	    echo "$$p passed, $$f failed"; [ $$f -eq 0 ]
+
 # Regenerate the CLI golden files (review the diff before committing).
 golden: all
 	@tests/cli/run.sh --regen
@@ -61,6 +69,11 @@ demo: deps
 bench: deps
 	@$(MAKE) --no-print-directory all
 	@FRONTIER_BIN=$(BIN) tests/bench/run.sh
+
+# SQLite vs PostgreSQL throughput (tests/pg/bench.sh; BENCH_PG_N URLs).
+bench-pg: deps
+	@$(MAKE) --no-print-directory all
+	@FRONTIER_BIN=$(BIN) tests/pg/bench.sh $${BENCH_PG_N:-100000}
 
 # The whole suite under AddressSanitizer and UndefinedBehaviorSanitizer,
 # built apart (build-asan/, bin-asan/) so it never replaces the normal tools.
