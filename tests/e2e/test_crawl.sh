@@ -7,7 +7,8 @@ nginx_start "$PWD/site" 2
 trap nginx_stop EXIT
 read -r P1 P2 <<<"$NGINX_PORTS"
 python3 "$ROOT/tests/tools/make-site.py" site 40 --private 3 --base "http://127.0.0.1:$P1" "http://127.0.0.1:$P2"
-F=crawl.db
+F=${E2E_FRONTIER:-crawl.db}   # tests/pg/run.sh: a postgresql:// database
+source "$ROOT/tests/tools/fsql.bash"
 frontier-config -f $F politeness.min-delay 0.01
 frontier-config -f $F politeness.delay-factor 0
 echo "http://127.0.0.1:$P1/index.html" | frontier-add -q -f $F
@@ -52,6 +53,6 @@ if errors:
     print("\n".join(errors[:20])); sys.exit(1)
 PY
 # Frontier state: nothing queued or leased; the private pages are blocked by robots.txt.
-test "$(sqlite3 $F "select count(*) from urls where state in (0,1)")" = 0
-blocked=$(sqlite3 $F "select count(*) from urls where state = 4 and reason = 'robots'"); echo "blocked: $blocked"; test "$blocked" = 6
+test "$(fsql "select count(*) from urls where state in (0,1)")" = 0
+blocked=$(fsql "select count(*) from urls where state = 4 and reason = 'robots'"); echo "blocked: $blocked"; test "$blocked" = 6
 echo "done results: $(grep -c "\"result\":\"done\"" done.jsonl)"

@@ -5,8 +5,10 @@
 #    case names (-f NAME, --frontier NAME, $FRONTIER, the default
 #    ./frontier.db) mapped to a fresh database of its own, and the database
 #    URLs in the output mapped back to the names, so the same .out files apply;
-#  - runs tests/e2e/test_concurrency.sh (lease/done workers, adders, edits and
-#    checks at once) against one database.
+#  - runs the end-to-end tests test_crawl (a real crawl of a local site),
+#    test_crash (tools SIGKILLed at random moments; CRASH_ROUNDS, default 6
+#    here) and test_concurrency (lease/done workers, adders, edits and checks
+#    at once) against a database each.
 # Prints "PASS name" / "FAIL name" lines, like the other suites, and stops the
 # cluster. `tests/pg/run.sh FILTER` runs the cases whose name contains FILTER.
 # Cases listed in tests/pg/skip (with the reason) test the SQLite file
@@ -53,14 +55,18 @@ for case in "$root"/tests/cli/cases/*.sh; do
     fi
 done
 
-# End-to-end: concurrent workers on one database.
-if [ -z "$filter" ] || [[ test_concurrency == *$filter* ]]; then
-    psql -qX "$base/postgres" -c "CREATE DATABASE conc" >/dev/null
+# End-to-end tests that take their frontier from the environment, each on a
+# fresh database: a real crawl, SIGKILLs at random moments, concurrent workers.
+for t in test_crawl test_crash test_concurrency; do
+    [ -n "$filter" ] && [[ "$t" != *$filter* ]] && continue
+    db="e2e_$t"
+    psql -qX "$base/postgres" -c "CREATE DATABASE $db" >/dev/null
     dir=$(mktemp -d)
-    log=$(cd "$dir" && PATH="$bin:$PATH" ROOT="$root" CONC_FRONTIER="$base/conc" \
-        timeout "${E2E_TIMEOUT:-300}" bash "$root/tests/e2e/test_concurrency.sh" 2>&1)
+    log=$(cd "$dir" && unset FRONTIER_NOW LC_ALL && PATH="$bin:$PATH" ROOT="$root" E2E_FRONTIER="$base/$db" CONC_FRONTIER="$base/$db" \
+        CRASH_ROUNDS=${CRASH_ROUNDS:-6} CRASH_SECONDS=${CRASH_SECONDS:-8} \
+        timeout "${E2E_TIMEOUT:-300}" bash "$root/tests/e2e/$t.sh" 2>&1)
     rc=$?
     rm -rf "$dir"
-    if [ $rc -eq 0 ]; then echo "PASS pg:test_concurrency"; printf '%s\n' "$log" | tail -1
-    else echo "FAIL pg:test_concurrency (exit $rc)"; printf '%s\n' "$log" | tail -30; fi
-fi
+    if [ $rc -eq 0 ]; then echo "PASS pg:$t"; [ $t = test_concurrency ] && printf '%s\n' "$log" | tail -1
+    else echo "FAIL pg:$t (exit $rc)"; printf '%s\n' "$log" | tail -30; fi
+done
