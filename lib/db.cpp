@@ -48,6 +48,7 @@ bool Stmt::step() {
 }
 
 void Stmt::exec() {
+    if (pg_) return pg_stmt_exec(pg_);
     while (step()) {
     }
     reset();

@@ -4,6 +4,14 @@
 // buffered, so a statement may stay open while others run (as the store's
 // SQLite code expects). Writers serialise on one advisory transaction lock;
 // a changing commit sends NOTIFY, which data_version() counts (LISTEN).
+//
+// Inside a write transaction the connection is in libpq's pipeline mode:
+// statements run for their effect (Stmt::exec) are sent without waiting,
+// and their results are collected in the same round trip as the next
+// statement whose rows are read (or the commit), so the many small UPDATEs
+// of a lease or a result cost no round trip each. The first error aborts
+// the rest of the pipeline and is thrown there; the transaction is lost
+// either way, as on any error.
 #include <libpq-fe.h>
 
 #include <algorithm>
@@ -35,6 +43,8 @@ void ignore_notice(void*, const char*) {}
 
 struct PgConn {
     PGconn* conn = nullptr;
+    bool pipeline = false;      // in pipeline mode (a write transaction)
+    std::vector<PgStmt*> sent;  // queued commands, in order; nullptr: result not wanted
     std::string url;
     int64_t next_stmt = 0;
     bool wrote = false;      // the open transaction changed something
@@ -67,8 +77,12 @@ namespace {
     throw DbError(std::string(what) + msg);
 }
 
-// Runs SQL without parameters; returns the last result (caller clears).
+void leave_pipeline(PgConn* c);
+
+// Runs SQL without parameters (leaving pipeline mode first); returns the
+// last result (caller clears).
 PGresult* run(PgConn* c, const char* sql) {
+    leave_pipeline(c);
     PGresult* r = PQexec(c->conn, sql);
     ExecStatusType st = r ? PQresultStatus(r) : PGRES_FATAL_ERROR;
     if (st != PGRES_COMMAND_OK && st != PGRES_TUPLES_OK) throw_result(c, r, "database error: ");
@@ -76,6 +90,81 @@ PGresult* run(PgConn* c, const char* sql) {
 }
 
 void run_void(PgConn* c, const char* sql) { PQclear(run(c, sql)); }
+
+void note_write(PgConn* c, PGresult* r) {
+    const char* tag = PQcmdStatus(r);
+    if (!std::strncmp(tag, "INSERT", 6) || !std::strncmp(tag, "UPDATE", 6) || !std::strncmp(tag, "DELETE", 6)) {
+        const char* n = PQcmdTuples(r);
+        if (n[0] && std::strcmp(n, "0") != 0) c->wrote = true;
+    }
+}
+
+// Pipeline mode: sends a Sync and reads the results of every queued
+// command, handing the wanted ones to their statements; throws the first
+// error once the pipeline is drained.
+void sync(PgConn* c) {
+    if (PQpipelineSync(c->conn) != 1) throw DbError("database error: " + std::string(PQerrorMessage(c->conn)));
+    std::string error;
+    size_t at = 0;
+    bool got = false;
+    int nulls = 0;
+    for (;;) {
+        PGresult* r = PQgetResult(c->conn);
+        if (!r) {
+            if (got) {
+                ++at;
+                got = false;
+                nulls = 0;
+            } else if (++nulls > 2 || PQstatus(c->conn) != CONNECTION_OK) {
+                c->sent.clear();
+                throw DbError("database error: lost the pipeline: " + std::string(PQerrorMessage(c->conn)));
+            }
+            continue;
+        }
+        ExecStatusType st = PQresultStatus(r);
+        if (st == PGRES_PIPELINE_SYNC) {
+            PQclear(r);
+            break;
+        }
+        PgStmt* want = at < c->sent.size() ? c->sent[at] : nullptr;
+        if (st == PGRES_FATAL_ERROR || st == PGRES_NONFATAL_ERROR || st == PGRES_BAD_RESPONSE) {
+            if (error.empty()) {
+                error = PQresultErrorMessage(r);
+                while (!error.empty() && (error.back() == '\n' || error.back() == ' ')) error.pop_back();
+            }
+            PQclear(r);
+        } else if (st == PGRES_PIPELINE_ABORTED) {
+            PQclear(r);
+        } else {
+            note_write(c, r);
+            if (want && !got) {
+                if (want->res) PQclear(want->res);
+                want->res = r;
+                want->nrows = PQntuples(r);
+                want->row = -1;
+            } else {
+                PQclear(r);
+            }
+        }
+        got = true;
+    }
+    c->sent.clear();
+    if (!error.empty()) throw DbError("database error: " + error);
+}
+
+// Ends pipeline mode (results read first), for the synchronous calls.
+void leave_pipeline(PgConn* c) {
+    if (!c->pipeline) return;
+    c->pipeline = false;
+    std::string error;
+    try {
+        sync(c);
+    } catch (const DbError& e) {
+        error = e.what();
+    }
+    PQexitPipelineMode(c->conn);
+    if (!error.empty()) throw DbError(error);
+}
 
 bool ident_char(char ch) {
     return (ch >= 'a' && ch <= 'z') || (ch >= 'A' && ch <= 'Z') || (ch >= '0' && ch <= '9') || ch == '_';
@@ -236,6 +325,7 @@ void pg_exec(PgConn* c, std::string_view sql) {
 void pg_begin(PgConn* c, bool write) {
     run_void(c, write ? kBeginWrite : "BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY");
     c->wrote = false;
+    if (write && PQenterPipelineMode(c->conn) == 1) c->pipeline = true;
 }
 
 void pg_commit(PgConn* c) {
@@ -245,6 +335,10 @@ void pg_commit(PgConn* c) {
 }
 
 void pg_rollback(PgConn* c) noexcept {
+    try {
+        leave_pipeline(c);
+    } catch (...) {
+    }
     PGresult* r = PQexec(c->conn, "ROLLBACK");
     if (r) PQclear(r);
     c->wrote = false;
@@ -295,6 +389,23 @@ Stmt::Stmt(PgConn* c, std::string_view sql) {
     std::vector<Oid> types(used.size(), 0);
     for (size_t i = 0; i < used.size(); ++i)
         if (!used[i]) types[i] = kTextOid;
+    if (c->pipeline) {  // prepared within the transaction's pipeline
+        if (PQsendPrepare(c->conn, s->name.c_str(), text.c_str(), s->nparams, types.data()) != 1) {
+            delete s;
+            throw DbError("cannot prepare statement: " + std::string(PQerrorMessage(c->conn)));
+        }
+        c->sent.push_back(nullptr);
+        try {
+            sync(c);
+        } catch (const DbError& e) {
+            delete s;
+            throw DbError("cannot prepare statement: " + text.substr(0, 160) + ": " + e.what());
+        }
+        s->values.resize(static_cast<size_t>(s->nparams));
+        s->bound.assign(static_cast<size_t>(s->nparams), 0);
+        pg_ = s;
+        return;
+    }
     PGresult* r = PQprepare(c->conn, s->name.c_str(), text.c_str(), s->nparams, types.data());
     if (!r || PQresultStatus(r) != PGRES_COMMAND_OK) {
         delete s;
@@ -308,7 +419,9 @@ Stmt::Stmt(PgConn* c, std::string_view sql) {
 
 void pg_stmt_free(PgStmt* s) noexcept {
     if (s->res) PQclear(s->res);
-    if (s->c->conn && PQstatus(s->c->conn) == CONNECTION_OK) {
+    for (auto& p : s->c->sent)
+        if (p == s) p = nullptr;
+    if (s->c->conn && PQstatus(s->c->conn) == CONNECTION_OK && !s->c->pipeline) {
         // Outside an aborted transaction; inside one it fails, harmlessly.
         PGresult* r = PQexec(s->c->conn, ("DEALLOCATE " + s->name).c_str());
         if (r) PQclear(r);
@@ -357,18 +470,41 @@ Stmt& Stmt::pg_bind_null(int i) {
     return *this;
 }
 
+namespace {
+// Queues the statement in the pipeline (want: its rows are read).
+void send(PgStmt* s, bool want) {
+    std::vector<const char*> vals(static_cast<size_t>(s->nparams));
+    for (int i = 0; i < s->nparams; ++i) vals[i] = s->bound[i] ? s->values[i].c_str() : nullptr;
+    if (PQsendQueryPrepared(s->c->conn, s->name.c_str(), s->nparams, vals.data(), nullptr, nullptr, 0) != 1)
+        throw DbError("database error: " + std::string(PQerrorMessage(s->c->conn)));
+    s->c->sent.push_back(want ? s : nullptr);
+}
+}  // namespace
+
+void pg_stmt_exec(PgStmt* s) {
+    if (s->c->pipeline) {
+        send(s, false);
+        pg_stmt_reset(s);
+        return;
+    }
+    while (pg_stmt_step(s)) {
+    }
+    pg_stmt_reset(s);
+}
+
 bool pg_stmt_step(PgStmt* s) {
-    if (!s->res) {
+    if (!s->res && s->c->pipeline) {
+        send(s, true);
+        sync(s->c);
+        if (!s->res) throw DbError("database error: no result for a statement");
+        s->row = -1;
+    } else if (!s->res) {
         std::vector<const char*> vals(static_cast<size_t>(s->nparams));
         for (int i = 0; i < s->nparams; ++i) vals[i] = s->bound[i] ? s->values[i].c_str() : nullptr;
         PGresult* r = PQexecPrepared(s->c->conn, s->name.c_str(), s->nparams, vals.data(), nullptr, nullptr, 0);
         ExecStatusType st = r ? PQresultStatus(r) : PGRES_FATAL_ERROR;
         if (st != PGRES_COMMAND_OK && st != PGRES_TUPLES_OK) throw_result(s->c, r, "database error: ");
-        const char* tag = PQcmdStatus(r);
-        if (!std::strncmp(tag, "INSERT", 6) || !std::strncmp(tag, "UPDATE", 6) || !std::strncmp(tag, "DELETE", 6)) {
-            const char* n = PQcmdTuples(r);
-            if (n[0] && std::strcmp(n, "0") != 0) s->c->wrote = true;
-        }
+        note_write(s->c, r);
         s->res = r;
         s->nrows = PQntuples(r);
         s->row = -1;

@@ -27,6 +27,10 @@ int64_t pg_data_version(PgConn* c);
 
 void pg_stmt_free(PgStmt* s) noexcept;
 bool pg_stmt_step(PgStmt* s);
+// Runs a statement whose rows are not wanted. Inside a write transaction it
+// is only queued (pipeline mode); its result, or error, arrives with the
+// next statement that returns rows, or at commit.
+void pg_stmt_exec(PgStmt* s);
 void pg_stmt_reset(PgStmt* s);
 std::string_view pg_stmt_text(PgStmt* s, int col);
 
