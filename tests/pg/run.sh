@@ -6,7 +6,7 @@
 #    ./frontier.db) mapped to a fresh database of its own, and the database
 #    URLs in the output mapped back to the names, so the same .out files apply;
 #  - runs the end-to-end tests test_crawl (a real crawl of a local site),
-#    test_crash (tools SIGKILLed at random moments; CRASH_ROUNDS, default 6
+#    test_crash (tools SIGKILLed at random moments; CRASH_ROUNDS, default 4
 #    here) and test_concurrency (lease/done workers, adders, edits and checks
 #    at once) against a database each.
 # Prints "PASS name" / "FAIL name" lines, like the other suites, and stops the
@@ -63,7 +63,7 @@ for t in test_crawl test_crash test_concurrency; do
     psql -qX "$base/postgres" -c "CREATE DATABASE $db" >/dev/null
     dir=$(mktemp -d)
     log=$(cd "$dir" && unset FRONTIER_NOW LC_ALL && PATH="$bin:$PATH" ROOT="$root" E2E_FRONTIER="$base/$db" CONC_FRONTIER="$base/$db" \
-        CRASH_ROUNDS=${CRASH_ROUNDS:-6} CRASH_SECONDS=${CRASH_SECONDS:-8} \
+        CRASH_ROUNDS=${CRASH_ROUNDS:-4} CRASH_SECONDS=${CRASH_SECONDS:-6} \
         timeout "${E2E_TIMEOUT:-300}" bash "$root/tests/e2e/$t.sh" 2>&1)
     rc=$?
     rm -rf "$dir"
