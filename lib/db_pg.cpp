@@ -229,7 +229,7 @@ std::string pg_translate(std::string_view sql, std::vector<bool>& used) {
             size_t j = i + 1;
             int n = 0;
             while (j < sql.size() && sql[j] >= '0' && sql[j] <= '9') n = n * 10 + (sql[j++] - '0');
-            if (j == i + 1) n = max_param + 1;
+            if (j == i + 1 || n < 1) n = max_param + 1;
             max_param = std::max(max_param, n);
             if (used.size() < static_cast<size_t>(n)) used.resize(static_cast<size_t>(n));
             used[n - 1] = true;
@@ -329,7 +329,9 @@ void pg_begin(PgConn* c, bool write) {
 }
 
 void pg_commit(PgConn* c) {
-    // Listeners (Db::data_version) learn of every commit that changed rows.
+    // Listeners (Db::data_version) learn of every commit that changed rows
+    // (known once the pipelined statements' results are in).
+    leave_pipeline(c);
     run_void(c, c->wrote ? "NOTIFY frontier_changed; COMMIT" : "COMMIT");
     c->wrote = false;
 }
