@@ -25,6 +25,9 @@ struct PgConn;  // lib/db_pg.cpp
 
 // True for a frontier argument that names a PostgreSQL database.
 bool is_postgres_url(std::string_view path);
+// The frontier argument as messages and reports show it: a PostgreSQL
+// URL's password (postgresql://user:PASSWORD@host/...) is left out.
+std::string frontier_display_name(std::string_view path);
 
 class Db;
 

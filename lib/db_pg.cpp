@@ -67,6 +67,18 @@ bool is_postgres_url(std::string_view path) {
     return path.starts_with("postgresql://") || path.starts_with("postgres://");
 }
 
+std::string frontier_display_name(std::string_view path) {
+    if (!is_postgres_url(path)) return std::string(path);
+    size_t start = path.find("://") + 3;
+    size_t end = path.find_first_of("/?", start);
+    std::string_view auth = path.substr(start, end == std::string_view::npos ? std::string_view::npos : end - start);
+    size_t at = auth.rfind('@');
+    if (at == std::string_view::npos) return std::string(path);
+    size_t colon = auth.find(':');
+    if (colon == std::string_view::npos || colon > at) return std::string(path);
+    return std::string(path.substr(0, start + colon)) + std::string(path.substr(start + at));
+}
+
 namespace {
 
 [[noreturn]] void throw_result(PgConn* c, PGresult* r, std::string_view what) {
@@ -290,7 +302,7 @@ PgConn* pg_connect(const std::string& url, bool create, bool readonly) {
         std::string msg = c->conn ? PQerrorMessage(c->conn) : "out of memory";
         while (!msg.empty() && (msg.back() == '\n' || msg.back() == ' ')) msg.pop_back();
         pg_disconnect(c);
-        throw IoError("cannot connect to the frontier database " + url + ": " + msg);
+        throw IoError("cannot connect to the frontier database " + frontier_display_name(url) + ": " + msg);
     }
     PQsetNoticeProcessor(c->conn, ignore_notice, nullptr);
     try {
@@ -300,7 +312,8 @@ PgConn* pg_connect(const std::string& url, bool create, bool readonly) {
                                "SET default_transaction_read_only = on"
                              : "SET extra_float_digits = 3; SET lock_timeout = '60s'");
         if (!create && pg_schema_version(c) == 0)
-            throw IoError("frontier file not found: " + url + " (create it with frontier-add or frontier-config)");
+            throw IoError("frontier file not found: " + frontier_display_name(url) +
+                          " (create it with frontier-add or frontier-config)");
     } catch (...) {
         pg_disconnect(c);
         throw;

@@ -43,6 +43,15 @@ TEST_CASE("pg_translate: a negative LIMIT is no limit", "[pg]") {
     CHECK(tr("SELECT id FROM q LIMIT 256") == "SELECT id FROM q LIMIT 256");
 }
 
+TEST_CASE("frontier_display_name leaves out a password", "[pg]") {
+    CHECK(frontier_display_name("crawl.db") == "crawl.db");
+    CHECK(frontier_display_name("postgresql://u@h/db") == "postgresql://u@h/db");
+    CHECK(frontier_display_name("postgresql://u:secret@h:5432/db?sslmode=require") ==
+          "postgresql://u@h:5432/db?sslmode=require");
+    CHECK(frontier_display_name("postgres://u:p@ss@h/db") == "postgres://u@h/db");
+    CHECK(frontier_display_name("postgresql://h/db?user=a:b@c") == "postgresql://h/db?user=a:b@c");
+}
+
 TEST_CASE("is_postgres_url", "[pg]") {
     CHECK(is_postgres_url("postgresql://u@h/db"));
     CHECK(is_postgres_url("postgres://h/db"));
