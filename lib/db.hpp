@@ -3,7 +3,7 @@
 // sqlite3_stmt) or a PostgreSQL database (libpq) when the frontier argument
 // is a postgresql:// or postgres:// URL. The store code writes one SQL text;
 // the PostgreSQL side translates the few differences in one place
-// (pg_translate, lib/db_pg.cpp). Errors throw DbError (IoError for a file or
+// (pg_translate, lib/db_pg_sql.cpp). Errors throw DbError (IoError for a file or
 // server that cannot be opened). Not thread-safe: one Db per thread.
 //
 // The SQLite path is the original one: Stmt's accessors are inline calls

@@ -1,5 +1,6 @@
-// The PostgreSQL side of lib/db.hpp (libpq), private to lib/db.cpp and
-// lib/db_pg.cpp. Each function throws DbError with the server's message.
+// The PostgreSQL side of lib/db.hpp (libpq, lib/db_pg.cpp; the SQL
+// translation in lib/db_pg_sql.cpp), private to lib/db*.cpp. Each function
+// throws DbError with the server's message.
 #pragma once
 
 #include <string>

@@ -1,4 +1,4 @@
-// The SQL translation of the PostgreSQL backend (lib/db_pg.cpp): no server needed.
+// The SQL translation of the PostgreSQL backend (lib/db_pg_sql.cpp): no server needed.
 #include <catch2/catch.hpp>
 
 #include "db_pg.hpp"
