@@ -12,6 +12,8 @@
 // of a lease or a result cost no round trip each. The first error aborts
 // the rest of the pipeline and is thrown there; the transaction is lost
 // either way, as on any error.
+#include "db_pg.hpp"
+
 #include <libpq-fe.h>
 
 #include <algorithm>
@@ -22,7 +24,6 @@
 #include <vector>
 
 #include "db.hpp"
-#include "db_pg.hpp"
 #include "error.hpp"
 
 namespace frontier {
@@ -71,7 +72,8 @@ std::string frontier_display_name(std::string_view path) {
     if (!is_postgres_url(path)) return std::string(path);
     size_t start = path.find("://") + 3;
     size_t end = path.find_first_of("/?", start);
-    std::string_view auth = path.substr(start, end == std::string_view::npos ? std::string_view::npos : end - start);
+    std::string_view auth =
+        path.substr(start, end == std::string_view::npos ? std::string_view::npos : end - start);
     size_t at = auth.rfind('@');
     if (at == std::string_view::npos) return std::string(path);
     size_t colon = auth.find(':');
@@ -105,7 +107,8 @@ void run_void(PgConn* c, const char* sql) { PQclear(run(c, sql)); }
 
 void note_write(PgConn* c, PGresult* r) {
     const char* tag = PQcmdStatus(r);
-    if (!std::strncmp(tag, "INSERT", 6) || !std::strncmp(tag, "UPDATE", 6) || !std::strncmp(tag, "DELETE", 6)) {
+    if (!std::strncmp(tag, "INSERT", 6) || !std::strncmp(tag, "UPDATE", 6) ||
+        !std::strncmp(tag, "DELETE", 6)) {
         const char* n = PQcmdTuples(r);
         if (n[0] && std::strcmp(n, "0") != 0) c->wrote = true;
     }
@@ -115,7 +118,8 @@ void note_write(PgConn* c, PGresult* r) {
 // command, handing the wanted ones to their statements; throws the first
 // error once the pipeline is drained.
 void sync(PgConn* c) {
-    if (PQpipelineSync(c->conn) != 1) throw DbError("database error: " + std::string(PQerrorMessage(c->conn)));
+    if (PQpipelineSync(c->conn) != 1)
+        throw DbError("database error: " + std::string(PQerrorMessage(c->conn)));
     std::string error;
     size_t at = 0;
     bool got = false;
@@ -336,7 +340,8 @@ void pg_stmt_free(PgStmt* s) noexcept {
 
 namespace {
 PgStmt& param(PgStmt* s, int i) {
-    if (i < 1 || i > s->nparams) throw DbError("database error: parameter " + std::to_string(i) + " out of range");
+    if (i < 1 || i > s->nparams)
+        throw DbError("database error: parameter " + std::to_string(i) + " out of range");
     return *s;
 }
 }  // namespace
@@ -355,9 +360,12 @@ Stmt& Stmt::pg_bind(int i, double v) {
     char buf[32];
     auto r = std::to_chars(buf, buf + sizeof buf, v);  // shortest text that reads back exactly
     s.values[i - 1].assign(buf, r.ptr);
-    if (s.values[i - 1] == "inf") s.values[i - 1] = "Infinity";
-    else if (s.values[i - 1] == "-inf") s.values[i - 1] = "-Infinity";
-    else if (s.values[i - 1] == "nan" || s.values[i - 1] == "-nan") s.values[i - 1] = "NaN";
+    if (s.values[i - 1] == "inf")
+        s.values[i - 1] = "Infinity";
+    else if (s.values[i - 1] == "-inf")
+        s.values[i - 1] = "-Infinity";
+    else if (s.values[i - 1] == "nan" || s.values[i - 1] == "-nan")
+        s.values[i - 1] = "NaN";
     s.bound[i - 1] = 1;
     return *this;
 }
@@ -406,7 +414,8 @@ bool pg_stmt_step(PgStmt* s) {
     } else if (!s->res) {
         std::vector<const char*> vals(static_cast<size_t>(s->nparams));
         for (int i = 0; i < s->nparams; ++i) vals[i] = s->bound[i] ? s->values[i].c_str() : nullptr;
-        PGresult* r = PQexecPrepared(s->c->conn, s->name.c_str(), s->nparams, vals.data(), nullptr, nullptr, 0);
+        PGresult* r =
+            PQexecPrepared(s->c->conn, s->name.c_str(), s->nparams, vals.data(), nullptr, nullptr, 0);
         ExecStatusType st = r ? PQresultStatus(r) : PGRES_FATAL_ERROR;
         if (st != PGRES_COMMAND_OK && st != PGRES_TUPLES_OK) throw_result(s->c, r, "database error: ");
         note_write(s->c, r);

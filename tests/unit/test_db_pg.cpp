@@ -24,14 +24,17 @@ TEST_CASE("pg_translate: parameters", "[pg]") {
     CHECK(tr("SELECT 1 WHERE x < ?2", &used) == "SELECT 1 WHERE x < $2");
     CHECK(used == std::vector<bool>{false, true});
     // Literals and quoted identifiers are copied as they are.
-    CHECK(tr("SELECT '?', \"max(a, b)\" FROM t WHERE k = 'interval'") == "SELECT '?', \"max(a, b)\" FROM t WHERE k = 'interval'");
+    CHECK(tr("SELECT '?', \"max(a, b)\" FROM t WHERE k = 'interval'") ==
+          "SELECT '?', \"max(a, b)\" FROM t WHERE k = 'interval'");
 }
 
 TEST_CASE("pg_translate: functions and words", "[pg]") {
     CHECK(tr("SET n = max(n - 1, 0), w = max(w, ?)") == "SET n = greatest(n - 1, 0), w = greatest(w, $1)");
-    CHECK(tr("SELECT min(a, b), min(wake_at), MAX(x) FROM q") == "SELECT least(a, b), min(wake_at), MAX(x) FROM q");
+    CHECK(tr("SELECT min(a, b), min(wake_at), MAX(x) FROM q") ==
+          "SELECT least(a, b), min(wake_at), MAX(x) FROM q");
     CHECK(tr("SELECT max(coalesce(a, b)) FROM q") == "SELECT max(coalesce(a, b)) FROM q");
-    CHECK(tr("SELECT total(CASE WHEN s >= 2 THEN q END), 1") == "SELECT coalesce(sum(CASE WHEN s >= 2 THEN q END), 0), 1");
+    CHECK(tr("SELECT total(CASE WHEN s >= 2 THEN q END), 1") ==
+          "SELECT coalesce(sum(CASE WHEN s >= 2 THEN q END), 0), 1");
     CHECK(tr("SELECT interval, maxed FROM urls") == "SELECT \"interval\", maxed FROM urls");
     CHECK(tr("SELECT CAST(a AS REAL) / b") == "SELECT CAST(a AS double precision) / b");
     CHECK(tr("ALTER TABLE urls ADD COLUMN first_success REAL") ==
@@ -39,7 +42,8 @@ TEST_CASE("pg_translate: functions and words", "[pg]") {
 }
 
 TEST_CASE("pg_translate: a negative LIMIT is no limit", "[pg]") {
-    CHECK(tr("SELECT id FROM q ORDER BY id LIMIT ?2") == "SELECT id FROM q ORDER BY id LIMIT nullif(greatest($2::bigint, -1), -1)");
+    CHECK(tr("SELECT id FROM q ORDER BY id LIMIT ?2") ==
+          "SELECT id FROM q ORDER BY id LIMIT nullif(greatest($2::bigint, -1), -1)");
     CHECK(tr("SELECT id FROM q LIMIT 256") == "SELECT id FROM q LIMIT 256");
 }
 
