@@ -1,5 +1,7 @@
 # A real crawl of a two-host local site through the whole pipeline:
 # every allowed, reachable page is fetched exactly once; no disallowed page is fetched.
+# CRAWL_PIPELINES=N runs N pipelines on the frontier at once (as N machines
+# would on a PostgreSQL frontier: tests/pg/run.sh uses 3); the same holds.
 set -euo pipefail
 source "$ROOT/tests/tools/nginx.sh"
 mkdir site
@@ -12,8 +14,14 @@ source "$ROOT/tests/tools/fsql.bash"
 frontier-config -f $F politeness.min-delay 0.01
 frontier-config -f $F politeness.delay-factor 0
 echo "http://127.0.0.1:$P1/index.html" | frontier-add -q -f $F
-timeout 120 frontier-lease -f $F --follow --poll-interval 0.05 | fetch --links | frontier-done -f $F > done.jsonl
-echo "lease exit: ${PIPESTATUS[0]}"
+pids=()
+for p in $(seq "${CRAWL_PIPELINES:-1}"); do
+    ( timeout 120 frontier-lease -f $F --follow --poll-interval 0.05 | fetch --links | frontier-done -f $F > "done$p.jsonl"
+      rc="${PIPESTATUS[*]}"; echo "pipeline $p exit codes: $rc"; [ "$rc" = "0 0 0" ] ) &
+    pids+=($!)
+done
+for pid in "${pids[@]}"; do wait "$pid"; done
+cat done[0-9]*.jsonl > done.jsonl
 python3 - "$(nginx_log)" "$P1" "$P2" <<'PY'
 import collections, re, sys, os
 log, p1, p2 = sys.argv[1], sys.argv[2], sys.argv[3]

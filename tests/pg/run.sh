@@ -5,7 +5,8 @@
 #    case names (-f NAME, --frontier NAME, $FRONTIER, the default
 #    ./frontier.db) mapped to a fresh database of its own, and the database
 #    URLs in the output mapped back to the names, so the same .out files apply;
-#  - runs the end-to-end tests test_crawl (a real crawl of a local site),
+#  - runs the end-to-end tests test_crawl (a real crawl of a local site by
+#    three pipelines at once, each page fetched once),
 #    test_crash (tools SIGKILLed at random moments; CRASH_ROUNDS, default 4
 #    here) and test_concurrency (lease/done workers, adders, edits and checks
 #    at once) against a database each.
@@ -62,7 +63,7 @@ for t in test_crawl test_crash test_concurrency; do
     db="e2e_$t"
     psql -qX "$base/postgres" -c "CREATE DATABASE $db" >/dev/null
     dir=$(mktemp -d)
-    log=$(cd "$dir" && unset FRONTIER_NOW LC_ALL && PATH="$bin:$PATH" ROOT="$root" E2E_FRONTIER="$base/$db" CONC_FRONTIER="$base/$db" \
+    log=$(cd "$dir" && unset FRONTIER_NOW LC_ALL && PATH="$bin:$PATH" ROOT="$root" E2E_FRONTIER="$base/$db" CONC_FRONTIER="$base/$db" CRAWL_PIPELINES=3 \
         CRASH_ROUNDS=${CRASH_ROUNDS:-4} CRASH_SECONDS=${CRASH_SECONDS:-6} \
         timeout "${E2E_TIMEOUT:-300}" bash "$root/tests/e2e/$t.sh" 2>&1)
     rc=$?
