@@ -10,8 +10,9 @@ DESTDIR  ?=
 BUILD    ?= build
 BIN      ?= bin
 XML_CFLAGS := $(shell pkg-config --cflags libxml-2.0 2>/dev/null || echo -I/usr/include/libxml2)
-override CXXFLAGS += -std=c++20 -Wall -Wextra -Wpedantic -Wno-missing-field-initializers -Ilib $(XML_CFLAGS) -MMD -MP
-LDLIBS   := -lsqlite3 -lcurl -lsimdjson -lxxhash -lpsl -lidn2 -lxml2 -lz -lpthread
+PQ_CFLAGS  := -I$(shell pg_config --includedir 2>/dev/null || echo /usr/include/postgresql)
+override CXXFLAGS += -std=c++20 -Wall -Wextra -Wpedantic -Wno-missing-field-initializers -Ilib $(XML_CFLAGS) $(PQ_CFLAGS) -MMD -MP
+LDLIBS   := -lsqlite3 -lpq -lcurl -lsimdjson -lxxhash -lpsl -lidn2 -lxml2 -lz -lpthread
 
 TOOLS    := frontier-add frontier-lease frontier-done frontier-config frontier-budget frontier-report frontier-export frontier-import fetch
 LIB_SRC  := $(wildcard lib/*.cpp)
@@ -21,7 +22,7 @@ TOOL_BIN := $(foreach t,$(TOOLS),$(if $(wildcard tools/$(t).cpp),$(BIN)/$(t)))
 UNIT_SRC := $(wildcard tests/unit/*.cpp)
 UNIT_OBJ := $(UNIT_SRC:%.cpp=$(BUILD)/%.o)
 
-.PHONY: all deps check unit cli e2e demo bench install clean asan golden fuzz stress
+.PHONY: all deps check check-pg unit cli e2e demo bench bench-pg install clean asan golden fuzz stress
 all: $(TOOL_BIN)
 
 deps:
@@ -48,6 +49,14 @@ check: deps
 	@$(MAKE) --no-print-directory -j$$(nproc) all bin/unit-tests
 	@tests/run.sh
 
+# The PostgreSQL suite alone (part of `make check` too): the CLI golden cases
+# and three e2e tests against a private server on 127.0.0.1 (tests/pg/run.sh).
+check-pg: deps
+	@$(MAKE) --no-print-directory -j$$(nproc) all
+	@res=$$(tests/pg/run.sh 2>&1); echo "$$res" | grep -v '^PASS'; \
+	    p=$$(echo "$$res" | grep -c '^PASS'); f=$$(echo "$$res" | grep -c '^FAIL'); \
+	    echo "$$p passed, $$f failed"; [ $$f -eq 0 ]
+
 # Regenerate the CLI golden files (review the diff before committing).
 golden: all
 	@tests/cli/run.sh --regen
@@ -60,6 +69,11 @@ demo: deps
 bench: deps
 	@$(MAKE) --no-print-directory all
 	@FRONTIER_BIN=$(BIN) tests/bench/run.sh
+
+# SQLite vs PostgreSQL throughput (tests/pg/bench.sh; BENCH_PG_N URLs).
+bench-pg: deps
+	@$(MAKE) --no-print-directory all
+	@FRONTIER_BIN=$(BIN) tests/pg/bench.sh $${BENCH_PG_N:-100000}
 
 # The whole suite under AddressSanitizer and UndefinedBehaviorSanitizer,
 # built apart (build-asan/, bin-asan/) so it never replaces the normal tools.

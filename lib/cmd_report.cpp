@@ -149,8 +149,8 @@ int run_report(const ReportOptions& o) {
     if (!o.sort.empty()) q.sort = parse_queue_sort(o.sort);
     q.limit = o.limit;
 
-    std::string path = frontier_path(o.common);
-    Store store(path, Store::Mode::read);
+    Store store(frontier_path(o.common), Store::Mode::read);
+    const std::string path = frontier_display_name(frontier_path(o.common));
     if (o.check) return check(store, o, path);
     if (o.watch > 0) return watch(store, o, path);
 

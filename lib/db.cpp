@@ -7,6 +7,7 @@
 #include <cstdio>
 #include <cstring>
 
+#include "db_pg.hpp"
 #include "error.hpp"
 
 namespace frontier {
@@ -20,36 +21,24 @@ Stmt::Stmt(sqlite3* db, std::string_view sql) : db_(db) {
 
 Stmt::~Stmt() {
     if (st_) sqlite3_finalize(st_);
+    if (pg_) pg_stmt_free(pg_);
 }
 
 Stmt& Stmt::operator=(Stmt&& o) noexcept {
     if (this != &o) {
         if (st_) sqlite3_finalize(st_);
+        if (pg_) pg_stmt_free(pg_);
         db_ = o.db_;
         st_ = o.st_;
+        pg_ = o.pg_;
         o.st_ = nullptr;
+        o.pg_ = nullptr;
     }
     return *this;
 }
 
-Stmt& Stmt::bind(int i, int64_t v) {
-    sqlite3_bind_int64(st_, i, v);
-    return *this;
-}
-Stmt& Stmt::bind(int i, double v) {
-    sqlite3_bind_double(st_, i, v);
-    return *this;
-}
-Stmt& Stmt::bind(int i, std::string_view v) {
-    sqlite3_bind_text(st_, i, v.data(), static_cast<int>(v.size()), SQLITE_TRANSIENT);
-    return *this;
-}
-Stmt& Stmt::bind_null(int i) {
-    sqlite3_bind_null(st_, i);
-    return *this;
-}
-
 bool Stmt::step() {
+    if (pg_) return pg_stmt_step(pg_);
     int rc = sqlite3_step(st_);
     if (rc == SQLITE_ROW) return true;
     if (rc == SQLITE_DONE) return false;
@@ -59,17 +48,20 @@ bool Stmt::step() {
 }
 
 void Stmt::exec() {
+    if (pg_) return pg_stmt_exec(pg_);
     while (step()) {
     }
     reset();
 }
 
 void Stmt::reset() {
+    if (pg_) return pg_stmt_reset(pg_);
     sqlite3_reset(st_);
     sqlite3_clear_bindings(st_);
 }
 
 std::string_view Stmt::text(int col) const {
+    if (pg_) return pg_stmt_text(pg_, col);
     const unsigned char* p = sqlite3_column_text(st_, col);
     if (!p) return {};
     return {reinterpret_cast<const char*>(p), static_cast<size_t>(sqlite3_column_bytes(st_, col))};
@@ -106,6 +98,10 @@ std::string file_uri(const std::string& path, const char* query) {
 }  // namespace
 
 Db::Db(const std::string& path, bool create, bool readonly) {
+    if (is_postgres_url(path)) {
+        pg_ = pg_connect(path, create, readonly);
+        return;
+    }
     if (!create && access(path.c_str(), F_OK) != 0)
         throw IoError("frontier file not found: " + path + " (create it with frontier-add or frontier-config)");
     const std::string dir = dir_of(path);
@@ -165,10 +161,18 @@ Db::Db(const std::string& path, bool create, bool readonly) {
 }
 
 Db::~Db() {
+    data_version_stmt_.reset();
     if (db_) sqlite3_close_v2(db_);
+    if (pg_) pg_disconnect(pg_);
+}
+
+Stmt Db::prepare(std::string_view sql) {
+    if (pg_) return Stmt(pg_, sql);
+    return Stmt(db_, sql);
 }
 
 void Db::exec(std::string_view sql) {
+    if (pg_) return pg_exec(pg_, sql);
     std::string s(sql);
     char* err = nullptr;
     if (sqlite3_exec(db_, s.c_str(), nullptr, nullptr, &err) != SQLITE_OK) {
@@ -179,22 +183,70 @@ void Db::exec(std::string_view sql) {
 }
 
 void Db::fail(std::string_view what) const {
+    if (pg_) throw DbError(std::string(what) + ": " + pg_error(pg_));
     throw DbError(std::string(what) + ": " + sqlite3_errmsg(db_));
 }
 
+void Db::begin_write() {
+    if (pg_) return pg_begin(pg_, true);
+    exec("BEGIN IMMEDIATE");
+}
+
+void Db::begin_read() {
+    if (pg_) return pg_begin(pg_, false);
+    exec("BEGIN");
+}
+
+void Db::commit() {
+    if (pg_) return pg_commit(pg_);
+    exec("COMMIT");
+}
+
+void Db::rollback() noexcept {
+    if (pg_) return pg_rollback(pg_);
+    sqlite3_exec(db_, "ROLLBACK", nullptr, nullptr, nullptr);
+}
+
+int Db::schema_version() {
+    if (pg_) return pg_schema_version(pg_);
+    Stmt st = prepare("PRAGMA user_version");
+    st.step();
+    return static_cast<int>(st.i64(0));
+}
+
+void Db::set_schema_version(int v) {
+    if (pg_) return pg_set_schema_version(pg_, v);
+    exec("PRAGMA user_version = " + std::to_string(v));
+}
+
+int64_t Db::data_version() {
+    if (pg_) return pg_data_version(pg_);
+    if (!data_version_stmt_) data_version_stmt_ = std::make_unique<Stmt>(db_, "PRAGMA data_version");
+    int64_t v = data_version_stmt_->step() ? data_version_stmt_->i64(0) : 0;
+    data_version_stmt_->reset();
+    return v;
+}
+
+std::string Db::integrity_problems() {
+    if (pg_) return {};
+    std::string problems;
+    Stmt st = prepare("PRAGMA integrity_check");
+    while (st.step())
+        if (st.text(0) != "ok") problems += st.str(0) + "\n";
+    return problems;
+}
+
 Transaction::Transaction(Db& db) : db_(db) {
-    db_.exec("BEGIN IMMEDIATE");
+    db_.begin_write();
     open_ = true;
 }
 
 Transaction::~Transaction() {
-    if (open_) {
-        sqlite3_exec(db_.handle(), "ROLLBACK", nullptr, nullptr, nullptr);
-    }
+    if (open_) db_.rollback();
 }
 
 void Transaction::commit() {
-    db_.exec("COMMIT");
+    db_.commit();
     open_ = false;
 }
 

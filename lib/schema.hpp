@@ -1,5 +1,6 @@
 // The frontier file's schema and its forward migrations (owned by the
-// storage module). Version numbers live in PRAGMA user_version.
+// storage module). Version numbers live in PRAGMA user_version (SQLite) or
+// the meta row schema_version (PostgreSQL).
 #pragma once
 
 #include "db.hpp"

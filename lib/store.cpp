@@ -60,7 +60,7 @@ Store::~Store() {
 }
 
 void Store::begin() {
-    db_->exec("BEGIN IMMEDIATE");
+    db_->begin_write();
     in_tx_ = true;
     impl_->now = frontier::now();
 }
@@ -68,7 +68,7 @@ void Store::begin() {
 void Store::commit() {
     impl_->flush();
     for (auto& [sql, st] : impl_->stmts) st.reset();
-    db_->exec("COMMIT");
+    db_->commit();
     in_tx_ = false;
 }
 
@@ -79,7 +79,7 @@ void Store::rollback() {
     for (auto& d : impl_->depth_added) d = 0;
     impl_->counter_deltas.clear();
     in_tx_ = false;
-    db_->exec("ROLLBACK");
+    db_->rollback();
 }
 
 // ---------------------------------------------------------------- settings
@@ -227,8 +227,8 @@ std::vector<Store::BudgetOverride> Store::budget_overrides() {
 void Store::set_budget_override(const BudgetOverride& o) {
     begin();
     impl_->q("INSERT INTO queue_budgets(scope, name, replenish, total) VALUES (?, ?, ?, ?) "
-             "ON CONFLICT(scope, name) DO UPDATE SET replenish = coalesce(excluded.replenish, replenish), "
-             "total = coalesce(excluded.total, total)")
+             "ON CONFLICT(scope, name) DO UPDATE SET replenish = coalesce(excluded.replenish, queue_budgets.replenish), "
+             "total = coalesce(excluded.total, queue_budgets.total)")
         .bind(1, o.scope).bind(2, o.name).bind(3, o.replenish).bind(4, o.total).exec();
     impl_->q("UPDATE meta SET value = value + 1 WHERE key = 'settings_version'").exec();
     impl_->retire_all_to_inactive();
@@ -296,7 +296,7 @@ void Store::Impl::flush() {
     for (auto& [id, d] : queue_deltas) {
         q("UPDATE queues SET queued = queued + ?, enqueued = enqueued + ?, "
           "last_queued_url = coalesce(?, last_queued_url), "
-          "best = CASE WHEN ? IS NOT NULL AND (best IS NULL OR ? < best) THEN ? ELSE best END WHERE id = ?")
+          "best = CASE WHEN CAST(? AS REAL) IS NOT NULL AND (best IS NULL OR ? < best) THEN ? ELSE best END WHERE id = ?")
             .bind(1, d.queued).bind(2, d.enqueued)
             .bind(3, d.last_url.empty() ? std::optional<std::string>() : std::optional<std::string>(d.last_url))
             .bind(4, d.min_rank).bind(5, d.min_rank).bind(6, d.min_rank).bind(7, id).exec();
@@ -316,7 +316,7 @@ void Store::Impl::flush() {
     heat_added.clear();
     for (auto& [name, d] : counter_deltas) {
         if (d == 0) continue;
-        q("INSERT INTO counters(name, n) VALUES (?, ?) ON CONFLICT(name) DO UPDATE SET n = n + excluded.n")
+        q("INSERT INTO counters(name, n) VALUES (?, ?) ON CONFLICT(name) DO UPDATE SET n = counters.n + excluded.n")
             .bind(1, name).bind(2, d).exec();
     }
     counter_deltas.clear();
@@ -389,11 +389,13 @@ int64_t Store::Impl::queue_id_for(const std::string& key, const Settings& s) {
         int64_t seq = hold ? meta_next("fifo_seq") : 0;
         BudgetLimits b = budget_for(key);
         Stmt& ins = q("INSERT INTO queues(key, state, sched, inactive_seq, session_balance, created_at) "
-                      "VALUES (?, ?, 2, ?, ?, ?)");
+                      "VALUES (?, ?, 2, ?, ?, ?) RETURNING id");
         ins.bind(1, key).bind(2, hold ? 1 : 0);
         if (hold) ins.bind(3, seq); else ins.bind_null(3);
-        ins.bind(4, hold ? 0 : b.replenish).bind(5, now).exec();
-        id = db.last_insert_rowid();
+        ins.bind(4, hold ? 0 : b.replenish).bind(5, now);
+        if (!ins.step()) throw DbError("cannot create queue " + key);
+        id = ins.i64(0);
+        ins.reset();
         // A unique, negative `served` mark: never-served queues take turns in
         // creation order, and (best, served) stays a unique key of the ready index.
         q("UPDATE queues SET served = ? WHERE id = ?").bind(1, *id - (int64_t{1} << 40)).bind(2, *id).exec();
@@ -408,8 +410,11 @@ int64_t Store::Impl::host_id_for(const std::string& name) {
     if (auto it = host_ids.find(name); it != host_ids.end()) return it->second;
     std::optional<int64_t> id = find_id("SELECT id FROM hosts WHERE name = ?", name);
     if (!id) {
-        q("INSERT INTO hosts(name) VALUES (?)").bind(1, name).exec();
-        id = db.last_insert_rowid();
+        Stmt& ins = q("INSERT INTO hosts(name) VALUES (?) RETURNING id");
+        ins.bind(1, name);
+        if (!ins.step()) throw DbError("cannot create host " + name);
+        id = ins.i64(0);
+        ins.reset();
     }
     if (host_ids.size() >= kIdCacheMax) host_ids.clear();
     host_ids.emplace(name, *id);
@@ -423,10 +428,7 @@ const RobotsRules& Store::Impl::robots_rules(int64_t host_id, std::string_view t
 }
 
 int64_t Store::data_version() {
-    Stmt& st = impl_->q("PRAGMA data_version");
-    int64_t v = st.step() ? st.i64(0) : 0;
-    st.reset();
-    return v;
+    return db_->data_version();
 }
 
 // ---------------------------------------------------------------- seeds
@@ -443,7 +445,7 @@ bool Store::is_seed_domain(const std::string& domain) {
 
 void Store::add_seed_domain(const std::string& domain) {
     if (impl_->seed_domains.count(domain)) return;
-    impl_->q("INSERT OR IGNORE INTO seed_domains(domain) VALUES (?)").bind(1, domain).exec();
+    impl_->q("INSERT INTO seed_domains(domain) VALUES (?) ON CONFLICT DO NOTHING").bind(1, domain).exec();
     impl_->seed_domains.insert(domain);
 }
 

@@ -1,10 +1,12 @@
 // The storage module: the only code that knows SQL and the schema of the
-// frontier file (SQLite, WAL mode). Every other part of the library talks to
-// the frontier through this class, which is the seam for other backends.
+// frontier (an SQLite file in WAL mode, or a PostgreSQL database when the
+// path is a postgresql:// URL; lib/db.hpp hides the difference). Every other
+// part of the library talks to the frontier through this class.
 //
-// Process safety: many processes may use one file at once. Writes happen in
-// short BEGIN IMMEDIATE transactions (begin()/commit()); readers see
-// committed data. Not thread-safe: one Store per thread.
+// Process safety: many processes (on many machines, with PostgreSQL) may use
+// one frontier at once. Writes happen in short transactions that exclude
+// each other (begin()/commit(): BEGIN IMMEDIATE, or PostgreSQL's advisory
+// lock); readers see committed data. Not thread-safe: one Store per thread.
 #pragma once
 
 #include <map>
@@ -31,8 +33,9 @@ struct DoneOutcome;  // lib/done.hpp
 class Store {
 public:
     enum class Mode { create, write, read };
-    // Opens the frontier file. `create` makes it when missing; `read` and
-    // `write` need an existing file (IoError otherwise). Throws DbError for a
+    // Opens the frontier file or connects to the database. `create` makes
+    // the file (or the tables in an existing database) when missing; `read`
+    // and `write` need an existing frontier (IoError otherwise). Throws DbError for a
     // file with a newer schema than kSchemaVersion.
     Store(const std::string& path, Mode mode);
     ~Store();
@@ -40,7 +43,7 @@ public:
     Store& operator=(const Store&) = delete;
 
     // --- transactions -------------------------------------------------
-    void begin();   // BEGIN IMMEDIATE (waits for other writers)
+    void begin();   // a write transaction (waits for other writers)
     void commit();  // flushes counters, then COMMIT
     void rollback();
     bool in_transaction() const { return in_tx_; }
@@ -100,8 +103,9 @@ public:
     // Applies expired leases and due retries/revisits (done by lease and done).
     void housekeeping(double now);
 
-    // Changes whenever another connection commits to the file (PRAGMA
-    // data_version): a cheap way for a waiting tool to notice new work.
+    // Changes whenever another connection commits to the frontier (PRAGMA
+    // data_version; LISTEN/NOTIFY on PostgreSQL, no query): a cheap way for
+    // a waiting tool to notice new work.
     int64_t data_version();
 
     Db& db() { return *db_; }

@@ -37,8 +37,8 @@ private:
 // Ends the read transaction however the check ends.
 struct ReadTransaction {
     Db& db;
-    explicit ReadTransaction(Db& d) : db(d) { db.exec("BEGIN"); }
-    ~ReadTransaction() { sqlite3_exec(db.handle(), "ROLLBACK", nullptr, nullptr, nullptr); }
+    explicit ReadTransaction(Db& d) : db(d) { db.begin_read(); }
+    ~ReadTransaction() { db.rollback(); }
 };
 
 int64_t scalar(Db& db, const char* sql) {
@@ -80,14 +80,17 @@ CheckResult check_frontier(Store& store, double now, int64_t max_details) {
 
     c.start("integrity");
     {
-        Stmt st = db.prepare("PRAGMA integrity_check");
-        while (st.step())
-            if (st.text(0) != "ok") c.fail(st.str(0));
+        std::string problems = db.integrity_problems();
+        for (size_t at = 0, nl; at < problems.size(); at = nl + 1) {
+            nl = problems.find('\n', at);
+            if (nl == std::string::npos) nl = problems.size();
+            c.fail(problems.substr(at, nl - at));
+        }
     }
 
     c.start("schema");
     {
-        int64_t v = scalar(db, "PRAGMA user_version");
+        int64_t v = db.schema_version();
         if (v != kSchemaVersion)
             c.fail("user_version is " + std::to_string(v) + ", expected " + std::to_string(kSchemaVersion));
         for (const char* key : {"settings_version", "serve_seq", "fifo_seq"}) {

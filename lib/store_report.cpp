@@ -25,6 +25,19 @@ struct ResetOnExit {
     ~ResetOnExit() { st.reset(); }
 };
 
+// On PostgreSQL, each report part (the summary; the queue rows) is read
+// from one read-only snapshot. (SQLite reads each statement from one.)
+struct ReadSnapshot {
+    Db& db;
+    bool on;
+    explicit ReadSnapshot(Db& d) : db(d), on(d.postgres()) {
+        if (on) db.begin_read();
+    }
+    ~ReadSnapshot() {
+        if (on) db.rollback();
+    }
+};
+
 // SQL conditions selecting exactly the queues of one reported state (the
 // same rule as derive_report_state); ?1 is "now".
 const char* state_condition(ReportState s) {
@@ -119,13 +132,14 @@ Summary read_summary(Store& store, double now) {
     Summary s;
     s.now = now;
     Db& db = store.db();
+    ReadSnapshot snapshot(db);
     {
         // One pass over queues, no sort: a sum per reported state, with the
         // same conditions that --state filters use.
         constexpr ReportState kStates[] = {ReportState::in_process, ReportState::ready,   ReportState::snoozed,
                                            ReportState::inactive,   ReportState::retired, ReportState::exhausted};
         std::string sql = "SELECT count(*), total(CASE WHEN state >= 2 THEN queued END)";
-        for (ReportState r : kStates) sql += std::string(", total(") + state_condition(r) + ")";
+        for (ReportState r : kStates) sql += std::string(", count(CASE WHEN ") + state_condition(r) + " THEN 1 END)";
         Stmt st = db.prepare(sql + " FROM queues");
         ResetOnExit guard{st};
         st.bind(1, now);
@@ -180,6 +194,7 @@ Summary read_summary(Store& store, double now) {
 void for_each_queue(Store& store, const QueueQuery& q, double now, const std::function<void(const QueueRow&)>& row) {
     const Settings& settings = store.settings();
     Db& db = store.db();
+    ReadSnapshot snapshot(db);
 
     // robots.txt per queue: hosts whose robots.txt the queue leased (one pass over hosts).
     std::unordered_map<int64_t, RobotsStatus> robots;
@@ -210,7 +225,7 @@ void for_each_queue(Store& store, const QueueQuery& q, double now, const std::fu
     }
     bool in_memory = sort_in_memory(q.sort);
     if (!q.sort.key.empty() && !in_memory)
-        sql += std::string(" ORDER BY ") + order_expression(q.sort.key) + (q.sort.descending ? " DESC" : " ASC") + ", id";
+        sql += std::string(" ORDER BY ") + order_expression(q.sort.key) + (q.sort.descending ? " DESC NULLS LAST" : " ASC NULLS FIRST") + ", id";
     else
         sql += " ORDER BY id";
     sql += " LIMIT ?2";

@@ -4,6 +4,7 @@
 #include <simdjson.h>
 #include <sqlite3.h>
 #include <curl/curl.h>
+#include <libpq-fe.h>
 #include <unistd.h>
 
 #include "error.hpp"
@@ -37,7 +38,8 @@ std::string version_string(const std::string& tool) {
     std::string v = tool + " " + FRONTIER_VERSION + " (SQLite " + sqlite3_libversion();
     v += ", libcurl ";
     v += curl_version_info(CURLVERSION_NOW)->version;
-    v += ", simdjson " + std::to_string(simdjson::SIMDJSON_VERSION_MAJOR) + "." + std::to_string(simdjson::SIMDJSON_VERSION_MINOR) + "." + std::to_string(simdjson::SIMDJSON_VERSION_REVISION) + ")";
+    v += ", simdjson " + std::to_string(simdjson::SIMDJSON_VERSION_MAJOR) + "." + std::to_string(simdjson::SIMDJSON_VERSION_MINOR) + "." + std::to_string(simdjson::SIMDJSON_VERSION_REVISION);
+    v += ", libpq " + std::to_string(PQlibVersion() / 10000) + "." + std::to_string(PQlibVersion() % 10000) + ")";
     return v;
 }
 

@@ -2,7 +2,8 @@
 # Installs the Debian packages the toolkit builds and tests with, when missing.
 set -e
 pkgs="g++ make pkg-config libcli11-dev libsqlite3-dev sqlite3 libsimdjson-dev libcurl4-openssl-dev
-libxxhash-dev catch2 libpsl-dev libidn2-dev libxml2-dev zlib1g-dev python3 nginx-light python3-doc curl jq"
+libxxhash-dev catch2 libpsl-dev libidn2-dev libxml2-dev zlib1g-dev python3 nginx-light python3-doc curl jq
+libpq-dev postgresql"
 missing=""
 for p in $pkgs; do
     dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing="$missing $p"

@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # Runs every suite and ends with one line "N passed, N failed".
 # Suites: Catch2 unit tests (each test case counts), CLI golden cases,
-# end-to-end scripts (tests/e2e/*.sh, the examples among them: test_examples.sh).
+# end-to-end scripts (tests/e2e/*.sh, the examples among them: test_examples.sh),
+# and the CLI cases and three e2e tests again on PostgreSQL (tests/pg/run.sh:
+# a private server on 127.0.0.1, one to two minutes; FRONTIER_TEST_PG=0 leaves it out).
 set -u
 cd "$(dirname "$0")/.."
 BIN="${FRONTIER_BIN:-bin}"
@@ -31,8 +33,9 @@ if [ -x "$BIN/unit-tests" ]; then
 fi
 
 # Script suites: each prints "PASS name" / "FAIL name" lines.
-for suite in tests/cli/run.sh tests/e2e/run.sh; do
+for suite in tests/cli/run.sh tests/e2e/run.sh tests/pg/run.sh; do
     [ -x "$suite" ] || continue
+    [ "$suite" = tests/pg/run.sh ] && [ "${FRONTIER_TEST_PG:-1}" = 0 ] && continue
     res=$("$suite" 2>&1)
     p=$(echo "$res" | grep -c '^PASS'); f=$(echo "$res" | grep -c '^FAIL')
     [ "$f" -gt 0 ] && echo "$res" | grep -v '^PASS'

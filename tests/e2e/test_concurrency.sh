@@ -11,12 +11,13 @@
 #  - frontier-report --check passes while the writers run (a consistent
 #    snapshot) and at the end; every URL ends done;
 #  - throughput (leases + results per second, wall clock) is printed.
-# Knobs (for make stress): CONC_WORKERS (4), CONC_HOSTS (100), CONC_SEEDS (6 per host).
+# Knobs (for make stress): CONC_WORKERS (4), CONC_HOSTS (100), CONC_SEEDS (6 per host);
+# CONC_FRONTIER (a postgresql:// URL of an empty database: tests/pg/run.sh).
 set -euo pipefail
 WORKERS=${CONC_WORKERS:-4}
 HOSTS=${CONC_HOSTS:-100}
 SEEDS=${CONC_SEEDS:-6}
-F=conc.db
+F=${CONC_FRONTIER:-conc.db}
 export FRONTIER_NOW=1800000000
 frontier-config -f $F politeness.min-delay 0
 frontier-config -f $F politeness.delay-factor 0
@@ -115,8 +116,14 @@ for name in glob.glob("done*.out"):
         n_results += 1
 if set(results) != {"done"}: errors.append(f"results: {dict(results)}")
 if n_results != n_leases: errors.append(f"{n_leases} leases but {n_results} results")
-con = sqlite3.connect(db)
-states = dict(con.execute("SELECT state, count(*) FROM urls GROUP BY state").fetchall())
+if db.startswith(("postgres://", "postgresql://")):
+    import subprocess
+    rows = subprocess.run(["psql", "-qXAt", "-F", " ", db, "-c", "SELECT state, count(*) FROM urls GROUP BY state"],
+                          check=True, capture_output=True, text=True).stdout.split("\n")
+    states = {int(a): int(b) for a, b in (r.split() for r in rows if r.strip())}
+else:
+    con = sqlite3.connect(db)
+    states = dict(con.execute("SELECT state, count(*) FROM urls GROUP BY state").fetchall())
 if set(states) != {2}: errors.append(f"URL states at the end: {states}")
 added = sum(1 for name in glob.glob("add*.out") for line in open(name) if '"added"' in line)
 secs = t1 - t0

@@ -27,7 +27,7 @@ read -r P1 P2 <<<"$NGINX_PORTS"
 P3=$(nginx_free_port)   # nothing listens there: its queue is retired by hand, its URLs are held
 python3 "$ROOT/tests/tools/make-site.py" site 60 --private 3 --base "http://127.0.0.1:$P1" "http://127.0.0.1:$P2"
 
-F=crawl.db
+F=${E2E_FRONTIER:-crawl.db}   # tests/pg/run.sh: a postgresql:// database
 export FRONTIER_NOW=1800000000
 frontier-config -f $F politeness.min-delay 0
 frontier-config -f $F politeness.delay-factor 0
@@ -119,11 +119,12 @@ frontier-report -f $F --check
 frontier-report -f $F
 
 python3 - "$F" "$P1" "$P2" <<'PY'
-import glob, json, os, re, sqlite3, sys
+import glob, json, os, re, sys
+sys.path.insert(0, os.environ["ROOT"] + "/tests/tools")
+from fsql import query
 db, p1, p2 = sys.argv[1], sys.argv[2], sys.argv[3]
-con = sqlite3.connect(db)
 rows = {}
-for url, state, reason in con.execute("SELECT url, state, reason FROM urls"):
+for url, state, reason in query(db, "SELECT url, state, reason FROM urls"):
     rows.setdefault(url, []).append((state, reason))
 errors = []
 def lines(pattern):
@@ -169,7 +170,7 @@ for port, path in seen:
     want = 4 if path.startswith("/private/") else 2
     got = rows.get(u, [(None, None)])[0][0]
     if got != want: errors.append(f"{u}: state {got}, expected {want}")
-held = con.execute("SELECT count(*) FROM urls JOIN queues q ON q.id = queue_id WHERE q.state = 3 AND urls.state = 0").fetchone()[0]
+held = query(db, "SELECT count(*) FROM urls JOIN queues q ON q.id = queue_id WHERE q.state = 3 AND urls.state = 0")[0][0]
 for u, v in rows.items():
     if "/held/" in u:
         continue  # checked by count below

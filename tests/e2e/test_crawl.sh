@@ -1,5 +1,7 @@
 # A real crawl of a two-host local site through the whole pipeline:
 # every allowed, reachable page is fetched exactly once; no disallowed page is fetched.
+# CRAWL_PIPELINES=N runs N pipelines on the frontier at once (as N machines
+# would on a PostgreSQL frontier: tests/pg/run.sh uses 3); the same holds.
 set -euo pipefail
 source "$ROOT/tests/tools/nginx.sh"
 mkdir site
@@ -7,12 +9,19 @@ nginx_start "$PWD/site" 2
 trap nginx_stop EXIT
 read -r P1 P2 <<<"$NGINX_PORTS"
 python3 "$ROOT/tests/tools/make-site.py" site 40 --private 3 --base "http://127.0.0.1:$P1" "http://127.0.0.1:$P2"
-F=crawl.db
+F=${E2E_FRONTIER:-crawl.db}   # tests/pg/run.sh: a postgresql:// database
+source "$ROOT/tests/tools/fsql.bash"
 frontier-config -f $F politeness.min-delay 0.01
 frontier-config -f $F politeness.delay-factor 0
 echo "http://127.0.0.1:$P1/index.html" | frontier-add -q -f $F
-timeout 120 frontier-lease -f $F --follow --poll-interval 0.05 | fetch --links | frontier-done -f $F > done.jsonl
-echo "lease exit: ${PIPESTATUS[0]}"
+pids=()
+for p in $(seq "${CRAWL_PIPELINES:-1}"); do
+    ( timeout 120 frontier-lease -f $F --follow --poll-interval 0.05 | fetch --links | frontier-done -f $F > "done$p.jsonl"
+      rc="${PIPESTATUS[*]}"; echo "pipeline $p exit codes: $rc"; [ "$rc" = "0 0 0" ] ) &
+    pids+=($!)
+done
+for pid in "${pids[@]}"; do wait "$pid"; done
+cat done[0-9]*.jsonl > done.jsonl
 python3 - "$(nginx_log)" "$P1" "$P2" <<'PY'
 import collections, re, sys, os
 log, p1, p2 = sys.argv[1], sys.argv[2], sys.argv[3]
@@ -52,6 +61,6 @@ if errors:
     print("\n".join(errors[:20])); sys.exit(1)
 PY
 # Frontier state: nothing queued or leased; the private pages are blocked by robots.txt.
-test "$(sqlite3 $F "select count(*) from urls where state in (0,1)")" = 0
-blocked=$(sqlite3 $F "select count(*) from urls where state = 4 and reason = 'robots'"); echo "blocked: $blocked"; test "$blocked" = 6
+test "$(fsql "select count(*) from urls where state in (0,1)")" = 0
+blocked=$(fsql "select count(*) from urls where state = 4 and reason = 'robots'"); echo "blocked: $blocked"; test "$blocked" = 6
 echo "done results: $(grep -c "\"result\":\"done\"" done.jsonl)"

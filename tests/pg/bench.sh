@@ -1,0 +1,83 @@
+#!/usr/bin/env bash
+# SQLite vs PostgreSQL throughput on this machine (make bench-pg).
+#   tests/pg/bench.sh [N]   N URLs (default 100000) over N/100 hosts
+# For each backend (a SQLite file in a temp dir; a database in a private
+# cluster started by tests/tools/pg.sh and stopped at the end):
+#   add     frontier-add of N generated records (records/s)
+#   lease   frontier-lease of all of them by 1000 (URLs/s)
+#   done    frontier-done of every result in one process (results/s)
+#   W=1, W=4  W concurrent `frontier-lease --follow | responder | frontier-done`
+#           pipelines draining N/10 URLs, politeness off (URLs/s through
+#           lease+done; each a lease transaction and a done transaction)
+# FRONTIER_BIN picks the tools (default bin); BACKENDS="sqlite" (or
+# "postgresql") measures one. Nothing leaves 127.0.0.1.
+set -euo pipefail
+root="$(cd "$(dirname "$0")/../.." && pwd)"
+bin="${FRONTIER_BIN:-bin}"
+case $bin in /*) ;; *) bin="$root/$bin" ;; esac
+export PATH="$bin:$PATH"
+unset FRONTIER_NOW FRONTIER
+N=${1:-100000}
+work=$(mktemp -d)
+chmod 755 "$work"
+trap '"$root/tests/tools/pg.sh" stop "$work/cluster"; rm -rf "$work"' EXIT
+BACKENDS=${BACKENDS:-sqlite postgresql}
+[[ " $BACKENDS " == *" postgresql "* ]] && base=$("$root/tests/tools/pg.sh" start "$work/cluster")
+now() { date +%s.%N; }
+rate() { awk -v n="$1" -v a="$2" -v b="$3" 'BEGIN {printf "%.0f", n / (b - a)}'; }
+python3 "$root/tests/bench/gen-urls.py" "$N" "$((N / 100))" > "$work/urls.jsonl"
+python3 "$root/tests/bench/gen-urls.py" "$((N / 10))" "$((N / 1000 > 0 ? N / 1000 : 1))" > "$work/small.jsonl"
+cat > "$work/respond.py" <<'PY'
+import json, sys
+for line in sys.stdin:
+    r = json.loads(line)
+    sys.stdout.write(json.dumps({"lease": r["lease"], "url": r["url"], "status": 200, "duration_ms": 1}) + "\n")
+    sys.stdout.flush()
+PY
+results='import json, sys
+for l in open(sys.argv[1]):
+    r = json.loads(l)
+    print(json.dumps({"url": r["url"], "lease": r["lease"], "status": 200, "duration_ms": 12}))'
+
+setup() {  # politeness, robots.txt and queue holding off
+    for kv in "robots.enabled false" "politeness.min-delay 0" "politeness.delay-factor 0" \
+              "politeness.max-in-flight 100000000" "budget.hold-queues false"; do
+        # shellcheck disable=SC2086
+        frontier-config -f "$1" $kv
+    done
+}
+new_frontier() {  # backend name -> a fresh frontier
+    if [ "$1" = sqlite ]; then echo "$work/$2.db"
+    else psql -qX "$base/postgres" -c "CREATE DATABASE $2" >/dev/null; echo "$base/$2"; fi
+}
+
+printf '%-10s %10s %10s %10s %10s %10s\n' backend "add/s" "lease/s" "done/s" "W=1 URL/s" "W=4 URL/s"
+for backend in $BACKENDS; do
+    F=$(new_frontier $backend bulk)
+    setup "$F"
+    t0=$(now); frontier-add -q -f "$F" "$work/urls.jsonl"; t1=$(now)
+    add=$(rate "$N" "$t0" "$t1")
+    : > "$work/leases.jsonl"
+    t0=$(now)
+    while frontier-lease -q -f "$F" -n 1000 --per-queue 1000 >> "$work/leases.jsonl"; do :; done
+    t1=$(now)
+    lease=$(rate "$(wc -l < "$work/leases.jsonl")" "$t0" "$t1")
+    python3 -c "$results" "$work/leases.jsonl" > "$work/results.jsonl"
+    t0=$(now); frontier-done -q -f "$F" "$work/results.jsonl"; t1=$(now)
+    done_=$(rate "$(wc -l < "$work/results.jsonl")" "$t0" "$t1")
+    conc=()
+    for W in 1 4; do
+        F=$(new_frontier $backend "w$W")
+        setup "$F"
+        frontier-add -q -f "$F" "$work/small.jsonl"
+        t0=$(now)
+        for w in $(seq "$W"); do
+            ( frontier-lease -f "$F" --follow --max-in-flight 64 -n 16 --poll-interval 0.02 2>/dev/null \
+                | python3 "$work/respond.py" | frontier-done -q -f "$F" ) &
+        done
+        wait
+        t1=$(now)
+        conc+=("$(rate "$((N / 10))" "$t0" "$t1")")
+    done
+    printf '%-10s %10s %10s %10s %10s %10s\n' $backend "$add" "$lease" "$done_" "${conc[0]}" "${conc[1]}"
+done

@@ -1,0 +1,73 @@
+#!/usr/bin/env bash
+# The test suites against PostgreSQL (issue #11): starts a private cluster on
+# 127.0.0.1 (tests/tools/pg.sh), then
+#  - runs the CLI golden cases (tests/cli/cases) with every frontier path a
+#    case names (-f NAME, --frontier NAME, $FRONTIER, the default
+#    ./frontier.db) mapped to a fresh database of its own, and the database
+#    URLs in the output mapped back to the names, so the same .out files apply;
+#  - runs the end-to-end tests test_crawl (a real crawl of a local site by
+#    three pipelines at once, each page fetched once),
+#    test_crash (tools SIGKILLed at random moments; CRASH_ROUNDS, default 4
+#    here) and test_concurrency (lease/done workers, adders, edits and checks
+#    at once) against a database each.
+# Prints "PASS name" / "FAIL name" lines, like the other suites, and stops the
+# cluster. `tests/pg/run.sh FILTER` runs the cases whose name contains FILTER.
+# Cases listed in tests/pg/skip (with the reason) test the SQLite file
+# itself and are reported as SKIP.
+set -u
+here="$(cd "$(dirname "$0")" && pwd)"
+root="$(cd "$here/../.." && pwd)"
+bin="$root/${FRONTIER_BIN:-bin}"
+filter="${1:-}"
+work=$(mktemp -d)
+chmod 755 "$work"
+trap '"$root/tests/tools/pg.sh" stop "$work/cluster"; rm -rf "$work"' EXIT
+base=$("$root/tests/tools/pg.sh" start "$work/cluster") || { echo "FAIL pg-cluster"; exit 1; }
+
+# Wrappers (tests/pg/wrap) that map frontier paths to databases, then run
+# the real tool; sqlite3 and cp stand-ins for the cases that use them.
+mkdir -p "$work/wrap"
+for t in frontier-add frontier-lease frontier-done frontier-config frontier-budget frontier-report; do
+    ln -s "$here/wrap/frontier-tool" "$work/wrap/$t"
+done
+ln -s "$here/wrap/sqlite3" "$work/wrap/sqlite3"
+ln -s "$here/wrap/cp" "$work/wrap/cp"
+export PG_BASE="$base" PG_REAL_BIN="$bin"
+
+export FRONTIER_NOW=1800000000 LC_ALL=C
+n=0
+for case in "$root"/tests/cli/cases/*.sh; do
+    name=$(basename "$case" .sh)
+    [ -n "$filter" ] && [[ "$name" != *$filter* ]] && continue
+    if why=$(grep "^$name " "$here/skip" 2>/dev/null); then echo "SKIP pg:$why"; continue; fi
+    n=$((n + 1))
+    dir=$(mktemp -d); state=$(mktemp -d)
+    actual=$(cd "$dir" && PATH="$work/wrap:$bin:$PATH" PG_CASE=$n PG_CASE_DIR="$state" CASES="$root/tests/cli/cases" \
+        ROOT="$root" timeout 120 bash "$case" 2>&1)
+    if [ -f "$state/map" ]; then
+        while IFS=$'\t' read -r url orig; do actual=${actual//"$url"/"$orig"}; done < "$state/map"
+    fi
+    rm -rf "$dir" "$state"
+    if [ -f "$root/tests/cli/cases/$name.out" ] && [ "$actual" == "$(cat "$root/tests/cli/cases/$name.out")" ]; then
+        echo "PASS pg:$name"
+    else
+        echo "FAIL pg:$name"
+        diff <(cat "$root/tests/cli/cases/$name.out") <(printf '%s\n' "$actual") | head -${PG_DIFF_LINES:-20}
+    fi
+done
+
+# End-to-end tests that take their frontier from the environment, each on a
+# fresh database: a real crawl, SIGKILLs at random moments, concurrent workers.
+for t in test_crawl test_crash test_concurrency; do
+    [ -n "$filter" ] && [[ "$t" != *$filter* ]] && continue
+    db="e2e_$t"
+    psql -qX "$base/postgres" -c "CREATE DATABASE $db" >/dev/null
+    dir=$(mktemp -d)
+    log=$(cd "$dir" && unset FRONTIER_NOW LC_ALL && PATH="$bin:$PATH" ROOT="$root" E2E_FRONTIER="$base/$db" CONC_FRONTIER="$base/$db" CRAWL_PIPELINES=3 \
+        CRASH_ROUNDS=${CRASH_ROUNDS:-4} CRASH_SECONDS=${CRASH_SECONDS:-6} \
+        timeout "${E2E_TIMEOUT:-300}" bash "$root/tests/e2e/$t.sh" 2>&1)
+    rc=$?
+    rm -rf "$dir"
+    if [ $rc -eq 0 ]; then echo "PASS pg:$t"; [ $t = test_concurrency ] && printf '%s\n' "$log" | tail -1
+    else echo "FAIL pg:$t (exit $rc)"; printf '%s\n' "$log" | tail -30; fi
+done
