@@ -4,6 +4,7 @@
 
 #include "clock.hpp"
 #include "commands.hpp"
+#include "db.hpp"
 #include "error.hpp"
 #include "export_format.hpp"
 #include "json.hpp"
@@ -100,6 +101,9 @@ int run_import(const ImportOptions& o) {
     }
 
     std::string path = frontier_path(o.common);
+    if (is_postgres_url(path))
+        throw UsageError("frontier-import works on SQLite frontier files only so far; a PostgreSQL frontier "
+                         "cannot be imported yet");
     Store store(path, Store::Mode::create);
     RowImporter importer(store);
     store.begin();

@@ -182,6 +182,11 @@ void Db::exec(std::string_view sql) {
     }
 }
 
+bool Db::constraint_violation(const DbError& e) const {
+    if (pg_) return std::string_view(e.what()).find("violates") != std::string_view::npos;
+    return (sqlite3_errcode(db_) & 0xff) == SQLITE_CONSTRAINT;
+}
+
 void Db::fail(std::string_view what) const {
     if (pg_) throw DbError(std::string(what) + ": " + pg_error(pg_));
     throw DbError(std::string(what) + ": " + sqlite3_errmsg(db_));

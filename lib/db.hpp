@@ -18,6 +18,8 @@
 #include <string>
 #include <string_view>
 
+#include "error.hpp"
+
 namespace frontier {
 
 struct PgStmt;  // lib/db_pg.cpp
@@ -124,6 +126,10 @@ public:
     Stmt prepare(std::string_view sql);
     int64_t changes() const { return sqlite3_changes64(db_); }  // SQLite only
     [[noreturn]] void fail(std::string_view what) const;
+    // True when `e`, just thrown by a statement of this connection, was a
+    // constraint violation (a duplicate key): SQLITE_CONSTRAINT, or
+    // PostgreSQL's integrity-constraint class (its message says "violates").
+    bool constraint_violation(const DbError& e) const;
 
     // Transactions. begin_write() serialises writers: BEGIN IMMEDIATE on
     // SQLite (waiting for the file's write lock); on PostgreSQL BEGIN, then

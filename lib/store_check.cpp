@@ -74,8 +74,10 @@ CheckResult check_frontier(Store& store, double now, int64_t max_details) {
     // and with SQLite's sorter (which takes up to cache_size of memory before
     // spilling) and page cache at 16 MiB, so that memory stays flat on a
     // large frontier.
-    db.exec("PRAGMA temp_store=FILE");
-    db.exec("PRAGMA cache_size=-16384");
+    if (!db.postgres()) {
+        db.exec("PRAGMA temp_store=FILE");
+        db.exec("PRAGMA cache_size=-16384");
+    }
     ReadTransaction tx(db);
 
     c.start("integrity");

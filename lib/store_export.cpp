@@ -146,8 +146,8 @@ const TableIndex& table_index() {
 // Ends the read transaction however the export ends.
 struct ReadTransaction {
     Db& db;
-    explicit ReadTransaction(Db& d) : db(d) { db.exec("BEGIN"); }
-    ~ReadTransaction() { sqlite3_exec(db.handle(), "ROLLBACK", nullptr, nullptr, nullptr); }
+    explicit ReadTransaction(Db& d) : db(d) { db.begin_read(); }
+    ~ReadTransaction() { db.rollback(); }
 };
 
 // "SELECT a, b, typeof(c), c FROM t ORDER BY k": an `any` column is read
@@ -300,7 +300,7 @@ std::vector<std::string> RowImporter::non_empty_tables() {
 
 void RowImporter::finish() {
     impl_->inserts.clear();
-    impl_->store.db().exec("PRAGMA temp_store=FILE");
+    if (!impl_->store.db().postgres()) impl_->store.db().exec("PRAGMA temp_store=FILE");
 }
 
 std::string RowImporter::insert(const ImportRow& row) {
@@ -331,7 +331,7 @@ std::string RowImporter::insert(const ImportRow& row) {
     } catch (const DbError& e) {
         // A clash with an imported row is that row's problem; anything else
         // (I/O, disk full) stops the import.
-        bool clash = (sqlite3_errcode(impl_->store.db().handle()) & 0xff) == SQLITE_CONSTRAINT;
+        bool clash = impl_->store.db().constraint_violation(e);
         st.reset();
         if (clash) return e.what();
         throw;
