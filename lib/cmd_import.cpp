@@ -3,6 +3,7 @@
 #include <chrono>
 
 #include "clock.hpp"
+#include "check_json.hpp"
 #include "commands.hpp"
 #include "db.hpp"
 #include "error.hpp"
@@ -57,20 +58,7 @@ void print_summary(const RowCounts& imported, int64_t rejected, bool complete, c
     w.field("complete", complete);
     w.key("check");
     w.begin_object();
-    w.field("ok", c.ok());
-    w.key("checks");
-    w.begin_object();
-    for (auto& [name, n] : c.checks) w.field(name, n);
-    w.end_object();
-    w.key("violations");
-    w.begin_array();
-    for (auto& v : c.violations) {
-        w.begin_object();
-        w.field("check", v.check);
-        w.field("detail", v.detail);
-        w.end_object();
-    }
-    w.end_array();
+    write_check_fields(w, c);
     w.end_object();
     w.end();
     out().write_line(w.str());

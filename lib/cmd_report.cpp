@@ -14,6 +14,7 @@
 #include "report_render.hpp"
 #include "signals.hpp"
 #include "store.hpp"
+#include "check_json.hpp"
 #include "store_check.hpp"
 
 namespace frontier {
@@ -92,23 +93,10 @@ int check(Store& store, const ReportOptions& o, const std::string& path) {
     if (o.json) {
         JsonWriter w;
         w.begin();
-        w.field("ok", r.ok());
         w.field("urls", r.urls);
         w.field("queues", r.queues);
         w.field("hosts", r.hosts);
-        w.key("checks");
-        w.begin_object();
-        for (auto& [name, n] : r.checks) w.field(name, n);
-        w.end_object();
-        w.key("violations");
-        w.begin_array();
-        for (auto& v : r.violations) {
-            w.begin_object();
-            w.field("check", v.check);
-            w.field("detail", v.detail);
-            w.end_object();
-        }
-        w.end_array();
+        write_check_fields(w, r);
         w.end();
         out().write_line(w.str());
     } else {
