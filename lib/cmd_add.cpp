@@ -1,3 +1,13 @@
+// frontier-add: records in, one result line per record out, committed in
+// transactions of --batch records (or one second of work, or whatever has
+// arrived when the input pauses).
+//
+// Two stages overlap: while the main thread stores one chunk of records
+// (SQLite), a helper thread canonicalises, scopes and scores the next
+// (Enqueuer::prepare touches no database). Reading, storing and output stay
+// on the main thread and in input order.
+#include <chrono>
+#include <future>
 #include <map>
 
 #include "clock.hpp"
@@ -10,52 +20,134 @@
 
 namespace frontier {
 
+namespace {
+
+constexpr size_t kChunk = 2048;          // records prepared together
+constexpr double kMaxTransactionSeconds = 1.0;
+
+struct Item {
+    uint64_t line_no = 0;
+    bool has_fields = false;  // else `early` is the record's rejection
+    EnqueueResult early;
+    EnqueueFields fields;
+    PreparedUrl prepared;
+};
+
+struct Chunk {
+    std::vector<Item> items;
+    size_t n = 0;         // items in use (the vector keeps its capacity)
+    bool pause = false;   // the input paused (or ended) after this chunk
+};
+
+}  // namespace
+
 int run_add(const AddOptions& o) {
     Store store(frontier_path(o.common), Store::Mode::create);
     Enqueuer enq(store);
+    const Settings& settings = store.settings();  // frontier-add reads them once
     LineReader reader(o.inputs.empty() ? std::vector<std::string>{"-"} : o.inputs);
     std::map<std::string, int64_t> summary;
     int64_t rejected = 0, in_batch = 0;
+    bool eof = false;
     InputLine line;
     JsonWriter w;
     HeldOutput held;  // a record is printed only once it is committed
+
+    // Reads up to kChunk records; stops early when the input pauses, so
+    // that a slow producer's records are committed and answered at once.
+    auto read_chunk = [&](Chunk& c) {
+        c.n = 0;
+        c.pause = false;
+        while (c.n < kChunk) {
+            if (stop_requested() || !reader.next(line)) {
+                eof = true;
+                break;
+            }
+            if (c.items.size() <= c.n) c.items.emplace_back();
+            Item& it = c.items[c.n++];
+            it.line_no = line.line_no;
+            it.early = EnqueueResult{};
+            it.fields = EnqueueFields{};
+            if (!line.error.empty()) {
+                it.has_fields = false;
+                it.early.reason = line.error;
+            } else {
+                it.has_fields = Enqueuer::read_fields(line.record, it.fields, it.early);
+            }
+            if (reader.idle()) break;
+        }
+        c.pause = eof || c.n < kChunk;
+    };
+    auto prepare_chunk = [&enq, &settings](Chunk& c) {
+        for (size_t i = 0; i < c.n; ++i)
+            if (c.items[i].has_fields) c.items[i].prepared = enq.prepare(c.items[i].fields, settings);
+    };
+
     store.begin();
     double now = frontier::now();
-    while (!stop_requested() && reader.next(line)) {
-        EnqueueResult r;
-        if (!line.error.empty()) r.reason = line.error;
-        else r = enq.add(line.record, now);
-        const char* status = add_status_name(r.status);
-        ++summary[status];
-        if (r.status == AddStatus::rejected) {
-            // Bad input exits 1; scope decisions are data.
-            if (r.reason != "out-of-scope" && r.reason != "max-depth" && r.reason != "queue-full") ++rejected;
-        }
-        if (!o.common.quiet) {
-            w.begin();
-            w.field("line", static_cast<int64_t>(line.line_no));
-            if (!r.url.empty()) w.field("url", r.url);
-            w.field("status", status);
+    double tx_start = monotonic_seconds();
+    auto commit = [&] {
+        store.commit();
+        out().flush();
+        in_batch = 0;
+        store.begin();
+        now = frontier::now();
+        tx_start = monotonic_seconds();
+    };
+    auto store_chunk = [&](Chunk& c) {
+        for (size_t i = 0; i < c.n; ++i) {  // every record read is answered, even after SIGTERM
+            Item& it = c.items[i];
+            EnqueueResult r = it.has_fields ? enq.finish(it.prepared, now) : std::move(it.early);
+            const char* status = add_status_name(r.status);
+            ++summary[status];
             if (r.status == AddStatus::rejected) {
-                w.field("reason", r.reason);
-                if (!r.field.empty()) w.field("field", r.field);
+                // Bad input exits 1; scope decisions are data.
+                if (r.reason != "out-of-scope" && r.reason != "max-depth" && r.reason != "queue-full") ++rejected;
             }
-            if (r.status == AddStatus::added) {
-                w.field("queue", r.queue);
-                w.field("priority", r.priority);
-                w.field("cost", r.cost);
+            if (!o.common.quiet) {
+                w.begin();
+                w.field("line", static_cast<int64_t>(it.line_no));
+                if (!r.url.empty()) w.field("url", r.url);
+                w.field("status", status);
+                if (r.status == AddStatus::rejected) {
+                    w.field("reason", r.reason);
+                    if (!r.field.empty()) w.field("field", r.field);
+                }
+                if (r.status == AddStatus::added) {
+                    w.field("queue", r.queue);
+                    w.field("priority", r.priority);
+                    w.field("cost", r.cost);
+                }
+                w.end();
+                out().write_line(w.str());
             }
-            w.end();
-            out().write_line(w.str());
+            if (++in_batch >= o.batch || out().size() >= HeldOutput::kMaxHeldOutput ||
+                ((in_batch & 1023) == 0 && monotonic_seconds() - tx_start >= kMaxTransactionSeconds))
+                commit();
         }
-        if (++in_batch >= o.batch || reader.idle() || out().size() >= HeldOutput::kMaxHeldOutput) {
-            store.commit();
-            out().flush();
-            in_batch = 0;
-            store.begin();
-            now = frontier::now();
+        if (c.pause && in_batch > 0) commit();
+    };
+
+    Chunk a, b;
+    Chunk* ready = nullptr;  // prepared, not yet stored
+    Chunk* next = &a;
+    while (!eof && !stop_requested()) {
+        read_chunk(*next);
+        if (next->n == 0) break;
+        // Prepare this chunk on a helper thread while the previous one is stored.
+        auto job = std::async(std::launch::async, prepare_chunk, std::ref(*next));
+        if (ready) store_chunk(*ready);
+        job.get();
+        if (next->pause) {
+            store_chunk(*next);
+            ready = nullptr;
+            next = next == &a ? &b : &a;
+        } else {
+            ready = next;
+            next = next == &a ? &b : &a;
         }
     }
+    if (ready) store_chunk(*ready);
     store.commit();
     out().flush();
     if (!o.common.quiet) {

@@ -13,7 +13,7 @@ namespace frontier {
 struct AddOptions {
     CommonOptions common;
     std::vector<std::string> inputs;  // files, "-" = stdin (default)
-    int64_t batch = 20000;            // records per transaction
+    int64_t batch = 100000;           // records per transaction (at most; also one per second)
 };
 int run_add(const AddOptions& o);
 

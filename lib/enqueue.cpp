@@ -7,32 +7,13 @@
 
 namespace frontier {
 
-struct Enqueuer::Fields {
-    std::string url;
-    std::optional<double> priority;
-    std::string type;
-    int64_t depth = 0;
-    std::string via;
-    std::string discovery;
-    std::optional<int64_t> cost;
-    bool recrawl = false;
-    std::optional<double> last_modified;
-    bool visit_now = false;
-    double bias = 0;
-    std::vector<std::pair<std::string, double>> bonuses;
-    std::optional<double> estimated_cost_ms;
-    std::string meta;  // raw JSON
-    std::vector<std::string> meta_strings;
-};
 
-EnqueueResult Enqueuer::add(const Record& rec, double now) {
-    EnqueueResult res;
-    Fields f;
+bool Enqueuer::read_fields(const Record& rec, EnqueueFields& f, EnqueueResult& res) {
     try {
         auto url = rec.get_string("url");
         if (!url) {
             res.reason = rec.has("url") ? "bad-url" : "missing-url";
-            return res;
+            return false;
         }
         f.url = *url;
         f.priority = rec.get_number("priority");
@@ -73,34 +54,43 @@ EnqueueResult Enqueuer::add(const Record& rec, double now) {
     } catch (const FieldTypeError& e) {
         res.reason = "bad-field";
         res.field = e.key;
-        return res;
+        return false;
     }
     if (f.priority && !std::isfinite(*f.priority)) {
         res.reason = "bad-field";
         res.field = "priority";
-        return res;
+        return false;
     }
-    return add_fields(f, now);
+    return true;
+}
+
+EnqueueResult Enqueuer::add(const Record& rec, double now) {
+    EnqueueResult res;
+    EnqueueFields f;
+    if (!read_fields(rec, f, res)) return res;
+    PreparedUrl p = prepare(f, store_.settings());
+    return finish(p, now);
 }
 
 EnqueueResult Enqueuer::add_discovered(const Discovered& d, double now) {
-    Fields f;
+    EnqueueFields f;
     f.url = std::string(d.url);
     f.via = std::string(d.via);
     f.depth = d.depth;
     f.discovery = std::string(d.discovery);
     f.type = std::string(d.type);
     f.last_modified = d.last_modified;
-    return add_fields(f, now);
+    PreparedUrl p = prepare(f, store_.settings());
+    return finish(p, now);
 }
 
-EnqueueResult Enqueuer::add_fields(const Fields& f, double now) {
-    EnqueueResult res;
-    const Settings& s = store_.settings();
+PreparedUrl Enqueuer::prepare(const EnqueueFields& f, const Settings& s) {
+    PreparedUrl p;
+    EnqueueResult& res = p.res;
     CanonResult c = canonicalize_url(f.url, s.canon);
     if (!c.ok) {
         res.reason = c.reason;
-        return res;
+        return p;
     }
     // Longer URLs are refused before any regular expression sees them:
     // std::regex recurses per character (a 16 KiB URL against "(a|b)*c"
@@ -108,7 +98,7 @@ EnqueueResult Enqueuer::add_fields(const Fields& f, double now) {
     // limit (and Internet Explorer's).
     if (c.url.url.size() > kMaxUrlBytes) {
         res.reason = "url-too-long";
-        return res;
+        return p;
     }
     res.url = c.url.url;
     // Scope: include / exclude expressions on the canonical URL.
@@ -121,36 +111,33 @@ EnqueueResult Enqueuer::add_fields(const Fields& f, double now) {
             }
         if (!any) {
             res.reason = "out-of-scope";
-            return res;
+            return p;
         }
     }
     for (auto& re : s.exclude)
         if (std::regex_search(c.url.url, re)) {
             res.reason = "out-of-scope";
-            return res;
+            return p;
         }
-    bool seed = f.discovery.empty() || f.discovery == "seed";
+    p.ok = true;
+    p.seed = f.discovery.empty() || f.discovery == "seed";
     // Registered domains per host are cached: a crawl has few hosts and many URLs.
     auto dom_it = domains_.find(c.url.host);
     if (dom_it == domains_.end()) {
         if (domains_.size() > 20000) domains_.clear();
         dom_it = domains_.emplace(c.url.host, registered_domain(c.url.host)).first;
     }
-    const std::string& domain = dom_it->second;
-    if (!seed && s.seed_domains && !store_.is_seed_domain(domain)) {
-        res.reason = "out-of-scope";
-        return res;
-    }
+    p.domain = dom_it->second;
     if (s.max_depth >= 0 && f.depth > s.max_depth) {
         bool bypass = false;
         for (auto& t : s.depth_bypass_types)
             if (t == f.type) bypass = true;
         if (!bypass) {
-            res.reason = "max-depth";
-            return res;
+            p.late_reason = "max-depth";
+            return p;
         }
     }
-    AddRequest r;
+    AddRequest& r = p.req;
     r.queue_key = queue_key(c.url, s.queue_key);
     r.host_key = c.url.scheme + "://" + c.url.authority();
     r.fp = url_fingerprint(c.url.url);
@@ -171,8 +158,8 @@ EnqueueResult Enqueuer::add_fields(const Fields& f, double now) {
         // Huge bias, bonuses or weights can overflow to inf or NaN (which
         // the store cannot rank): a rejection, not a stopped run.
         if (!std::isfinite(r.priority)) {
-            res.reason = "bad-priority";
-            return res;
+            p.late_reason = "bad-priority";
+            return p;
         }
     }
     r.cost = f.cost ? *f.cost : compute_cost(s, c.url, f.via);
@@ -187,15 +174,31 @@ EnqueueResult Enqueuer::add_fields(const Fields& f, double now) {
             if (t == f.type) r.recrawl = true;
     r.last_modified = f.last_modified;
     r.visit_now = f.visit_now;
-    r.now = now;
     res.queue = r.queue_key;
     res.priority = r.priority;
     res.cost = r.cost;
     r.url = std::move(c.url);
-    AddResult ar = store_.add_url(r);
+    return p;
+}
+
+EnqueueResult Enqueuer::finish(PreparedUrl& p, double now) {
+    EnqueueResult& res = p.res;
+    if (!p.ok) return res;
+    // Seed domains grow as seeds are added, so this check is made here, in
+    // input order, and not in prepare().
+    if (!p.seed && store_.settings().seed_domains && !store_.is_seed_domain(p.domain)) {
+        res.reason = "out-of-scope";
+        return res;
+    }
+    if (!p.late_reason.empty()) {
+        res.reason = p.late_reason;
+        return res;
+    }
+    p.req.now = now;
+    AddResult ar = store_.add_url(p.req);
     res.status = ar.status;
     res.reason = ar.reason;
-    if (res.status != AddStatus::rejected && seed) store_.add_seed_domain(domain);
+    if (res.status != AddStatus::rejected && p.seed) store_.add_seed_domain(p.domain);
     return res;
 }
 

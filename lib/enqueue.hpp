@@ -8,6 +8,8 @@
 #include <string>
 #include <string_view>
 #include <unordered_map>
+#include <utility>
+#include <vector>
 
 #include "json.hpp"
 #include "model.hpp"
@@ -39,6 +41,37 @@ struct Discovered {
     std::optional<double> last_modified;
 };
 
+// A record's fields, read from its JSON (owned copies: the record's buffer
+// may be reused once they are read).
+struct EnqueueFields {
+    std::string url;
+    std::optional<double> priority;
+    std::string type;
+    int64_t depth = 0;
+    std::string via;
+    std::string discovery;
+    std::optional<int64_t> cost;
+    bool recrawl = false;
+    std::optional<double> last_modified;
+    bool visit_now = false;
+    double bias = 0;
+    std::vector<std::pair<std::string, double>> bonuses;
+    std::optional<double> estimated_cost_ms;
+    std::string meta;  // raw JSON
+    std::vector<std::string> meta_strings;
+};
+
+// A URL after the work that needs no database: canonicalised, scoped by
+// the include/exclude rules, scored and fingerprinted (Enqueuer::prepare).
+struct PreparedUrl {
+    EnqueueResult res;      // a rejection when !ok
+    bool ok = false;        // passed the checks made before the seed-domain check
+    std::string late_reason;  // a rejection applied after the seed-domain check (max-depth, bad-priority)
+    bool seed = false;
+    std::string domain;     // registered domain of the host
+    AddRequest req;
+};
+
 class Enqueuer {
 public:
     explicit Enqueuer(Store& store) : store_(store) {}
@@ -50,9 +83,18 @@ public:
     // Adds a discovered URL through the same scope and scoring rules.
     EnqueueResult add_discovered(const Discovered& d, double now);
 
+    // add() in three steps, for frontier-add's pipeline (lib/cmd_add.cpp):
+    // read_fields copies a record's fields (false with `rejected` set for a
+    // bad field); prepare does the CPU work and touches no database, so it
+    // may run on another thread than the Store's (one thread at a time:
+    // it caches registered domains; the settings must not be refreshed
+    // meanwhile); finish applies the seed-domain scope and stores the URL,
+    // inside a Store transaction.
+    static bool read_fields(const Record& rec, EnqueueFields& f, EnqueueResult& rejected);
+    PreparedUrl prepare(const EnqueueFields& f, const Settings& s);
+    EnqueueResult finish(PreparedUrl& p, double now);
+
 private:
-    struct Fields;
-    EnqueueResult add_fields(const Fields& f, double now);
     Store& store_;
     std::unordered_map<std::string, std::string> domains_;  // host -> registered domain
 };

@@ -7,7 +7,7 @@ int main(int argc, char** argv) {
         "frontier-add", argc, argv,
         [&](CLI::App& app) {
             frontier::add_common_options(app, o.common);
-            app.add_option("--batch", o.batch, "records per transaction (default 20000)")->check(CLI::PositiveNumber);
+            app.add_option("--batch", o.batch, "records per transaction at most (default 100000)")->check(CLI::PositiveNumber);
             app.add_option("inputs", o.inputs, "JSON-lines or bare-URL files (default: stdin; - = stdin)");
         },
         [&] { return frontier::run_add(o); },
