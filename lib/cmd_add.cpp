@@ -22,8 +22,7 @@ namespace frontier {
 
 namespace {
 
-constexpr size_t kChunk = 2048;          // records prepared together
-constexpr double kMaxTransactionSeconds = 1.0;
+constexpr size_t kChunk = 2048;  // records prepared together
 
 struct Item {
     uint64_t line_no = 0;
@@ -47,7 +46,8 @@ int run_add(const AddOptions& o) {
     const Settings& settings = store.settings();  // frontier-add reads them once
     LineReader reader(o.inputs.empty() ? std::vector<std::string>{"-"} : o.inputs);
     std::map<std::string, int64_t> summary;
-    int64_t rejected = 0, in_batch = 0;
+    int64_t rejected = 0;
+    TxPacer pacer(o.batch);
     bool eof = false;
     InputLine line;
     JsonWriter w;
@@ -85,14 +85,12 @@ int run_add(const AddOptions& o) {
 
     store.begin();
     double now = frontier::now();
-    double tx_start = monotonic_seconds();
     auto commit = [&] {
         store.commit();
         out().flush();
-        in_batch = 0;
         store.begin();
         now = frontier::now();
-        tx_start = monotonic_seconds();
+        pacer.restart();
     };
     auto store_chunk = [&](Chunk& c) {
         for (size_t i = 0; i < c.n; ++i) {  // every record read is answered, even after SIGTERM
@@ -121,11 +119,9 @@ int run_add(const AddOptions& o) {
                 w.end();
                 out().write_line(w.str());
             }
-            if (++in_batch >= o.batch || out().size() >= HeldOutput::kMaxHeldOutput ||
-                ((in_batch & 1023) == 0 && monotonic_seconds() - tx_start >= kMaxTransactionSeconds))
-                commit();
+            if (pacer.record()) commit();
         }
-        if (c.pause && in_batch > 0) commit();
+        if (c.pause && pacer.in_batch() > 0) commit();
     };
 
     Chunk a, b;

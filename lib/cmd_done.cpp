@@ -13,8 +13,9 @@ int run_done(const DoneOptions& o) {
     DoneProcessor proc(store);
     LineReader reader(o.inputs.empty() ? std::vector<std::string>{"-"} : o.inputs);
     InputLine line;
-    int64_t rejected = 0, in_batch = 0, total = 0;
-    bool open = false;
+    int64_t rejected = 0, total = 0;
+    bool open = false, due = false;
+    TxPacer pacer(o.batch);
     HeldOutput held;  // a result is printed only once it is committed
     // Progress (a terminal, or --progress): a line every 2 s with the rate
     // since the last line, and a summary at the end.
@@ -24,10 +25,10 @@ int run_done(const DoneOptions& o) {
     int64_t last_results = 0;
     while (!stop_requested()) {
         // Commit and flush before waiting for input, so the pipeline never stalls.
-        if (open && (in_batch >= o.batch || reader.idle() || out().size() >= HeldOutput::kMaxHeldOutput)) {
+        if (open && (due || reader.idle())) {
             store.commit();
             open = false;
-            in_batch = 0;
+            due = false;
         }
         if (!open) out().flush();
         if (!reader.next(line)) break;
@@ -36,13 +37,14 @@ int run_done(const DoneOptions& o) {
             store.begin();
             store.housekeeping(frontier::now());
             open = true;
+            pacer.restart();
         }
         bool bad = false;
         std::string res = proc.process(line, frontier::now(), bad);
         if (bad) ++rejected;
         ++total;
-        ++in_batch;
         if (!o.common.quiet) out().write_line(res);
+        due = pacer.record();
         if (progress) {
             double t = monotonic_seconds();
             if (t - last_report >= 2) {

@@ -45,7 +45,7 @@ int run_lease(const LeaseOptions& o);
 struct DoneOptions {
     CommonOptions common;
     std::vector<std::string> inputs;
-    int64_t batch = 5000;
+    int64_t batch = 100000;  // results per transaction (at most; also one per second)
 };
 int run_done(const DoneOptions& o);
 

@@ -71,4 +71,15 @@ std::string per_second(int64_t n, double secs) {
     return buf;
 }
 
+void TxPacer::restart() {
+    n_ = 0;
+    start_ = monotonic_seconds();
+}
+
+bool TxPacer::record() {
+    ++n_;
+    if (n_ >= batch_ || out().size() >= HeldOutput::kMaxHeldOutput) return true;
+    return (n_ & 255) == 0 && monotonic_seconds() - start_ >= kMaxSeconds;
+}
+
 }  // namespace frontier

@@ -43,6 +43,24 @@ struct HeldOutput {
     HeldOutput& operator=(const HeldOutput&) = delete;
 };
 
+// When a tool that writes records in batches commits: after `batch`
+// records, once the held output passes kMaxHeldOutput, or after about
+// kMaxSeconds of work, so that other tools on the frontier never wait for
+// the write lock much longer than that (the clock is read every 256 records).
+class TxPacer {
+public:
+    static constexpr double kMaxSeconds = 1.0;
+    explicit TxPacer(int64_t batch) : batch_(batch) { restart(); }
+    void restart();  // a transaction began
+    // Counts one record; true when the transaction should be committed now.
+    bool record();
+    int64_t in_batch() const { return n_; }
+
+private:
+    int64_t batch_, n_ = 0;
+    double start_ = 0;
+};
+
 // "tool-name: message" on stderr.
 void diag(std::string_view message);
 

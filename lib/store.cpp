@@ -63,6 +63,7 @@ void Store::begin() {
     db_->begin_write();
     in_tx_ = true;
     impl_->now = frontier::now();
+    impl_->crawl_delays.clear();  // other processes may have stored robots.txt meanwhile
 }
 
 void Store::commit() {
@@ -346,16 +347,16 @@ QueueInfo Store::Impl::queue(int64_t id) {
     return qi;
 }
 
-QueueSched Store::Impl::reschedule(int64_t id) {
-    QueueInfo qi = queue(id);
+QueueSched Store::Impl::sched_for(const QueueInfo& qi) {
     const Politeness& p = settings->politeness_for(qi.key);
-    QueueSched s;
     if (qi.state != static_cast<int>(QueueState::active) || !qi.best || qi.in_flight >= p.max_in_flight)
-        s = QueueSched::idle;
-    else if (qi.wake_at > now)
-        s = QueueSched::sleeping;
-    else
-        s = QueueSched::ready;
+        return QueueSched::idle;
+    if (qi.wake_at > now) return QueueSched::sleeping;
+    return QueueSched::ready;
+}
+
+QueueSched Store::Impl::reschedule(int64_t id) {
+    QueueSched s = sched_for(queue(id));
     q("UPDATE queues SET sched = ? WHERE id = ? AND sched != ?")
         .bind(1, static_cast<int>(s)).bind(2, id).bind(3, static_cast<int>(s)).exec();
     return s;

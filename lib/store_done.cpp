@@ -35,7 +35,7 @@ std::string result_class(const FetchFacts& f) {
 // Politeness after a fetch of queue `qid` (SPEC §5): wake time, Retry-After
 // and 429 blocks, latency, error counts and the error penalty.
 void Store::Impl::after_fetch(const Settings& s, int64_t qid, const FetchFacts& f,
-                              std::optional<double> crawl_delay, bool unsuccessful, double now) {
+                              std::optional<double> crawl_delay, bool unsuccessful, double now, UrlState ended) {
     Impl& m = *this;
     QueueInfo qi = m.queue(qid);
     const Politeness& p = s.politeness_for(qi.key);
@@ -54,13 +54,32 @@ void Store::Impl::after_fetch(const Settings& s, int64_t qid, const FetchFacts& 
     }
     n429 = f.status == 429 ? n429 + 1 : 0;
     int64_t penalty = unsuccessful && f.error_class != "host-down" ? s.error_penalty : 0;
-    m.q("UPDATE queues SET in_flight = max(in_flight - 1, 0), wake_at = max(wake_at, ?), n429 = ?, "
-        "retry_after_blocks = retry_after_blocks + ?, error_count = error_count + ?, total_spend = total_spend + ?5, "
-        "session_balance = session_balance - ?5, "
-        "latency_sum = latency_sum + ?, latency_n = latency_n + ?, host_down = host_down + ? WHERE id = ?")
-        .bind(1, now + wait).bind(2, n429).bind(3, ra_block).bind(4, unsuccessful ? 1 : 0).bind(5, penalty)
-        .bind(6, f.duration_ms.value_or(0)).bind(7, f.duration_ms ? 1 : 0)
-        .bind(8, f.error_class == "host-down" ? 1 : 0).bind(9, qid).exec();
+    // The row after this update, for its scheduling position.
+    qi.in_flight = std::max<int64_t>(qi.in_flight - 1, 0);
+    qi.wake_at = std::max(qi.wake_at, now + wait);
+    QueueSched sched = m.sched_for(qi);
+    m.q("UPDATE queues SET in_flight = ?, wake_at = ?, n429 = ?, "
+        "retry_after_blocks = retry_after_blocks + ?, error_count = error_count + ?, total_spend = total_spend + ?6, "
+        "session_balance = session_balance - ?6, "
+        "latency_sum = latency_sum + ?, latency_n = latency_n + ?, host_down = host_down + ?, "
+        "done = done + ?, failed = failed + ?, queued = queued + ?, sched = ? WHERE id = ?")
+        .bind(1, qi.in_flight).bind(2, qi.wake_at).bind(3, n429).bind(4, ra_block).bind(5, unsuccessful ? 1 : 0)
+        .bind(6, penalty).bind(7, f.duration_ms.value_or(0)).bind(8, f.duration_ms ? 1 : 0)
+        .bind(9, f.error_class == "host-down" ? 1 : 0).bind(10, ended == UrlState::done ? 1 : 0)
+        .bind(11, ended == UrlState::failed ? 1 : 0).bind(12, ended == UrlState::queued ? 1 : 0)
+        .bind(13, static_cast<int>(sched)).bind(14, qid).exec();
+}
+
+std::optional<double> Store::Impl::crawl_delay(int64_t host_id) {
+    if (auto it = crawl_delays.find(host_id); it != crawl_delays.end()) return it->second;
+    std::optional<double> d;
+    Stmt& h = q("SELECT crawl_delay FROM hosts WHERE id = ?");
+    h.bind(1, host_id);
+    if (h.step()) d = h.opt_dbl(0);
+    h.reset();
+    if (crawl_delays.size() >= 20000) crawl_delays.clear();
+    crawl_delays.emplace(host_id, d);
+    return d;
 }
 
 DoneOutcome Store::finish(const FetchFacts& f, double now) {
@@ -123,8 +142,9 @@ DoneOutcome Store::finish(const FetchFacts& f, double now) {
             o.result = "failed";
             o.reason = "robots-unreachable";
         }
-        m.after_fetch(s, qid, f, crawl_delay, !(ok || allow_all), now);
-        m.reschedule(qid);
+        m.crawl_delays.erase(hid);
+        // The robots.txt lease changes no URL count (UrlState::leased: none).
+        m.after_fetch(s, qid, f, crawl_delay, !(ok || allow_all), now, UrlState::leased);
         return o;
     }
 
@@ -284,18 +304,7 @@ DoneOutcome Store::finish(const FetchFacts& f, double now) {
         .bind(21, id).exec();
     m.count(url_state_name(next), 1);
     // Per-queue counts (a disabled URL is counted by the URL counters only).
-    if (next == UrlState::done) m.q("UPDATE queues SET done = done + 1 WHERE id = ?").bind(1, qid).exec();
-    else if (next == UrlState::failed) m.q("UPDATE queues SET failed = failed + 1 WHERE id = ?").bind(1, qid).exec();
-    else if (next == UrlState::queued) m.q("UPDATE queues SET queued = queued + 1 WHERE id = ?").bind(1, qid).exec();
-    std::optional<double> crawl_delay;
-    {
-        Stmt& h = m.q("SELECT crawl_delay FROM hosts WHERE id = ?");
-        h.bind(1, hid);
-        if (h.step()) crawl_delay = h.opt_dbl(0);
-        h.reset();
-    }
-    m.after_fetch(s, qid, f, crawl_delay, !ok, now);
-    m.reschedule(qid);
+    m.after_fetch(s, qid, f, m.crawl_delay(hid), !ok, now, next);
     return o;
 }
 

@@ -79,6 +79,8 @@ struct Store::Impl {
     QueueInfo queue(int64_t id);
     // Recomputes and stores a queue's scheduling position; returns it.
     QueueSched reschedule(int64_t queue_id);
+    // The scheduling position of a queue in this state (reschedule's rule).
+    QueueSched sched_for(const QueueInfo& qi);
     void refresh_best(int64_t queue_id);
     BudgetLimits budget_for(const std::string& queue_key);
     // The id of the row `sql` ("SELECT id FROM t WHERE key = ?") finds for `key`.
@@ -91,9 +93,15 @@ struct Store::Impl {
     void load_budgets();
     // Politeness after a fetch of queue `qid` (SPEC §5): ends the in-flight
     // slot, sets the wake time (delay factor, Crawl-delay, Retry-After, 429
-    // back-off), latency, error count and error penalty.
+    // back-off), latency, error count and error penalty, adds the URL's new
+    // state to the queue's counts (`ended`: done, failed, queued, or other
+    // states that no queue count holds) and reschedules the queue: one read
+    // and one write of the queue row.
     void after_fetch(const Settings& s, int64_t qid, const FetchFacts& f, std::optional<double> crawl_delay,
-                     bool unsuccessful, double now);
+                     bool unsuccessful, double now, UrlState ended);
+    // Crawl-delay of a host (cached per transaction; robots results clear it).
+    std::optional<double> crawl_delay(int64_t host_id);
+    std::unordered_map<int64_t, std::optional<double>> crawl_delays;
 };
 
 }  // namespace frontier

@@ -7,7 +7,7 @@ int main(int argc, char** argv) {
         "frontier-done", argc, argv,
         [&](CLI::App& app) {
             frontier::add_common_options(app, o.common);
-            app.add_option("--batch", o.batch, "results per transaction at most (default 5000)")->check(CLI::PositiveNumber);
+            app.add_option("--batch", o.batch, "results per transaction at most (default 100000)")->check(CLI::PositiveNumber);
             app.add_option("inputs", o.inputs, "fetch result files (default: stdin; - = stdin)");
         },
         [&] { return frontier::run_done(o); },
