@@ -38,6 +38,7 @@ struct ExportTable {
     const char* name;
     const char* order;  // ORDER BY of the export (the primary key)
     std::vector<ExportColumn> columns;
+    std::vector<const char*> unique = {};  // the other UNIQUE keys
 };
 
 // The exported tables in stream order (settings before the rows that depend

@@ -27,7 +27,7 @@ base=$("$root/tests/tools/pg.sh" start "$work/cluster") || { echo "FAIL pg-clust
 # Wrappers (tests/pg/wrap) that map frontier paths to databases, then run
 # the real tool; sqlite3 and cp stand-ins for the cases that use them.
 mkdir -p "$work/wrap"
-for t in frontier-add frontier-lease frontier-done frontier-config frontier-budget frontier-report; do
+for t in frontier-add frontier-lease frontier-done frontier-config frontier-budget frontier-report frontier-export frontier-import; do
     ln -s "$here/wrap/frontier-tool" "$work/wrap/$t"
 done
 ln -s "$here/wrap/sqlite3" "$work/wrap/sqlite3"
