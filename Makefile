@@ -49,8 +49,9 @@ check: deps
 	@$(MAKE) --no-print-directory -j$$(nproc) all bin/unit-tests
 	@tests/run.sh
 
-# The PostgreSQL suite alone (part of `make check` too): the CLI golden cases
-# and three e2e tests against a private server on 127.0.0.1 (tests/pg/run.sh).
+# The PostgreSQL suite alone (part of `make check` too): the CLI golden cases,
+# a move file -> database -> file and three e2e tests against a private server
+# on 127.0.0.1 (tests/pg/run.sh).
 check-pg: deps
 	@$(MAKE) --no-print-directory -j$$(nproc) all
 	@res=$$(tests/pg/run.sh 2>&1); echo "$$res" | grep -v '^PASS'; \

@@ -71,9 +71,6 @@ int64_t count_of(const RowCounts& counts, std::string_view table) {
 
 int run_export(const ExportOptions& o) {
     std::string path = frontier_path(o.common);
-    if (is_postgres_url(path))
-        throw UsageError("frontier-export works on SQLite frontier files only so far; a PostgreSQL frontier "
-                         "cannot be exported yet");
     Store store(path, Store::Mode::read);
     std::unique_ptr<FileSink> file;
     if (!o.output.empty() && o.output != "-") file = std::make_unique<FileSink>(o.output);

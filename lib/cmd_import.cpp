@@ -89,9 +89,6 @@ int run_import(const ImportOptions& o) {
     }
 
     std::string path = frontier_path(o.common);
-    if (is_postgres_url(path))
-        throw UsageError("frontier-import works on SQLite frontier files only so far; a PostgreSQL frontier "
-                         "cannot be imported yet");
     Store store(path, Store::Mode::create);
     RowImporter importer(store);
     store.begin();
@@ -99,7 +96,7 @@ int run_import(const ImportOptions& o) {
         store.rollback();
         std::string what;
         for (auto& u : used) what += (what.empty() ? "" : ", ") + u;
-        diag(path + " is not empty (" + what +
+        diag(frontier_display_name(path) + " is not empty (" + what +
              "): frontier-import fills a new frontier file only; nothing was imported");
         return 1;
     }
@@ -179,11 +176,11 @@ int run_import(const ImportOptions& o) {
     for (auto& c : imported) total += c.second;
     for (auto& c : check.checks) violations += c.second;
     if (!o.common.quiet)
-        diag(std::to_string(total) + " rows imported into " + path + ", " + std::to_string(rejected) +
+        diag(std::to_string(total) + " rows imported into " + frontier_display_name(path) + ", " + std::to_string(rejected) +
              " rejected; check " + (check.ok() ? "ok" : "FAILED"));
     for (auto& v : check.violations) diag("check " + v.check + ": " + v.detail);
     if (!check.ok())
-        diag(path + " violates " + std::to_string(violations) + " invariant" + (violations == 1 ? "" : "s") +
+        diag(frontier_display_name(path) + " violates " + std::to_string(violations) + " invariant" + (violations == 1 ? "" : "s") +
              " (frontier-report --check)");
     return rejected > 0 || !problems.empty() || !check.ok() ? 1 : 0;
 }

@@ -88,6 +88,18 @@ CheckResult check_frontier(Store& store, double now, int64_t max_details) {
             if (nl == std::string::npos) nl = problems.size();
             c.fail(problems.substr(at, nl - at));
         }
+        // PostgreSQL checks its own pages; what it cannot know is that the
+        // ids a frontier gives out next (identity sequences) are past every
+        // stored id, which an import with explicit ids must ensure.
+        if (db.postgres()) {
+            for (const char* t : {"queues", "hosts", "urls"}) {
+                Stmt st = db.prepare(std::string("SELECT coalesce(pg_sequence_last_value(pg_get_serial_sequence('") +
+                                     t + "', 'id')), 0), coalesce(max(id), 0) FROM " + t);
+                if (st.step() && st.i64(0) < st.i64(1))
+                    c.fail(std::string(t) + ".id: the identity sequence is at " + std::to_string(st.i64(0)) +
+                           ", below the largest id " + std::to_string(st.i64(1)));
+            }
+        }
     }
 
     c.start("schema");

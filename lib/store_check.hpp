@@ -34,7 +34,8 @@ struct CheckResult {
 
 // Checks, in one read transaction (a consistent snapshot, safe while a crawl
 // runs; it only reads):
-//   integrity      PRAGMA integrity_check says ok
+//   integrity      PRAGMA integrity_check says ok (PostgreSQL: every identity
+//                  sequence is at or past its table's largest id)
 //   schema         user_version is this build's, the meta sequences exist
 //   settings       stored settings parse and validate
 //   url-state      every URL is queued, leased, done, failed, blocked or disabled

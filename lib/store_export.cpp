@@ -3,7 +3,9 @@
 // change updates them (the CLI round-trip test fails otherwise).
 #include "store_export.hpp"
 
+#include <algorithm>
 #include <cmath>
+#include <optional>
 #include <unordered_map>
 
 #include "db.hpp"
@@ -62,7 +64,8 @@ std::vector<ExportTable> make_tables() {
           {"n429", T::integer, true},
           {"retry_after_blocks", T::integer, true},
           {"host_down", T::integer, true},
-          {"created_at", T::real, false}}},
+          {"created_at", T::real, false}},
+         {"key"}},
         {"hosts",
          "id",
          {{"id", T::integer, true},
@@ -76,7 +79,8 @@ std::vector<ExportTable> make_tables() {
           {"robots_lease_seq", T::integer, true},
           {"robots_lease_expires", T::real, false},
           {"robots_queue", T::integer, false},
-          {"crawl_delay", T::real, false}}},
+          {"crawl_delay", T::real, false}},
+         {"name"}},
         {"urls",
          "id",
          {{"id", T::integer, true},
@@ -150,27 +154,138 @@ struct ReadTransaction {
     ~ReadTransaction() { db.rollback(); }
 };
 
+// The columns of a key ("domain, key").
+std::vector<std::string_view> key_columns(std::string_view key) {
+    std::vector<std::string_view> cols;
+    for (size_t at = 0; at <= key.size();) {
+        size_t comma = std::min(key.find(", ", at), key.size());
+        cols.push_back(key.substr(at, comma - at));
+        at = comma + 2;
+    }
+    return cols;
+}
+
 // "SELECT a, b, typeof(c), c FROM t ORDER BY k": an `any` column is read
-// with its storage class. Names come from the constant table list only.
-std::string select_sql(const ExportTable& t) {
+// with its storage class (PostgreSQL: pg_typeof, its declared type). Names
+// come from the constant table list only. The backend's own schema version
+// (PostgreSQL's meta row 'schema_version'; SQLite's user_version) is not a
+// row: the header carries it. Text keys sort bytewise on both backends.
+std::string select_sql(const ExportTable& t, bool pg) {
     std::string sql = "SELECT ";
     for (size_t i = 0; i < t.columns.size(); ++i) {
         if (i) sql += ", ";
-        if (t.columns[i].type == T::any) sql += std::string("typeof(") + t.columns[i].name + "), ";
+        if (t.columns[i].type == T::any)
+            sql += std::string(pg ? "pg_typeof(" : "typeof(") + t.columns[i].name + (pg ? ")::text, " : "), ");
         sql += t.columns[i].name;
     }
-    return sql + " FROM " + t.name + " ORDER BY " + t.order;
+    sql += std::string(" FROM ") + t.name;
+    if (t.name == std::string_view("meta")) sql += " WHERE key <> 'schema_version'";
+    if (!pg) return sql + " ORDER BY " + t.order;
+    sql += " ORDER BY ";
+    bool first = true;
+    for (std::string_view col : key_columns(t.order)) {
+        sql += std::string(first ? "" : ", ") + std::string(col);
+        first = false;
+        for (const ExportColumn& c : t.columns)
+            if (c.name == col && c.type == T::text) sql += " COLLATE \"C\"";
+    }
+    return sql;
 }
 
-std::string insert_sql(const ExportTable& t) {
-    std::string sql = std::string(t.name == std::string_view("meta") ? "INSERT OR REPLACE" : "INSERT") +
-                      " INTO " + t.name + "(";
+// The storage class an `any` column was read with: SQLite's typeof() or
+// PostgreSQL's type name.
+ColumnType storage_type(std::string_view storage) {
+    if (storage == "integer" || storage == "bigint") return T::integer;
+    if (storage == "real" || storage == "double precision") return T::real;
+    return T::text;
+}
+
+// One row of `st` (select_sql's columns) as a JSON object in `w`.
+void write_row(JsonWriter& w, const ExportTable& t, const Stmt& st, int64_t& invalid_utf8) {
+    w.begin();
+    w.field("table", t.name);
+    int col = 0;
+    for (const ExportColumn& c : t.columns) {
+        ColumnType type = c.type == T::any ? storage_type(st.text(col++)) : c.type;
+        if (st.is_null(col)) {
+            ++col;
+            continue;
+        }
+        switch (type) {
+            case T::integer:
+                w.field(c.name, st.i64(col));
+                break;
+            case T::real:
+                w.field(c.name, st.dbl(col));
+                break;
+            default: {
+                std::string_view s = st.text(col);
+                if (!valid_utf8(s)) ++invalid_utf8;
+                w.field(c.name, s);
+            }
+        }
+        ++col;
+    }
+    w.end();
+}
+
+// On PostgreSQL a row that clashes inserts nothing and returns no row (ON
+// CONFLICT DO NOTHING), so the transaction goes on; a `meta` row replaces the
+// new frontier's default there too, but never its schema version.
+std::string insert_sql(const ExportTable& t, bool pg) {
+    const bool meta = t.name == std::string_view("meta");
+    std::string sql = std::string(meta && !pg ? "INSERT OR REPLACE" : "INSERT") + " INTO " + t.name + "(";
     std::string marks;
     for (size_t i = 0; i < t.columns.size(); ++i) {
         sql += (i ? ", " : "") + std::string(t.columns[i].name);
         marks += i ? ", ?" : "?";
     }
-    return sql + ") VALUES (" + marks + ")";
+    sql += ") VALUES (" + marks + ")";
+    if (!pg) return sql;
+    if (meta)
+        return sql + " ON CONFLICT (key) DO UPDATE SET value = excluded.value "
+                     "WHERE meta.key <> 'schema_version' RETURNING 1";
+    return sql + " ON CONFLICT DO NOTHING RETURNING 1";
+}
+
+void bind_value(Stmt& st, int k, const ImportValue& v) {
+    switch (v.kind) {
+        case ImportValue::Kind::null:
+            st.bind_null(k);
+            break;
+        case ImportValue::Kind::integer:
+            st.bind(k, v.i);
+            break;
+        case ImportValue::Kind::real:
+            st.bind(k, v.d);
+            break;
+        case ImportValue::Kind::text:
+            st.bind(k, std::string_view(*v.s));
+            break;
+    }
+}
+
+// Why PostgreSQL refused `row`, in the words SQLite uses for it ("database
+// error: UNIQUE constraint failed: queues.id"): the table's primary key and
+// its other unique keys are looked up with the row's values.
+std::string clash_detail(Db& db, const ImportRow& row) {
+    const ExportTable& t = *row.table;
+    const auto& index = table_index().columns.at(&t);
+    std::vector<const char*> keys{t.order};
+    keys.insert(keys.end(), t.unique.begin(), t.unique.end());
+    for (const char* key : keys) {
+        std::string sql = std::string("SELECT 1 FROM ") + t.name + " WHERE ", names;
+        std::vector<std::string_view> cols = key_columns(key);
+        for (size_t i = 0; i < cols.size(); ++i) {
+            sql += (i ? " AND " : "") + std::string(cols[i]) + " = ?";
+            names += (i ? ", " : "") + std::string(t.name) + "." + std::string(cols[i]);
+        }
+        Stmt st = db.prepare(sql);
+        for (size_t i = 0; i < cols.size(); ++i)
+            bind_value(st, static_cast<int>(i) + 1, row.values[index.at(cols[i])]);
+        if (st.step()) return "database error: UNIQUE constraint failed: " + names;
+    }
+    return "database error: the row clashes with a row already imported";
 }
 
 }  // namespace
@@ -183,45 +298,36 @@ const std::vector<ExportTable>& export_tables() {
 RowCounts export_rows(Store& store, const std::function<void(std::string_view)>& line,
                       int64_t& invalid_utf8) {
     Db& db = store.db();
+    const bool pg = db.postgres();
     RowCounts counts;
     invalid_utf8 = 0;
     ReadTransaction tx(db);
     JsonWriter w;
+    // PostgreSQL hands a statement's rows over all at once: there a cursor
+    // is read in slices, so memory stays flat as on SQLite.
+    constexpr const char* kCursor = "export_cursor";
+    std::optional<Stmt> slice;
+    if (pg) slice.emplace(db.prepare(std::string("FETCH 5000 FROM ") + kCursor));
     for (const ExportTable& t : export_tables()) {
-        Stmt st = db.prepare(select_sql(t));
         int64_t n = 0;
-        while (st.step()) {
-            w.begin();
-            w.field("table", t.name);
-            int col = 0;
-            for (const ExportColumn& c : t.columns) {
-                ColumnType type = c.type;
-                if (type == T::any) {
-                    std::string_view storage = st.text(col++);
-                    type = storage == "integer" ? T::integer : storage == "real" ? T::real : T::text;
-                }
-                if (st.is_null(col)) {
-                    ++col;
-                    continue;
-                }
-                switch (type) {
-                    case T::integer:
-                        w.field(c.name, st.i64(col));
-                        break;
-                    case T::real:
-                        w.field(c.name, st.dbl(col));
-                        break;
-                    default: {
-                        std::string_view s = st.text(col);
-                        if (!valid_utf8(s)) ++invalid_utf8;
-                        w.field(c.name, s);
-                    }
-                }
-                ++col;
+        if (!pg) {
+            Stmt st = db.prepare(select_sql(t, false));
+            while (st.step()) {
+                write_row(w, t, st, invalid_utf8);
+                line(w.str());
+                ++n;
             }
-            w.end();
-            line(w.str());
-            ++n;
+        } else {
+            db.exec(std::string("DECLARE ") + kCursor + " NO SCROLL CURSOR FOR " + select_sql(t, true));
+            for (int64_t got = 1; got > 0;) {
+                for (got = 0; slice->step(); ++got) {
+                    write_row(w, t, *slice, invalid_utf8);
+                    line(w.str());
+                }
+                slice->reset();
+                n += got;
+            }
+            db.exec(std::string("CLOSE ") + kCursor);
         }
         counts.emplace_back(t.name, n);
     }
@@ -300,38 +406,39 @@ std::vector<std::string> RowImporter::non_empty_tables() {
 
 void RowImporter::finish() {
     impl_->inserts.clear();
-    if (!impl_->store.db().postgres()) impl_->store.db().exec("PRAGMA temp_store=FILE");
+    Db& db = impl_->store.db();
+    if (!db.postgres()) {
+        db.exec("PRAGMA temp_store=FILE");
+        return;
+    }
+    // The ids were given explicitly: move each identity sequence past the
+    // largest, so rows added later do not take an imported row's id.
+    for (const ExportTable& t : export_tables()) {
+        if (t.order != std::string_view("id")) continue;
+        Stmt st = db.prepare(std::string("SELECT setval(pg_get_serial_sequence('") + t.name + "', 'id'), max(id)) FROM " +
+                             t.name + " HAVING max(id) IS NOT NULL");
+        st.step();
+    }
 }
 
 std::string RowImporter::insert(const ImportRow& row) {
+    Db& db = impl_->store.db();
     auto it = impl_->inserts.find(row.table);
     if (it == impl_->inserts.end())
-        it = impl_->inserts.emplace(row.table, impl_->store.db().prepare(insert_sql(*row.table))).first;
+        it = impl_->inserts.emplace(row.table, db.prepare(insert_sql(*row.table, db.postgres()))).first;
     Stmt& st = it->second;
-    for (size_t i = 0; i < row.values.size(); ++i) {
-        const ImportValue& v = row.values[i];
-        int k = static_cast<int>(i) + 1;
-        switch (v.kind) {
-            case ImportValue::Kind::null:
-                st.bind_null(k);
-                break;
-            case ImportValue::Kind::integer:
-                st.bind(k, v.i);
-                break;
-            case ImportValue::Kind::real:
-                st.bind(k, v.d);
-                break;
-            case ImportValue::Kind::text:
-                st.bind(k, std::string_view(*v.s));
-                break;
-        }
+    for (size_t i = 0; i < row.values.size(); ++i) bind_value(st, static_cast<int>(i) + 1, row.values[i]);
+    if (db.postgres()) {  // RETURNING 1: no row when it clashed
+        bool inserted = st.step();
+        st.reset();
+        return inserted ? std::string() : clash_detail(db, row);
     }
     try {
         st.exec();
     } catch (const DbError& e) {
         // A clash with an imported row is that row's problem; anything else
         // (I/O, disk full) stops the import.
-        bool clash = impl_->store.db().constraint_violation(e);
+        bool clash = db.constraint_violation(e);
         st.reset();
         if (clash) return e.what();
         throw;

@@ -1,4 +1,5 @@
-// Moving a whole frontier between files: the storage side of
+// Moving a whole frontier between files and PostgreSQL databases, either
+// way: the storage side of
 // `frontier-export` and `frontier-import` (SQL in lib/store_export.cpp, part
 // of the storage module). The stream format around the rows (header and end
 // lines) is in lib/export_format.hpp.
@@ -38,6 +39,7 @@ struct ExportTable {
     const char* name;
     const char* order;  // ORDER BY of the export (the primary key)
     std::vector<ExportColumn> columns;
+    std::vector<const char*> unique = {};  // the other UNIQUE keys
 };
 
 // The exported tables in stream order (settings before the rows that depend
@@ -95,14 +97,18 @@ public:
     // frontier is empty (the `meta` sequences of a new file do not count).
     std::vector<std::string> non_empty_tables();
     // Inserts one row. A `meta` row replaces the new file's default; any
-    // other row that clashes with one already imported (same key, same URL)
-    // is refused: returns SQLite's message and changes nothing. Throws
-    // DbError for anything else (disk full, I/O).
+    // other row that clashes with one already imported (same key, same id)
+    // is refused: returns the database's message, in SQLite's words on both
+    // backends ("database error: UNIQUE constraint failed: queues.id"), and
+    // changes nothing. On PostgreSQL each row is a round trip. Throws
+    // DbError for anything else (disk full, I/O, a value PostgreSQL's column
+    // type cannot hold).
     std::string insert(const ImportRow& row);
     // After the last commit: the connection's sorts (those of the
     // check_frontier() that follows: duplicate URLs, per-depth counts) spill
     // to temporary files instead of memory, so checking a large import
-    // stays near the page cache's size.
+    // stays near the page cache's size. On PostgreSQL, moves the identity
+    // sequences of queues, hosts and urls past the largest imported id.
     void finish();
 
 private:

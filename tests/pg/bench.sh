@@ -6,9 +6,11 @@
 #   add     frontier-add of N generated records (records/s)
 #   lease   frontier-lease of all of them by 1000 (URLs/s)
 #   done    frontier-done of every result in one process (results/s)
-#   W=1, W=4  W concurrent `frontier-lease --follow | responder | frontier-done`
-#           pipelines draining N/10 URLs, politeness off (URLs/s through
-#           lease+done; each a lease transaction and a done transaction)
+#   W=1, W=4, W=16  W concurrent `frontier-lease --follow | responder |
+#           frontier-done` pipelines draining N/10 URLs, politeness off (URLs/s
+#           through lease+done; each a lease transaction and a done
+#           transaction); each run is cut off after BENCH_PG_TIMEOUT seconds
+#           (default 300), which is then printed as "timeout"
 # FRONTIER_BIN picks the tools (default bin); BACKENDS="sqlite" (or
 # "postgresql") measures one. Nothing leaves 127.0.0.1.
 set -euo pipefail
@@ -51,7 +53,7 @@ new_frontier() {  # backend name -> a fresh frontier
     else psql -qX "$base/postgres" -c "CREATE DATABASE $2" >/dev/null; echo "$base/$2"; fi
 }
 
-printf '%-10s %10s %10s %10s %10s %10s\n' backend "add/s" "lease/s" "done/s" "W=1 URL/s" "W=4 URL/s"
+printf '%-10s %10s %10s %10s %10s %10s %10s\n' backend "add/s" "lease/s" "done/s" "W=1 URL/s" "W=4 URL/s" "W=16 URL/s"
 for backend in $BACKENDS; do
     F=$(new_frontier $backend bulk)
     setup "$F"
@@ -66,18 +68,19 @@ for backend in $BACKENDS; do
     t0=$(now); frontier-done -q -f "$F" "$work/results.jsonl"; t1=$(now)
     done_=$(rate "$(wc -l < "$work/results.jsonl")" "$t0" "$t1")
     conc=()
-    for W in 1 4; do
+    for W in 1 4 16; do
         F=$(new_frontier $backend "w$W")
         setup "$F"
         frontier-add -q -f "$F" "$work/small.jsonl"
         t0=$(now)
         for w in $(seq "$W"); do
-            ( frontier-lease -f "$F" --follow --max-in-flight 64 -n 16 --poll-interval 0.02 2>/dev/null \
-                | python3 "$work/respond.py" | frontier-done -q -f "$F" ) &
+            ( timeout "${BENCH_PG_TIMEOUT:-300}" frontier-lease -f "$F" --follow --max-in-flight 64 -n 16 \
+                --poll-interval 0.02 2>/dev/null | python3 "$work/respond.py" | frontier-done -q -f "$F" ) &
         done
-        wait
+        wait || true
         t1=$(now)
-        conc+=("$(rate "$((N / 10))" "$t0" "$t1")")
+        left=$(frontier-report -f "$F" --json | python3 -c 'import json, sys; r = json.load(sys.stdin); print(r["urls"]["queued"] + r["urls"]["leased"])')
+        if [ "$left" = 0 ]; then conc+=("$(rate "$((N / 10))" "$t0" "$t1")"); else conc+=(timeout); fi
     done
-    printf '%-10s %10s %10s %10s %10s %10s\n' $backend "$add" "$lease" "$done_" "${conc[0]}" "${conc[1]}"
+    printf '%-10s %10s %10s %10s %10s %10s %10s\n' $backend "$add" "$lease" "$done_" "${conc[0]}" "${conc[1]}" "${conc[2]}"
 done

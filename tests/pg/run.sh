@@ -5,6 +5,9 @@
 #    case names (-f NAME, --frontier NAME, $FRONTIER, the default
 #    ./frontier.db) mapped to a fresh database of its own, and the database
 #    URLs in the output mapped back to the names, so the same .out files apply;
+#  - moves a crawl from a SQLite file to PostgreSQL and back (test_move.sh:
+#    export, import, more leases and results there, export, import, compared
+#    row by row);
 #  - runs the end-to-end tests test_crawl (a real crawl of a local site by
 #    three pipelines at once, each page fetched once),
 #    test_crash (tools SIGKILLed at random moments; CRASH_ROUNDS, default 4
@@ -27,7 +30,7 @@ base=$("$root/tests/tools/pg.sh" start "$work/cluster") || { echo "FAIL pg-clust
 # Wrappers (tests/pg/wrap) that map frontier paths to databases, then run
 # the real tool; sqlite3 and cp stand-ins for the cases that use them.
 mkdir -p "$work/wrap"
-for t in frontier-add frontier-lease frontier-done frontier-config frontier-budget frontier-report; do
+for t in frontier-add frontier-lease frontier-done frontier-config frontier-budget frontier-report frontier-export frontier-import; do
     ln -s "$here/wrap/frontier-tool" "$work/wrap/$t"
 done
 ln -s "$here/wrap/sqlite3" "$work/wrap/sqlite3"
@@ -55,6 +58,18 @@ for case in "$root"/tests/cli/cases/*.sh; do
         diff <(cat "$root/tests/cli/cases/$name.out") <(printf '%s\n' "$actual") | head -${PG_DIFF_LINES:-20}
     fi
 done
+
+# A crawl moved from a SQLite file to PostgreSQL and back (tests/pg/test_move.sh).
+if [ -z "$filter" ] || [[ test_move == *$filter* ]]; then
+    psql -qX "$base/postgres" -c "CREATE DATABASE e2e_move" >/dev/null
+    dir=$(mktemp -d)
+    log=$(cd "$dir" && unset FRONTIER LC_ALL && PATH="$bin:$PATH" ROOT="$root" MOVE_FRONTIER="$base/e2e_move" \
+        timeout "${E2E_TIMEOUT:-300}" bash "$here/test_move.sh" 2>&1)
+    rc=$?
+    rm -rf "$dir"
+    if [ $rc -eq 0 ]; then echo "PASS pg:test_move"; printf '%s\n' "$log" | tail -1
+    else echo "FAIL pg:test_move (exit $rc)"; printf '%s\n' "$log" | tail -30; fi
+fi
 
 # End-to-end tests that take their frontier from the environment, each on a
 # fresh database: a real crawl, SIGKILLs at random moments, concurrent workers.

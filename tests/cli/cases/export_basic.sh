@@ -9,7 +9,7 @@ frontier-budget -q -f f.db --queue a.example --total-budget 9
 frontier-lease -f f.db -n 1 | cut -c1-60
 frontier-export -f f.db; echo "exit=$?"
 # -o writes the same stream to a file (beside it, then renamed).
-frontier-export -q -f f.db -o out.jsonl; echo "exit=$?"; ls
+frontier-export -q -f f.db -o out.jsonl; echo "exit=$?"; ls out.jsonl*
 cmp out.jsonl <(frontier-export -q -f f.db) && echo "same stream"
 # A read-only tool: a missing file is an error.
 frontier-export -f missing.db; echo "exit=$?"
