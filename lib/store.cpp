@@ -79,6 +79,7 @@ void Store::rollback() {
     impl_->heat_added.clear();
     for (auto& d : impl_->depth_added) d = 0;
     impl_->counter_deltas.clear();
+    impl_->serve_seq.reset();
     in_tx_ = false;
     db_->rollback();
 }
@@ -283,6 +284,16 @@ int64_t Store::Impl::meta_next(const char* key) {
     return v;
 }
 
+int64_t Store::Impl::next_served() {
+    if (!serve_seq) {
+        Stmt& st = q("SELECT value FROM meta WHERE key = 'serve_seq'");
+        if (!st.step()) throw DbError("missing meta key serve_seq");
+        serve_seq = st.i64(0);
+        st.reset();
+    }
+    return ++*serve_seq;
+}
+
 int64_t Store::count(std::string_view name) {
     Stmt& st = impl_->q("SELECT n FROM counters WHERE name = ?");
     st.bind(1, name);
@@ -321,6 +332,10 @@ void Store::Impl::flush() {
             .bind(1, name).bind(2, d).exec();
     }
     counter_deltas.clear();
+    if (serve_seq) {
+        q("UPDATE meta SET value = ? WHERE key = 'serve_seq'").bind(1, *serve_seq).exec();
+        serve_seq.reset();
+    }
 }
 
 // ---------------------------------------------------------------- queues
@@ -362,14 +377,18 @@ QueueSched Store::Impl::reschedule(int64_t id) {
     return s;
 }
 
-void Store::Impl::refresh_best(int64_t id) {
+std::optional<double> Store::Impl::best_rank(int64_t id) {
     Stmt& st = q("SELECT rank FROM urls WHERE queue_id = ? AND state = 0 AND due_at IS NULL "
                  "ORDER BY rank, tier, tier_key, cost, id LIMIT 1");
     st.bind(1, id);
     std::optional<double> best;
     if (st.step()) best = st.dbl(0);
     st.reset();
-    q("UPDATE queues SET best = ? WHERE id = ?").bind(1, best).bind(2, id).exec();
+    return best;
+}
+
+void Store::Impl::refresh_best(int64_t id) {
+    q("UPDATE queues SET best = ? WHERE id = ?").bind(1, best_rank(id)).bind(2, id).exec();
 }
 
 std::optional<int64_t> Store::Impl::find_id(const char* sql, const std::string& key) {

@@ -75,6 +75,12 @@ struct Store::Impl {
 
     void count(const std::string& name, int64_t d) { counter_deltas[name] += d; }
     int64_t meta_next(const char* key);  // increments and returns a meta sequence
+    // The next `served` mark (meta serve_seq): counted in memory during a
+    // transaction (the write lock is held) and stored by flush().
+    int64_t next_served();
+    std::optional<int64_t> serve_seq;
+    // A queue's best (lowest) rank among its leasable URLs, none when empty.
+    std::optional<double> best_rank(int64_t queue_id);
     void flush();                        // applies queue and counter deltas
     QueueInfo queue(int64_t id);
     // Recomputes and stores a queue's scheduling position; returns it.

@@ -184,10 +184,11 @@ LeaseOutcome Store::lease(const LeaseRequest& req) {
 
     // After spending on a queue: retire over total budget, rotate out when
     // the session balance is spent (SPEC §6).
-    auto after_spend = [&](const QueueInfo& qi) {
+    auto after_spend = [&](QueueInfo& qi) {
         BudgetLimits b = m.budget_for(qi.key);
         if (b.total >= 0 && qi.total_spend >= b.total) {
             retire(qi.id);
+            qi.state = static_cast<int>(QueueState::retired);
         } else if (qi.session_balance <= 0) {
             Stmt& st = m.q("SELECT 1 FROM queues WHERE state = 1 AND id != ? LIMIT 1");
             st.bind(1, qi.id);
@@ -197,10 +198,13 @@ LeaseOutcome Store::lease(const LeaseRequest& req) {
                 int64_t seq = m.meta_next("fifo_seq");
                 m.q("UPDATE queues SET state = 1, inactive_seq = ?, sched = 2 WHERE id = ?")
                     .bind(1, seq).bind(2, qi.id).exec();
+                qi.state = static_cast<int>(QueueState::inactive);
             } else if (b.replenish <= 0) {
                 retire(qi.id);  // reactivating with a replenish of 0 or less retires (as activate_one)
+                qi.state = static_cast<int>(QueueState::retired);
             } else {
                 m.q("UPDATE queues SET session_balance = ? WHERE id = ?").bind(1, b.replenish).bind(2, qi.id).exec();
+                qi.session_balance = b.replenish;
             }
         }
     };
@@ -291,11 +295,12 @@ LeaseOutcome Store::lease(const LeaseRequest& req) {
                     r.expires = now + req.ttl;
                     m.q("UPDATE hosts SET robots_lease_seq = ?, robots_lease_expires = ?, robots_queue = ? WHERE id = ?")
                         .bind(1, rseq).bind(2, r.expires).bind(3, qi.id).bind(4, hid).exec();
-                    int64_t served = m.meta_next("serve_seq");
-                    m.q("UPDATE queues SET in_flight = in_flight + 1, served = ?, last_dequeue_at = ? WHERE id = ?")
-                        .bind(1, served).bind(2, now).bind(3, qi.id).exec();
+                    qi.served = m.next_served();
+                    qi.in_flight += 1;
+                    m.q("UPDATE queues SET in_flight = in_flight + 1, served = ?, last_dequeue_at = ?, sched = ? "
+                        "WHERE id = ?")
+                        .bind(1, qi.served).bind(2, now).bind(3, static_cast<int>(m.sched_for(qi))).bind(4, qi.id).exec();
                     m.count("robots_leased", 1);
-                    m.reschedule(qi.id);
                     out.items.push_back(std::move(r));
                     return true;
                 }
@@ -318,26 +323,33 @@ LeaseOutcome Store::lease(const LeaseRequest& req) {
             it.expires = now + req.ttl;
             m.q("UPDATE urls SET state = 1, lease_seq = ?, attempts = attempts + 1, lease_expires = ? WHERE id = ?")
                 .bind(1, seq).bind(2, it.expires).bind(3, id).exec();
-            int64_t served = m.meta_next("serve_seq");
-            m.q("UPDATE queues SET in_flight = in_flight + 1, queued = queued - 1, served = ?, last_dequeue_at = ?, "
-                "last_peek_url = ?, session_balance = session_balance - ?, total_spend = total_spend + ?, "
-                "last_cost = ?, cost_count = cost_count + 1 WHERE id = ?")
-                .bind(1, served).bind(2, now).bind(3, it.url).bind(4, it.cost).bind(5, it.cost).bind(6, it.cost)
-                .bind(7, qi.id).exec();
+            // The queue row after this lease, written once; after_spend
+            // may then rotate or retire the queue (rare, its own write).
+            qi.served = m.next_served();
+            qi.in_flight += 1;
+            qi.queued -= 1;
+            qi.session_balance -= it.cost;
+            qi.total_spend += it.cost;
+            qi.best = m.best_rank(qi.id);
+            m.q("UPDATE queues SET in_flight = in_flight + 1, queued = queued - 1, served = ?1, last_dequeue_at = ?2, "
+                "last_peek_url = ?3, session_balance = session_balance - ?4, total_spend = total_spend + ?4, "
+                "last_cost = ?4, cost_count = cost_count + 1, best = ?5, sched = ?6 WHERE id = ?7")
+                .bind(1, qi.served).bind(2, now).bind(3, it.url).bind(4, it.cost).bind(5, qi.best)
+                .bind(6, static_cast<int>(m.sched_for(qi))).bind(7, qi.id).exec();
             m.count("queued", -1);
             m.count("leased", 1);
             m.count("leases", 1);
-            m.refresh_best(qi.id);
-            qi = m.queue(qi.id);
             after_spend(qi);
-            m.reschedule(qi.id);
             out.items.push_back(std::move(it));
             return true;
         }
     };
 
     while (static_cast<int64_t>(out.items.size()) < want) {
-        if (!index_done && (heap.empty() || heap.top().eff > cur_best)) {
+        // Load the next page while an unloaded queue could come first: its
+        // (best, served) is past the last loaded one, so compare both.
+        if (!index_done && (heap.empty() || heap.top().eff > cur_best ||
+                            (heap.top().eff == cur_best && heap.top().served > cur_served))) {
             load_page();
             continue;
         }
@@ -359,12 +371,9 @@ LeaseOutcome Store::lease(const LeaseRequest& req) {
         }
         if (!take(qi, p)) continue;
         ++k;
-        if (k < req.per_queue) {
-            QueueInfo after = m.queue(c.qid);
-            if (after.state == static_cast<int>(QueueState::active) && after.best &&
-                after.in_flight < p.max_in_flight && after.wake_at <= now)
-                heap.push({*after.best + req.host_discount * static_cast<double>(k), after.served, c.qid});
-        }
+        if (k < req.per_queue && qi.state == static_cast<int>(QueueState::active) && qi.best &&
+            qi.in_flight < p.max_in_flight && qi.wake_at <= now)
+            heap.push({*qi.best + req.host_discount * static_cast<double>(k), qi.served, c.qid});
     }
 
     in_flight = count("leased") + count("robots_leased");
