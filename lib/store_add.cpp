@@ -11,6 +11,10 @@
 
 namespace frontier {
 
+namespace {
+constexpr size_t kMaxQueueDeltas = 4096;
+}  // namespace
+
 AddResult Store::add_url(const AddRequest& r) {
     Impl& m = *impl_;
     const Settings& s = settings();
@@ -117,6 +121,9 @@ AddResult Store::add_url(const AddRequest& r) {
     if (r.recrawl) m.count("revisit:urls", 1);
     m.heat_added[{std::string(r.discovery.empty() ? std::string_view("seed") : canonical_discovery(r.discovery)),
                   r.type.empty() ? std::string("other") : r.type}] += 1;
+    // Queue rows are written once per transaction, but a large transaction
+    // over many hosts would hold a delta per queue: bounded memory instead.
+    if (m.queue_deltas.size() >= kMaxQueueDeltas) m.flush();
     return {AddStatus::added, {}};
 }
 

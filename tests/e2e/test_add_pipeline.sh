@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # frontier-add prepares records on a second thread while it stores the
-# previous block: results must stay in input order across blocks (2048
+# previous block: results must stay in input order across blocks (512
 # records), decisions that depend on earlier records (duplicates, seed
 # domains) must see them, and a slow producer's records must be committed
 # and answered while the input is paused, not at its end.
