@@ -5,6 +5,7 @@
 // Queue selection never scans all queues: ready queues sit in a partial
 // index ordered by (best rank, last served), sleeping ones in an index by
 // wake time, inactive ones in a FIFO index.
+#include <deque>
 #include <limits>
 #include <queue>
 #include <unordered_map>
@@ -132,6 +133,74 @@ LeaseOutcome Store::lease(const LeaseRequest& req) {
     double cur_best = -1e300;
     int64_t cur_served = std::numeric_limits<int64_t>::min();
 
+    // The next URL of a queue, in the columns read_head() expects.
+#define FRONTIER_HEAD_COLUMNS                                                                         \
+    "id, url, host_id, priority, depth, attempts, type, discovery, via, meta, cost, etag, "          \
+    "http_last_modified, content_hash, lease_seq, rank"
+    const char* next_sql_all =
+        "SELECT " FRONTIER_HEAD_COLUMNS " FROM urls WHERE queue_id = ? AND state = 0 AND due_at IS NULL "
+        "ORDER BY rank, tier, tier_key, cost, id LIMIT 1";
+    const char* next_sql_cls =
+        "SELECT " FRONTIER_HEAD_COLUMNS " FROM urls WHERE queue_id = ? AND state = 0 AND due_at IS NULL "
+        "AND cls = ? ORDER BY rank, tier, tier_key, cost, id LIMIT 1";
+
+    struct Head {
+        int64_t id = 0, hid = 0, seq = 0;
+        double rank = 0;
+        LeaseItem it;
+    };
+    auto read_head = [](Stmt& st, int c0) {
+        Head h;
+        h.id = st.i64(c0);
+        h.it.url = st.str(c0 + 1);
+        h.hid = st.i64(c0 + 2);
+        h.it.priority = st.dbl(c0 + 3);
+        h.it.depth = st.i64(c0 + 4);
+        h.it.attempt = st.i64(c0 + 5) + 1;
+        h.it.type = st.str(c0 + 6);
+        h.it.discovery = st.str(c0 + 7);
+        h.it.via = st.str(c0 + 8);
+        h.it.meta = st.str(c0 + 9);
+        h.it.cost = st.i64(c0 + 10);
+        if (!st.is_null(c0 + 11)) h.it.etag = st.str(c0 + 11);
+        if (!st.is_null(c0 + 12)) h.it.http_last_modified = st.str(c0 + 12);
+        if (!st.is_null(c0 + 13)) h.it.content_hash = st.str(c0 + 13);
+        h.seq = st.i64(c0 + 14) + 1;
+        h.rank = st.dbl(c0 + 15);
+        return h;
+    };
+
+    // PostgreSQL: the heads of every queue of a loaded page of the ready
+    // index, in one set-based query (a LATERAL join over the queue ids,
+    // each side an index range scan) instead of a round trip per URL. Under
+    // the writer lock only this lease changes these queues' URLs, so a
+    // prefetched list stays exact; when one runs out, take() asks again.
+    std::unordered_map<int64_t, std::deque<Head>> heads;
+    const int64_t prefetch_per_queue = std::min<int64_t>(std::max<int64_t>(req.per_queue, 1), 8) + 1;
+    auto prefetch = [&](const std::vector<int64_t>& qids) {
+        if (!m.db.postgres() || qids.empty()) return;
+        std::string arr = "{";
+        for (size_t i = 0; i < qids.size(); ++i) arr += (i ? "," : "") + std::to_string(qids[i]);
+        arr += "}";
+        Stmt& st = m.q(req.url_class.empty()
+                           ? "SELECT q.qid, u.* FROM unnest(CAST(? AS bigint[])) AS q(qid) CROSS JOIN LATERAL "
+                             "(SELECT " FRONTIER_HEAD_COLUMNS " FROM urls WHERE queue_id = q.qid AND state = 0 "
+                             "AND due_at IS NULL ORDER BY rank, tier, tier_key, cost, id LIMIT ?) u"
+                           : "SELECT q.qid, u.* FROM unnest(CAST(? AS bigint[])) AS q(qid) CROSS JOIN LATERAL "
+                             "(SELECT " FRONTIER_HEAD_COLUMNS " FROM urls WHERE queue_id = q.qid AND state = 0 "
+                             "AND due_at IS NULL AND cls = ? ORDER BY rank, tier, tier_key, cost, id LIMIT ?) u");
+        st.bind(1, arr);
+        if (req.url_class.empty()) {
+            st.bind(2, prefetch_per_queue);
+        } else {
+            st.bind(2, req.url_class == "acquisition" ? 1 : 0);
+            st.bind(3, prefetch_per_queue);
+        }
+        while (st.step()) heads[st.i64(0)].push_back(read_head(st, 1));
+        st.reset();
+    };
+#undef FRONTIER_HEAD_COLUMNS
+
     // Keyset pagination over the ready index; (best, served) is unique
     // because every queue's `served` mark is (see Impl::queue_id_for).
     auto load_page = [&] {
@@ -139,14 +208,19 @@ LeaseOutcome Store::lease(const LeaseRequest& req) {
                        "ORDER BY best, served LIMIT 256");
         st.bind(1, cur_best).bind(2, cur_served);
         int n = 0;
+        std::vector<int64_t> page;
         while (st.step()) {
             ++n;
             cur_best = st.dbl(1);
             cur_served = st.i64(2);
-            if (loaded.insert(st.i64(0)).second) heap.push({st.dbl(1), st.i64(2), st.i64(0)});
+            if (loaded.insert(st.i64(0)).second) {
+                heap.push({st.dbl(1), st.i64(2), st.i64(0)});
+                page.push_back(st.i64(0));
+            }
         }
         st.reset();
         if (n < 256) index_done = true;
+        prefetch(page);
     };
 
     auto retire = [&](int64_t qid) {
@@ -230,45 +304,38 @@ LeaseOutcome Store::lease(const LeaseRequest& req) {
         m.count(url_state_name(st), 1);
     };
 
-    const char* next_sql_all =
-        "SELECT id, url, host_id, priority, depth, attempts, type, discovery, via, meta, cost, etag, "
-        "http_last_modified, content_hash, lease_seq FROM urls WHERE queue_id = ? AND state = 0 AND due_at IS NULL "
-        "ORDER BY rank, tier, tier_key, cost, id LIMIT 1";
-    const char* next_sql_cls =
-        "SELECT id, url, host_id, priority, depth, attempts, type, discovery, via, meta, cost, etag, "
-        "http_last_modified, content_hash, lease_seq FROM urls WHERE queue_id = ? AND state = 0 AND due_at IS NULL "
-        "AND cls = ? ORDER BY rank, tier, tier_key, cost, id LIMIT 1";
 
     // Takes the next URL (or robots.txt prerequisite) from a queue; false
     // when the queue cannot supply one now.
     auto take = [&](QueueInfo& qi, const Politeness& p) -> bool {
         for (;;) {
-            Stmt& st = m.q(req.url_class.empty() ? next_sql_all : next_sql_cls);
-            st.bind(1, qi.id);
-            if (!req.url_class.empty()) st.bind(2, req.url_class == "acquisition" ? 1 : 0);
-            if (!st.step()) {
+            Head head;
+            auto pre = heads.find(qi.id);
+            bool from_pre = pre != heads.end() && !pre->second.empty();
+            // A prefetched head leaves its list only once its URL is leased
+            // or ended; a robots.txt prerequisite or a held host keeps it.
+            auto consume = [&] {
+                if (from_pre) pre->second.pop_front();
+            };
+            if (from_pre) {
+                head = pre->second.front();
+            } else {
+                Stmt& st = m.q(req.url_class.empty() ? next_sql_all : next_sql_cls);
+                st.bind(1, qi.id);
+                if (!req.url_class.empty()) st.bind(2, req.url_class == "acquisition" ? 1 : 0);
+                if (!st.step()) {
+                    st.reset();
+                    m.refresh_best(qi.id);
+                    m.reschedule(qi.id);
+                    return false;
+                }
+                head = read_head(st, 0);
                 st.reset();
-                m.refresh_best(qi.id);
-                m.reschedule(qi.id);
-                return false;
             }
-            LeaseItem it;
-            int64_t id = st.i64(0);
-            it.url = st.str(1);
-            int64_t hid = st.i64(2);
-            it.priority = st.dbl(3);
-            it.depth = st.i64(4);
-            it.attempt = st.i64(5) + 1;
-            it.type = st.str(6);
-            it.discovery = st.str(7);
-            it.via = st.str(8);
-            it.meta = st.str(9);
-            it.cost = st.i64(10);
-            if (!st.is_null(11)) it.etag = st.str(11);
-            if (!st.is_null(12)) it.http_last_modified = st.str(12);
-            if (!st.is_null(13)) it.content_hash = st.str(13);
-            int64_t seq = st.i64(14) + 1;
-            st.reset();
+            LeaseItem it = std::move(head.it);
+            int64_t id = head.id;
+            int64_t hid = head.hid;
+            int64_t seq = head.seq;
 
             if (p.robots_enabled) {
                 Stmt& h = m.q("SELECT name, robots_state, robots_rules, robots_at, robots_retry_at, "
@@ -310,14 +377,17 @@ LeaseOutcome Store::lease(const LeaseRequest& req) {
                     return false;
                 }
                 if (rstate == 3) {
+                    consume();
                     end_url(id, qi.id, UrlState::failed, "robots-unreachable");
                     continue;
                 }
                 if (!m.robots_rules(hid, rules).allowed(path_of(it.url))) {
+                    consume();
                     end_url(id, qi.id, UrlState::blocked, "robots");
                     continue;
                 }
             }
+            consume();
             it.lease = hex(id) + "-" + hex(seq);
             it.queue = qi.key;
             it.expires = now + req.ttl;
@@ -330,7 +400,10 @@ LeaseOutcome Store::lease(const LeaseRequest& req) {
             qi.queued -= 1;
             qi.session_balance -= it.cost;
             qi.total_spend += it.cost;
-            qi.best = m.best_rank(qi.id);
+            if (pre != heads.end() && !pre->second.empty() && req.url_class.empty())
+                qi.best = pre->second.front().rank;  // the prefetched next head
+            else
+                qi.best = m.best_rank(qi.id);
             m.q("UPDATE queues SET in_flight = in_flight + 1, queued = queued - 1, served = ?1, last_dequeue_at = ?2, "
                 "last_peek_url = ?3, session_balance = session_balance - ?4, total_spend = total_spend + ?4, "
                 "last_cost = ?4, cost_count = cost_count + 1, best = ?5, sched = ?6 WHERE id = ?7")
