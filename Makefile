@@ -50,7 +50,7 @@ check: deps
 	@tests/run.sh
 
 # The PostgreSQL suite alone (part of `make check` too): the CLI golden cases,
-# a move file -> database -> file and three e2e tests against a private server
+# a move file -> database -> file and four e2e tests against a private server
 # on 127.0.0.1 (tests/pg/run.sh).
 check-pg: deps
 	@$(MAKE) --no-print-directory -j$$(nproc) all

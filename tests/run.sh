@@ -2,7 +2,7 @@
 # Runs every suite and ends with one line "N passed, N failed".
 # Suites: Catch2 unit tests (each test case counts), CLI golden cases,
 # end-to-end scripts (tests/e2e/*.sh, the examples among them: test_examples.sh),
-# and the CLI cases, a move file -> PostgreSQL -> file and three e2e tests
+# and the CLI cases, a move file -> PostgreSQL -> file and four e2e tests
 # again on PostgreSQL (tests/pg/run.sh:
 # a private server on 127.0.0.1, one to two minutes; FRONTIER_TEST_PG=0 leaves it out).
 set -u
