@@ -66,10 +66,13 @@ demo: deps
 	@$(MAKE) --no-print-directory all
 	@examples/demo.sh
 
-# SCALE=full adds the 10M-URL rows (long); see tests/bench/run.sh.
+# SCALE=full adds the 10M-URL rows (long); see tests/bench/run.sh. Then
+# the SQLite vs PostgreSQL comparison of bench-pg (SKIP_PG=1 leaves it out).
 bench: deps
 	@$(MAKE) --no-print-directory all
 	@FRONTIER_BIN=$(BIN) tests/bench/run.sh
+	@if [ "$${SKIP_PG:-0}" != 1 ]; then echo; echo "== SQLite vs PostgreSQL (make bench-pg)"; \
+	    FRONTIER_BIN=$(BIN) tests/pg/bench.sh $${BENCH_PG_N:-100000}; fi
 
 # SQLite vs PostgreSQL throughput (tests/pg/bench.sh; BENCH_PG_N URLs).
 bench-pg: deps
