@@ -6,7 +6,6 @@
 // (SQLite), a helper thread canonicalises, scopes and scores the next
 // (Enqueuer::prepare touches no database). Reading, storing and output stay
 // on the main thread and in input order.
-#include <chrono>
 #include <future>
 #include <map>
 
@@ -134,14 +133,11 @@ int run_add(const AddOptions& o) {
         auto job = std::async(std::launch::async, prepare_chunk, std::ref(*next));
         if (ready) store_chunk(*ready);
         job.get();
-        if (next->pause) {
-            store_chunk(*next);
-            ready = nullptr;
-            next = next == &a ? &b : &a;
-        } else {
-            ready = next;
-            next = next == &a ? &b : &a;
-        }
+        // A chunk the input paused after is stored at once, not held back
+        // until more input arrives.
+        if (next->pause) store_chunk(*next);
+        ready = next->pause ? nullptr : next;
+        next = next == &a ? &b : &a;
     }
     if (ready) store_chunk(*ready);
     store.commit();

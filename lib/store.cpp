@@ -14,8 +14,6 @@
 namespace frontier {
 
 namespace {
-// Entries kept in the per-process queue and host id caches.
-constexpr size_t kIdCacheMax = 20000;
 // Marks a budget field an override does not set (see load_budgets).
 constexpr int64_t kUnsetBudget = std::numeric_limits<int64_t>::min();
 }  // namespace

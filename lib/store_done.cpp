@@ -77,7 +77,7 @@ std::optional<double> Store::Impl::crawl_delay(int64_t host_id) {
     h.bind(1, host_id);
     if (h.step()) d = h.opt_dbl(0);
     h.reset();
-    if (crawl_delays.size() >= 20000) crawl_delays.clear();
+    if (crawl_delays.size() >= kIdCacheMax) crawl_delays.clear();
     crawl_delays.emplace(host_id, d);
     return d;
 }

@@ -13,6 +13,10 @@
 
 namespace frontier {
 
+// Entries kept in each per-process cache keyed by queue or host (ids,
+// Crawl-delays): bounded memory on huge frontiers.
+inline constexpr size_t kIdCacheMax = 20000;
+
 struct QueueDelta {
     int64_t queued = 0;
     int64_t enqueued = 0;
