@@ -97,6 +97,19 @@ std::string file_uri(const std::string& path, const char* query) {
 
 }  // namespace
 
+namespace {
+// SQLite keeps allocation statistics behind a global mutex by default; the
+// tools never read them, and that lock cost ~4% of frontier-add's time.
+// Must run before the library initialises, so once, before the first open.
+void configure_sqlite_once() {
+    static const bool done = [] {
+        sqlite3_config(SQLITE_CONFIG_MEMSTATUS, 0);
+        return true;
+    }();
+    (void)done;
+}
+}  // namespace
+
 Db::Db(const std::string& path, bool create, bool readonly) {
     if (is_postgres_url(path)) {
         pg_ = pg_connect(path, create, readonly);
@@ -116,6 +129,7 @@ Db::Db(const std::string& path, bool create, bool readonly) {
     }
     // On a read-only file system no writer can exist and no -shm file can be
     // made: a file without a -wal is read as immutable.
+    configure_sqlite_once();
     bool immutable = readonly && on_read_only_fs(dir) && access((path + "-wal").c_str(), F_OK) != 0;
     int flags = readonly ? SQLITE_OPEN_READONLY : (SQLITE_OPEN_READWRITE | (create ? SQLITE_OPEN_CREATE : 0));
     flags |= SQLITE_OPEN_NOMUTEX | (immutable ? SQLITE_OPEN_URI : 0);

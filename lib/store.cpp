@@ -451,20 +451,28 @@ int64_t Store::data_version() {
 
 // ---------------------------------------------------------------- seeds
 
+namespace {
+// The seed-domain cache mirrors the seed_domains table; bounded like the id caches.
+void remember_seed_domain(std::unordered_set<std::string>& cache, const std::string& domain) {
+    if (cache.size() >= kIdCacheMax) cache.clear();
+    cache.insert(domain);
+}
+}  // namespace
+
 bool Store::is_seed_domain(const std::string& domain) {
     if (impl_->seed_domains.count(domain)) return true;
     Stmt& st = impl_->q("SELECT 1 FROM seed_domains WHERE domain = ?");
     st.bind(1, domain);
     bool found = st.step();
     st.reset();
-    if (found) impl_->seed_domains.insert(domain);
+    if (found) remember_seed_domain(impl_->seed_domains, domain);
     return found;
 }
 
 void Store::add_seed_domain(const std::string& domain) {
     if (impl_->seed_domains.count(domain)) return;
     impl_->q("INSERT INTO seed_domains(domain) VALUES (?) ON CONFLICT DO NOTHING").bind(1, domain).exec();
-    impl_->seed_domains.insert(domain);
+    remember_seed_domain(impl_->seed_domains, domain);
 }
 
 }  // namespace frontier

@@ -6,6 +6,7 @@
 #include <set>
 #include <string>
 #include <unordered_map>
+#include <unordered_set>
 
 #include "robots.hpp"
 #include "done.hpp"
@@ -64,7 +65,7 @@ struct Store::Impl {
 
     // Caches valid for the life of the process: queues and hosts are never deleted.
     std::unordered_map<std::string, int64_t> queue_ids, host_ids;
-    std::set<std::string> seed_domains;
+    std::unordered_set<std::string> seed_domains;
     std::unordered_map<int64_t, RobotsRules> robots_cache;
 
     // Deltas flushed at commit.
