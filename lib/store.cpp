@@ -78,6 +78,11 @@ void Store::rollback() {
     for (auto& d : impl_->depth_added) d = 0;
     impl_->counter_deltas.clear();
     impl_->serve_seq.reset();
+    // Queues, hosts and seed domains created in the undone transaction are gone.
+    impl_->queue_ids.clear();
+    impl_->host_ids.clear();
+    impl_->host_queues.clear();
+    impl_->seed_domains.clear();
     in_tx_ = false;
     db_->rollback();
 }
@@ -437,6 +442,17 @@ int64_t Store::Impl::host_id_for(const std::string& name) {
     if (host_ids.size() >= kIdCacheMax) host_ids.clear();
     host_ids.emplace(name, *id);
     return *id;
+}
+
+std::pair<int64_t, int64_t> Store::Impl::ids_for(const std::string& host_key, const std::string& queue_key,
+                                                const Settings& s) {
+    if (auto it = host_queues.find(host_key); it != host_queues.end() && it->second.queue_key == queue_key)
+        return {it->second.host_id, it->second.queue_id};
+    int64_t qid = queue_id_for(queue_key, s);
+    int64_t hid = host_id_for(host_key);
+    if (host_queues.size() >= kIdCacheMax) host_queues.clear();
+    host_queues.insert_or_assign(host_key, HostQueue{hid, qid, queue_key});
+    return {hid, qid};
 }
 
 const RobotsRules& Store::Impl::robots_rules(int64_t host_id, std::string_view text) {

@@ -97,8 +97,7 @@ AddResult Store::add_url(const AddRequest& r) {
 
     if (s.max_queued >= 0 && count("queued") >= s.max_queued) return {AddStatus::rejected, "queue-full"};
 
-    int64_t qid = m.queue_id_for(r.queue_key, s);
-    int64_t hid = m.host_id_for(r.host_key);
+    auto [hid, qid] = m.ids_for(r.host_key, r.queue_key, s);
     Tier t = recrawl_tier({r.recrawl, r.last_modified, std::nullopt, 0, std::nullopt, r.visit_now, r.now});
     double rank = s.fifo ? 0.0 : r.priority;
     m.q("INSERT INTO urls(fp, url, queue_id, host_id, state, rank, priority, tier, tier_key, cost, cls, depth, type, "

@@ -65,6 +65,14 @@ struct Store::Impl {
 
     // Caches valid for the life of the process: queues and hosts are never deleted.
     std::unordered_map<std::string, int64_t> queue_ids, host_ids;
+    // host key -> (host id, queue id, queue key): one lookup per added URL
+    // instead of two; the queue key is compared, as a settings change can
+    // map a host to another queue.
+    struct HostQueue {
+        int64_t host_id, queue_id;
+        std::string queue_key;
+    };
+    std::unordered_map<std::string, HostQueue> host_queues;
     std::unordered_set<std::string> seed_domains;
     std::unordered_map<int64_t, RobotsRules> robots_cache;
 
@@ -98,6 +106,8 @@ struct Store::Impl {
     std::optional<int64_t> find_id(const char* sql, const std::string& key);
     int64_t queue_id_for(const std::string& key, const Settings& s);
     int64_t host_id_for(const std::string& name);
+    // Both ids of an added URL, through host_queues.
+    std::pair<int64_t, int64_t> ids_for(const std::string& host_key, const std::string& queue_key, const Settings& s);
     const RobotsRules& robots_rules(int64_t host_id, std::string_view text);
     void retire_all_to_inactive();
     void requeue_capped();
