@@ -96,6 +96,9 @@ int exit_code(LeaseStatus s) {
 
 }  // namespace
 
+// Leases per transaction of a non-follow batch (~0.5 KiB each until printed).
+constexpr int64_t kLeaseChunk = 10000;
+
 int run_lease(const LeaseOptions& o) {
     if (o.n < 1) throw UsageError("-n must be at least 1");
     if (o.per_queue < 1) throw UsageError("--per-queue must be at least 1");
@@ -110,11 +113,25 @@ int run_lease(const LeaseOptions& o) {
     req.url_class = o.url_class;
 
     if (!o.follow) {
+        // A large -n is leased in transactions of kLeaseChunk, each printed
+        // once committed: memory stays flat (a transaction holds its leases
+        // until COMMIT), and --per-queue counts over the whole batch.
         req.ttl = o.ttl >= 0 ? o.ttl : store.settings().lease_ttl;
         req.now = frontier::now();
-        LeaseOutcome r = store.lease(req);
-        for (auto& it : r.items) print_item(it);
-        out().flush();
+        std::unordered_map<int64_t, int64_t> taken;
+        req.taken = &taken;
+        LeaseOutcome r;
+        bool emitted = false;
+        for (int64_t left = o.n; left > 0;) {
+            req.n = std::min(left, kLeaseChunk);
+            r = store.lease(req);
+            for (auto& it : r.items) print_item(it);
+            out().flush();
+            emitted = emitted || !r.items.empty();
+            left -= static_cast<int64_t>(r.items.size());
+            if (static_cast<int64_t>(r.items.size()) < req.n) break;  // nothing more ready now
+        }
+        if (emitted) return 0;
         explain(r, req.now, o.common.quiet);
         return exit_code(r.status);
     }

@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <unordered_map>
 #include <string_view>
 #include <vector>
 
@@ -61,6 +62,10 @@ struct LeaseRequest {
     std::string url_class;          // "", "acquisition" or "discovery"
     int64_t max_in_flight = -1;     // frontier-wide cap on leases out (--follow), -1: none
     double now = 0;
+    // URLs per queue id already taken by earlier transactions of the same
+    // batch (frontier-lease splits a large -n), so --per-queue holds for the
+    // whole batch. Null: this call is the whole batch.
+    std::unordered_map<int64_t, int64_t>* taken = nullptr;
 };
 
 struct LeaseItem {

@@ -127,7 +127,8 @@ LeaseOutcome Store::lease(const LeaseRequest& req) {
         }
     };
     std::priority_queue<Cand, std::vector<Cand>, std::greater<Cand>> heap;
-    std::unordered_map<int64_t, int64_t> taken;
+    std::unordered_map<int64_t, int64_t> taken_here;
+    std::unordered_map<int64_t, int64_t>& taken = req.taken ? *req.taken : taken_here;
     std::unordered_set<int64_t> loaded;
     bool index_done = false;
     double cur_best = -1e300;
