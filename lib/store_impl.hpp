@@ -87,6 +87,21 @@ struct Store::Impl {
     std::map<std::pair<std::string, std::string>, int64_t> heat_added;  // (discovery, type)
 
     void count(const std::string& name, int64_t d) { counter_deltas[name] += d; }
+
+    // A set-based UPDATE of URL rows bound to one time, for any number of
+    // rows. PostgreSQL runs `all` in one statement. SQLite runs `chunk`
+    // (the same UPDATE on at most 65,536 rows, OR FAIL) until it changes
+    // fewer: one UPDATE of every row would keep the original of every page
+    // it touches in a statement journal (200 MiB for 300k rows) and its
+    // row ids in a list.
+    void update_all(const char* all, const char* chunk, double t) {
+        if (db.postgres()) {
+            q(all).bind(1, t).exec();
+            return;
+        }
+        do q(chunk).bind(1, t).exec();
+        while (db.changes() >= 65536);
+    }
     int64_t meta_next(const char* key);  // increments and returns a meta sequence
     // The next `served` mark (meta serve_seq): counted in memory during a
     // transaction (the write lock is held) and stored by flush().

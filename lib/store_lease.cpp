@@ -7,6 +7,7 @@
 // wake time, inactive ones in a FIFO index.
 #include <deque>
 #include <limits>
+#include <map>
 #include <queue>
 #include <unordered_map>
 #include <unordered_set>
@@ -40,22 +41,33 @@ void Store::housekeeping(double now) {
     Impl& m = *impl_;
     m.now = now;
     std::unordered_set<int64_t> touched;
-    std::vector<std::pair<int64_t, int64_t>> rows;
+    // Expired URL leases go back to their queues set-based: a crawl resumed
+    // after a stop may find every lease of the last run expired (hundreds
+    // of thousands), and per-row statements made that first call stall.
+    std::unordered_map<int64_t, int64_t> expired;  // queue id -> URLs (counted here: no sorter)
     {
-        Stmt& st = m.q("SELECT id, queue_id FROM urls WHERE state = 1 AND lease_expires <= ?");
+        Stmt& st = m.q("SELECT queue_id FROM urls WHERE state = 1 AND lease_expires <= ?");
         st.bind(1, now);
-        while (st.step()) rows.emplace_back(st.i64(0), st.i64(1));
+        while (st.step()) ++expired[st.i64(0)];
         st.reset();
     }
-    for (auto [id, qid] : rows) {
-        m.q("UPDATE urls SET state = 0 WHERE id = ?").bind(1, id).exec();
-        m.q("UPDATE queues SET in_flight = max(in_flight - 1, 0), queued = queued + 1 WHERE id = ?").bind(1, qid).exec();
-        m.count("leased", -1);
-        m.count("queued", 1);
-        m.count("leases_expired", 1);
-        touched.insert(qid);
+    if (!expired.empty()) {
+        m.update_all("UPDATE urls SET state = 0 WHERE state = 1 AND lease_expires <= ?",
+                     "UPDATE OR FAIL urls SET state = 0 WHERE id IN "
+                     "(SELECT id FROM urls WHERE state = 1 AND lease_expires <= ? LIMIT 65536)",
+                     now);
+        int64_t n = 0;
+        for (auto [qid, k] : expired) {
+            m.q("UPDATE queues SET in_flight = max(in_flight - ?, 0), queued = queued + ? WHERE id = ?")
+                .bind(1, k).bind(2, k).bind(3, qid).exec();
+            n += k;
+            touched.insert(qid);
+        }
+        m.count("leased", -n);
+        m.count("queued", n);
+        m.count("leases_expired", n);
     }
-    rows.clear();
+    std::vector<std::pair<int64_t, int64_t>> rows;
     {
         Stmt& st = m.q("SELECT id, robots_queue FROM hosts WHERE robots_lease_expires <= ?");
         st.bind(1, now);
@@ -69,27 +81,37 @@ void Store::housekeeping(double now) {
         m.count("leases_expired", 1);
         touched.insert(qid);
     }
+    // Retries and revisits that came due, likewise set-based (a revisit
+    // interval can pass for a whole site at once).
     struct Due {
-        int64_t id, qid, state;
+        int64_t qid, state, n;
     };
     std::vector<Due> due;
     {
-        Stmt& st = m.q("SELECT id, queue_id, state FROM urls WHERE due_at <= ?");
+        std::map<std::pair<int64_t, int64_t>, int64_t> by_queue_state;
+        Stmt& st = m.q("SELECT queue_id, state FROM urls WHERE due_at <= ?");
         st.bind(1, now);
-        while (st.step()) due.push_back({st.i64(0), st.i64(1), st.i64(2)});
+        while (st.step()) ++by_queue_state[{st.i64(0), st.i64(1)}];
         st.reset();
+        for (auto& [k, n] : by_queue_state) due.push_back({k.first, k.second, n});
     }
+    if (!due.empty())
+        m.update_all("UPDATE urls SET due_at = NULL, state = 0 WHERE due_at <= ?",
+                     "UPDATE OR FAIL urls SET due_at = NULL, state = 0 WHERE id IN "
+                     "(SELECT id FROM urls WHERE due_at <= ? LIMIT 65536)",
+                     now);
     for (auto& d : due) {
-        m.q("UPDATE urls SET due_at = NULL, state = 0 WHERE id = ?").bind(1, d.id).exec();
         if (d.state != static_cast<int>(UrlState::queued)) {
-            m.count(url_state_name(static_cast<UrlState>(d.state)), -1);
-            m.count("queued", 1);
+            m.count(url_state_name(static_cast<UrlState>(d.state)), -d.n);
+            m.count("queued", d.n);
             if (d.state == static_cast<int>(UrlState::done))
-                m.q("UPDATE queues SET queued = queued + 1, done = done - 1 WHERE id = ?").bind(1, d.qid).exec();
+                m.q("UPDATE queues SET queued = queued + ?, done = done - ? WHERE id = ?")
+                    .bind(1, d.n).bind(2, d.n).bind(3, d.qid).exec();
             else if (d.state == static_cast<int>(UrlState::failed))
-                m.q("UPDATE queues SET queued = queued + 1, failed = failed - 1 WHERE id = ?").bind(1, d.qid).exec();
+                m.q("UPDATE queues SET queued = queued + ?, failed = failed - ? WHERE id = ?")
+                    .bind(1, d.n).bind(2, d.n).bind(3, d.qid).exec();
             else
-                m.q("UPDATE queues SET queued = queued + 1 WHERE id = ?").bind(1, d.qid).exec();
+                m.q("UPDATE queues SET queued = queued + ? WHERE id = ?").bind(1, d.n).bind(2, d.qid).exec();
         }
         touched.insert(d.qid);
     }
