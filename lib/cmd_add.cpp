@@ -3,9 +3,9 @@
 // arrived when the input pauses).
 //
 // Two stages overlap: while the main thread stores one chunk of records
-// (SQLite), a helper thread canonicalises, scopes and scores the next
-// (Enqueuer::prepare touches no database). Reading, storing and output stay
-// on the main thread and in input order.
+// (SQLite) and prints its results, a helper thread reads, parses,
+// canonicalises, scopes and scores the next (Enqueuer::prepare touches no
+// database). Storing and output stay in input order.
 #include <future>
 #include <map>
 
@@ -75,7 +75,9 @@ int run_add(const AddOptions& o) {
             }
             if (reader.idle()) break;
         }
-        c.pause = eof || c.n < kChunk;
+        // A full chunk the input paused after is a pause too: it is stored
+        // at once, not held back until the next record arrives.
+        c.pause = eof || c.n < kChunk || reader.idle();
     };
     auto prepare_chunk = [&enq, &settings](Chunk& c) {
         for (size_t i = 0; i < c.n; ++i)
@@ -123,20 +125,26 @@ int run_add(const AddOptions& o) {
         if (c.pause && pacer.in_batch() > 0) commit();
     };
 
+    // The reader, `line` and `eof` belong to the helper while a job runs;
+    // job.get() hands them back.
+    auto read_and_prepare = [&](Chunk& c) {
+        read_chunk(c);
+        prepare_chunk(c);
+    };
     Chunk a, b;
     Chunk* ready = nullptr;  // prepared, not yet stored
     Chunk* next = &a;
     while (!eof && !stop_requested()) {
-        read_chunk(*next);
-        if (next->n == 0) break;
-        // Prepare this chunk on a helper thread while the previous one is stored.
-        auto job = std::async(std::launch::async, prepare_chunk, std::ref(*next));
+        // Read and prepare this chunk on a helper thread while the previous one is stored.
+        auto job = std::async(std::launch::async, read_and_prepare, std::ref(*next));
         if (ready) store_chunk(*ready);
+        ready = nullptr;
         job.get();
+        if (next->n == 0) break;
         // A chunk the input paused after is stored at once, not held back
         // until more input arrives.
         if (next->pause) store_chunk(*next);
-        ready = next->pause ? nullptr : next;
+        else ready = next;
         next = next == &a ? &b : &a;
     }
     if (ready) store_chunk(*ready);

@@ -69,4 +69,25 @@ done
 exec 3>&-
 wait "$pid"
 exec 4<&-
+
+# A burst of exactly one chunk (512 records), then a pause: the whole burst
+# is answered and committed during the pause, not when the next record comes.
+F3=$PWD/burst.db
+frontier-config -f "$F3" robots.enabled false
+mkfifo in3.fifo out3.fifo
+frontier-add -f "$F3" < in3.fifo > out3.fifo 2>/dev/null &
+pid=$!
+exec 3> in3.fifo 4< out3.fifo
+python3 -c '
+import os
+os.write(1, "".join("{\"url\":\"http://burst.example/%d\"}\n" % i for i in range(512)).encode())' >&3
+for i in $(seq 512); do
+    IFS= read -r -t 20 reply <&4 || { echo "record $i of the burst not answered during the pause"; exit 1; }
+done
+case $reply in *'"line":512,'*) ;; *) echo "last answer of the burst: $reply"; exit 1 ;; esac
+q=$(sqlite3 "$F3" "SELECT count(*) FROM urls")
+[ "$q" = 512 ] || { echo "burst answered but $q rows committed"; exit 1; }
+exec 3>&-
+wait "$pid"
+exec 4<&-
 echo ok
