@@ -73,6 +73,7 @@ void Store::commit() {
 
 void Store::rollback() {
     impl_->queue_deltas.clear();
+    impl_->fetch_deltas.clear();
     impl_->added = 0;
     impl_->heat_added.clear();
     for (auto& d : impl_->depth_added) d = 0;
@@ -308,6 +309,7 @@ int64_t Store::count(std::string_view name) {
 }
 
 void Store::Impl::flush() {
+    flush_fetches();  // first: the queue rows rescheduled below then hold them
     for (auto& [id, d] : queue_deltas) {
         q("UPDATE queues SET queued = queued + ?, enqueued = enqueued + ?, "
           "last_queued_url = coalesce(?, last_queued_url), "

@@ -12,6 +12,10 @@ namespace frontier {
 
 namespace {
 
+// Queues with results pending in one transaction before they are written:
+// bounded memory when a transaction spans many hosts.
+constexpr size_t kMaxFetchDeltas = 16384;
+
 // Parses "<hex>-<hex>" lease ids (URL leases) after an optional prefix.
 bool parse_lease(std::string_view s, int64_t& id, int64_t& seq) {
     auto dash = s.find('-');
@@ -36,38 +40,56 @@ std::string result_class(const FetchFacts& f) {
 // and 429 blocks, latency, error counts and the error penalty.
 void Store::Impl::after_fetch(const Settings& s, int64_t qid, const FetchFacts& f,
                               std::optional<double> crawl_delay, bool unsuccessful, double now, UrlState ended) {
-    Impl& m = *this;
-    QueueInfo qi = m.queue(qid);
-    const Politeness& p = s.politeness_for(qi.key);
+    auto [it, fresh] = fetch_deltas.try_emplace(qid);
+    FetchDelta& d = it->second;
+    if (fresh) {
+        QueueInfo qi = queue(qid);
+        d.key = std::move(qi.key);
+        d.n429 = qi.n429;
+        d.wake_at = qi.wake_at;
+    }
+    const Politeness& p = s.politeness_for(d.key);
     double dur = f.duration_ms.value_or(0) / 1000.0;
     double wait = std::clamp(p.delay_factor * dur, p.min_delay, std::max(p.min_delay, p.max_delay));
     if (crawl_delay) wait = std::max(wait, std::min(*crawl_delay, p.max_crawl_delay));
-    int64_t n429 = qi.n429;
-    int64_t ra_block = 0;
     if (f.status == 429 || f.status == 503) {
         if (f.retry_after) {
             wait = std::max(wait, std::min(*f.retry_after, 86400.0));
-            ra_block = 1;
+            ++d.ra_blocks;
         } else if (f.status == 429) {
-            wait = std::max(wait, std::min(60.0 * std::pow(2.0, static_cast<double>(std::min<int64_t>(n429, 20))), 86400.0));
+            wait = std::max(wait, std::min(60.0 * std::pow(2.0, static_cast<double>(std::min<int64_t>(d.n429, 20))),
+                                           86400.0));
         }
     }
-    n429 = f.status == 429 ? n429 + 1 : 0;
-    int64_t penalty = unsuccessful && f.error_class != "host-down" ? s.error_penalty : 0;
-    // The row after this update, for its scheduling position.
-    qi.in_flight = std::max<int64_t>(qi.in_flight - 1, 0);
-    qi.wake_at = std::max(qi.wake_at, now + wait);
-    QueueSched sched = m.sched_for(qi);
-    m.q("UPDATE queues SET in_flight = ?, wake_at = ?, n429 = ?, "
-        "retry_after_blocks = retry_after_blocks + ?, error_count = error_count + ?, total_spend = total_spend + ?6, "
-        "session_balance = session_balance - ?6, "
-        "latency_sum = latency_sum + ?, latency_n = latency_n + ?, host_down = host_down + ?, "
-        "done = done + ?, failed = failed + ?, queued = queued + ?, sched = ? WHERE id = ?")
-        .bind(1, qi.in_flight).bind(2, qi.wake_at).bind(3, n429).bind(4, ra_block).bind(5, unsuccessful ? 1 : 0)
-        .bind(6, penalty).bind(7, f.duration_ms.value_or(0)).bind(8, f.duration_ms ? 1 : 0)
-        .bind(9, f.error_class == "host-down" ? 1 : 0).bind(10, ended == UrlState::done ? 1 : 0)
-        .bind(11, ended == UrlState::failed ? 1 : 0).bind(12, ended == UrlState::queued ? 1 : 0)
-        .bind(13, static_cast<int>(sched)).bind(14, qid).exec();
+    d.n429 = f.status == 429 ? d.n429 + 1 : 0;
+    d.wake_at = std::max(d.wake_at, now + wait);
+    ++d.ended;
+    if (unsuccessful) {
+        ++d.errors;
+        if (f.error_class != "host-down") d.penalty += s.error_penalty;
+    }
+    d.latency_sum += f.duration_ms.value_or(0);
+    if (f.duration_ms) ++d.latency_n;
+    if (f.error_class == "host-down") ++d.host_down;
+    if (ended == UrlState::done) ++d.done;
+    else if (ended == UrlState::failed) ++d.failed;
+    else if (ended == UrlState::queued) ++d.queued;
+    if (fetch_deltas.size() >= kMaxFetchDeltas) flush_fetches();
+}
+
+void Store::Impl::flush_fetches() {
+    for (auto& [qid, d] : fetch_deltas) {
+        q("UPDATE queues SET in_flight = max(in_flight - ?, 0), wake_at = max(wake_at, ?), n429 = ?, "
+          "retry_after_blocks = retry_after_blocks + ?, error_count = error_count + ?, total_spend = total_spend + ?6, "
+          "session_balance = session_balance - ?6, "
+          "latency_sum = latency_sum + ?, latency_n = latency_n + ?, host_down = host_down + ?, "
+          "done = done + ?, failed = failed + ?, queued = queued + ? WHERE id = ?")
+            .bind(1, d.ended).bind(2, d.wake_at).bind(3, d.n429).bind(4, d.ra_blocks).bind(5, d.errors)
+            .bind(6, d.penalty).bind(7, d.latency_sum).bind(8, d.latency_n).bind(9, d.host_down)
+            .bind(10, d.done).bind(11, d.failed).bind(12, d.queued).bind(13, qid).exec();
+        reschedule(qid);
+    }
+    fetch_deltas.clear();
 }
 
 std::optional<double> Store::Impl::crawl_delay(int64_t host_id) {

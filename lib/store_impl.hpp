@@ -131,10 +131,23 @@ struct Store::Impl {
     // slot, sets the wake time (delay factor, Crawl-delay, Retry-After, 429
     // back-off), latency, error count and error penalty, adds the URL's new
     // state to the queue's counts (`ended`: done, failed, queued, or other
-    // states that no queue count holds) and reschedules the queue: one read
-    // and one write of the queue row.
+    // states that no queue count holds). Kept in fetch_deltas: the queue row
+    // is read at its first result in a transaction and written, then
+    // rescheduled, once at flush (a transaction of frontier-done holds
+    // ~10 results per queue).
     void after_fetch(const Settings& s, int64_t qid, const FetchFacts& f, std::optional<double> crawl_delay,
                      bool unsuccessful, double now, UrlState ended);
+    struct FetchDelta {
+        std::string key;     // the queue's key, for its politeness settings
+        int64_t n429 = 0;    // consecutive 429 answers, as of the last result
+        double wake_at = 0;  // the latest wake time asked for
+        int64_t ended = 0;   // in-flight slots ended
+        int64_t ra_blocks = 0, errors = 0, penalty = 0, latency_n = 0, host_down = 0;
+        double latency_sum = 0;
+        int64_t done = 0, failed = 0, queued = 0;
+    };
+    std::unordered_map<int64_t, FetchDelta> fetch_deltas;
+    void flush_fetches();
     // Crawl-delay of a host (cached per transaction; robots results clear it).
     std::optional<double> crawl_delay(int64_t host_id);
     std::unordered_map<int64_t, std::optional<double>> crawl_delays;
