@@ -41,6 +41,7 @@ for t in frontier-add frontier-config frontier-lease frontier-done frontier-repo
     [ -x "$bin/$t" ] || { echo "bench: $bin/$t missing (make all, or set FRONTIER_BIN)" >&2; exit 1; }
 done
 export FRONTIER_BIN="$bin"
+source "$root/tests/tools/throughput.bash"
 export PATH="$bin:$PATH"
 unset FRONTIER_NOW FRONTIER
 N="${N:-1000000}"
@@ -112,11 +113,7 @@ SQL
     put "${k}b1_peer" "$(calc "$n / ($t1 - $t0)")"
 
     # Politeness off for the throughput cases.
-    for kv in "robots.enabled false" "politeness.min-delay 0" "politeness.delay-factor 0" \
-              "politeness.max-in-flight 100000000" "budget.hold-queues false"; do
-        # shellcheck disable=SC2086
-        frontier-config -f "$F" $kv
-    done
+    throughput_config "$F"
     t0=$(now)
     /usr/bin/time -f "maxrss=%M" -o "$d/t.add" frontier-add -q -f "$F" "$d/urls.jsonl"
     t1=$(now)

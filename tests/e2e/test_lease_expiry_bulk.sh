@@ -6,11 +6,8 @@
 set -euo pipefail
 F=${E2E_FRONTIER:-$PWD/expiry.db}
 export FRONTIER_NOW=1800000000
-for kv in "robots.enabled false" "politeness.max-in-flight 100000" "politeness.min-delay 0" \
-          "politeness.delay-factor 0" "budget.hold-queues false"; do
-    # shellcheck disable=SC2086
-    frontier-config -f "$F" $kv
-done
+source "$ROOT/tests/tools/throughput.bash"
+throughput_config "$F" 100000
 python3 -c '
 for i in range(10000):
     for q in range(7):

@@ -8,11 +8,8 @@
 set -euo pipefail
 F=${E2E_FRONTIER:-$PWD/rr.db}
 export FRONTIER_NOW=1800000000
-for kv in "robots.enabled false" "politeness.max-in-flight 1000" "politeness.min-delay 0" \
-          "politeness.delay-factor 0" "budget.hold-queues false"; do
-    # shellcheck disable=SC2086
-    frontier-config -f "$F" $kv
-done
+source "$ROOT/tests/tools/throughput.bash"
+throughput_config "$F" 1000
 python3 -c '
 for q in range(600):
     for i in range(3):

@@ -41,13 +41,8 @@ for l in open(sys.argv[1]):
     r = json.loads(l)
     print(json.dumps({"url": r["url"], "lease": r["lease"], "status": 200, "duration_ms": 12}))'
 
-setup() {  # politeness, robots.txt and queue holding off
-    for kv in "robots.enabled false" "politeness.min-delay 0" "politeness.delay-factor 0" \
-              "politeness.max-in-flight 100000000" "budget.hold-queues false"; do
-        # shellcheck disable=SC2086
-        frontier-config -f "$1" $kv
-    done
-}
+source "$root/tests/tools/throughput.bash"
+setup() { throughput_config "$1"; }  # politeness, robots.txt and queue holding off
 new_frontier() {  # backend name -> a fresh frontier
     if [ "$1" = sqlite ]; then echo "$work/$2.db"
     else psql -qX "$base/postgres" -c "CREATE DATABASE $2" >/dev/null; echo "$base/$2"; fi
