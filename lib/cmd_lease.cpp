@@ -94,10 +94,10 @@ int exit_code(LeaseStatus s) {
     return 1;
 }
 
-}  // namespace
-
 // Leases per transaction of a non-follow batch (~0.5 KiB each until printed).
 constexpr int64_t kLeaseChunk = 10000;
+
+}  // namespace
 
 int run_lease(const LeaseOptions& o) {
     if (o.n < 1) throw UsageError("-n must be at least 1");
