@@ -51,14 +51,26 @@ grep -q "rejected" err.txt
 n=$(sqlite3 "$F" "SELECT count(*) FROM urls")
 [ "$n" = "$((6000 - 1000 - 1 - 3))" ] || { echo "urls rows: $n"; exit 1; }
 
+# start_add FRONTIER: a frontier-add on that file fed through fd 3, its
+# answers on fd 4 (its pid in $pid); stop_add closes its input and waits.
+start_add() {
+    frontier-config -f "$1" robots.enabled false
+    rm -f in.fifo out.fifo
+    mkfifo in.fifo out.fifo
+    frontier-add -f "$1" < in.fifo > out.fifo 2>/dev/null &
+    pid=$!
+    exec 3> in.fifo 4< out.fifo
+}
+stop_add() {
+    exec 3>&-
+    wait "$pid"
+    exec 4<&-
+}
+
 # A slow producer: each record is answered (and committed) before the
 # next one is written.
 F2=$PWD/slow.db
-frontier-config -f "$F2" robots.enabled false
-mkfifo in.fifo out.fifo
-frontier-add -f "$F2" < in.fifo > out.fifo 2>/dev/null &
-pid=$!
-exec 3> in.fifo 4< out.fifo
+start_add "$F2"
 for i in 1 2 3; do
     echo "{\"url\":\"http://slow.example/$i\"}" >&3
     IFS= read -r -t 20 reply <&4 || { echo "no answer to record $i while the input is open"; exit 1; }
@@ -66,18 +78,12 @@ for i in 1 2 3; do
     q=$(sqlite3 "$F2" "SELECT count(*) FROM urls")
     [ "$q" = "$i" ] || { echo "record $i answered but $q rows committed"; exit 1; }
 done
-exec 3>&-
-wait "$pid"
-exec 4<&-
+stop_add
 
 # A burst of exactly one chunk (512 records), then a pause: the whole burst
 # is answered and committed during the pause, not when the next record comes.
 F3=$PWD/burst.db
-frontier-config -f "$F3" robots.enabled false
-mkfifo in3.fifo out3.fifo
-frontier-add -f "$F3" < in3.fifo > out3.fifo 2>/dev/null &
-pid=$!
-exec 3> in3.fifo 4< out3.fifo
+start_add "$F3"
 python3 -c '
 import os
 os.write(1, "".join("{\"url\":\"http://burst.example/%d\"}\n" % i for i in range(512)).encode())' >&3
@@ -87,7 +93,5 @@ done
 case $reply in *'"line":512,'*) ;; *) echo "last answer of the burst: $reply"; exit 1 ;; esac
 q=$(sqlite3 "$F3" "SELECT count(*) FROM urls")
 [ "$q" = 512 ] || { echo "burst answered but $q rows committed"; exit 1; }
-exec 3>&-
-wait "$pid"
-exec 4<&-
+stop_add
 echo ok
