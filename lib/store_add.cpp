@@ -11,10 +11,6 @@
 
 namespace frontier {
 
-namespace {
-constexpr size_t kMaxQueueDeltas = 16384;  // ~2.5 MiB; one flush per transaction up to 16k hosts
-}  // namespace
-
 AddResult Store::add_url(const AddRequest& r) {
     Impl& m = *impl_;
     const Settings& s = settings();
@@ -122,7 +118,7 @@ AddResult Store::add_url(const AddRequest& r) {
                   r.type.empty() ? std::string("other") : r.type}] += 1;
     // Queue rows are written once per transaction, but a large transaction
     // over many hosts would hold a delta per queue: bounded memory instead.
-    if (m.queue_deltas.size() >= kMaxQueueDeltas) m.flush();
+    if (m.queue_deltas.size() >= kMaxPendingQueues) m.flush();
     return {AddStatus::added, {}};
 }
 

@@ -12,10 +12,6 @@ namespace frontier {
 
 namespace {
 
-// Queues with results pending in one transaction before they are written:
-// bounded memory when a transaction spans many hosts.
-constexpr size_t kMaxFetchDeltas = 16384;
-
 // Parses "<hex>-<hex>" lease ids (URL leases) after an optional prefix.
 bool parse_lease(std::string_view s, int64_t& id, int64_t& seq) {
     auto dash = s.find('-');
@@ -37,7 +33,8 @@ std::string result_class(const FetchFacts& f) {
 }  // namespace
 
 // Politeness after a fetch of queue `qid` (SPEC §5): wake time, Retry-After
-// and 429 blocks, latency, error counts and the error penalty.
+// and 429 blocks, latency, error counts and the error penalty, summed per
+// queue in fetch_deltas; flush_fetches() writes and reschedules each queue.
 void Store::Impl::after_fetch(const Settings& s, int64_t qid, const FetchFacts& f,
                               std::optional<double> crawl_delay, bool unsuccessful, double now, UrlState ended) {
     auto [it, fresh] = fetch_deltas.try_emplace(qid);
@@ -74,7 +71,7 @@ void Store::Impl::after_fetch(const Settings& s, int64_t qid, const FetchFacts& 
     if (ended == UrlState::done) ++d.done;
     else if (ended == UrlState::failed) ++d.failed;
     else if (ended == UrlState::queued) ++d.queued;
-    if (fetch_deltas.size() >= kMaxFetchDeltas) flush_fetches();
+    if (fetch_deltas.size() >= kMaxPendingQueues) flush_fetches();
 }
 
 void Store::Impl::flush_fetches() {

@@ -16,6 +16,10 @@ namespace frontier {
 // Entries kept in each per-process cache keyed by queue or host (ids,
 // Crawl-delays): bounded memory on huge frontiers.
 inline constexpr size_t kIdCacheMax = 20000;
+// Queues whose pending deltas (frontier-add's queue_deltas, frontier-done's
+// fetch_deltas) one transaction holds before writing them: one write per
+// queue per transaction up to 16k hosts, bounded memory beyond (~2.5 MiB).
+inline constexpr size_t kMaxPendingQueues = 16384;
 
 struct QueueDelta {
     int64_t queued = 0;
@@ -87,19 +91,20 @@ struct Store::Impl {
 
     void count(const std::string& name, int64_t d) { counter_deltas[name] += d; }
 
-    // A set-based UPDATE of URL rows bound to one time, for any number of
-    // rows. PostgreSQL runs `all` in one statement. SQLite runs `chunk`
-    // (the same UPDATE on at most 65,536 rows, OR FAIL) until it changes
-    // fewer: one UPDATE of every row would keep the original of every page
-    // it touches in a statement journal (200 MiB for 300k rows) and its
-    // row ids in a list.
+    // A set-based UPDATE of URL rows bound to one time (?1), for any number
+    // of rows. PostgreSQL runs `all` in one statement. SQLite runs `chunk`
+    // (the same UPDATE, OR FAIL, on at most ?2 = kUpdateChunk rows) until it
+    // changes fewer: one UPDATE of every row would keep the original of
+    // every page it touches in a statement journal (200 MiB for 300k rows)
+    // and its row ids in a list.
+    static constexpr int64_t kUpdateChunk = 65536;
     void update_all(const char* all, const char* chunk, double t) {
         if (db.postgres()) {
             q(all).bind(1, t).exec();
             return;
         }
-        do q(chunk).bind(1, t).exec();
-        while (db.changes() >= 65536);
+        do q(chunk).bind(1, t).bind(2, kUpdateChunk).exec();
+        while (db.changes() >= kUpdateChunk);
     }
     int64_t meta_next(const char* key);  // increments and returns a meta sequence
     // The next `served` mark (meta serve_seq): counted in memory during a

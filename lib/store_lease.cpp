@@ -54,7 +54,7 @@ void Store::housekeeping(double now) {
     if (!expired.empty()) {
         m.update_all("UPDATE urls SET state = 0 WHERE state = 1 AND lease_expires <= ?",
                      "UPDATE OR FAIL urls SET state = 0 WHERE id IN "
-                     "(SELECT id FROM urls WHERE state = 1 AND lease_expires <= ? LIMIT 65536)",
+                     "(SELECT id FROM urls WHERE state = 1 AND lease_expires <= ?1 LIMIT ?2)",
                      now);
         int64_t n = 0;
         for (auto [qid, k] : expired) {
@@ -83,37 +83,33 @@ void Store::housekeeping(double now) {
     }
     // Retries and revisits that came due, likewise set-based (a revisit
     // interval can pass for a whole site at once).
-    struct Due {
-        int64_t qid, state, n;
-    };
-    std::vector<Due> due;
+    std::map<std::pair<int64_t, int64_t>, int64_t> due;  // (queue id, state) -> URLs
     {
-        std::map<std::pair<int64_t, int64_t>, int64_t> by_queue_state;
         Stmt& st = m.q("SELECT queue_id, state FROM urls WHERE due_at <= ?");
         st.bind(1, now);
-        while (st.step()) ++by_queue_state[{st.i64(0), st.i64(1)}];
+        while (st.step()) ++due[{st.i64(0), st.i64(1)}];
         st.reset();
-        for (auto& [k, n] : by_queue_state) due.push_back({k.first, k.second, n});
     }
     if (!due.empty())
         m.update_all("UPDATE urls SET due_at = NULL, state = 0 WHERE due_at <= ?",
                      "UPDATE OR FAIL urls SET due_at = NULL, state = 0 WHERE id IN "
-                     "(SELECT id FROM urls WHERE due_at <= ? LIMIT 65536)",
+                     "(SELECT id FROM urls WHERE due_at <= ?1 LIMIT ?2)",
                      now);
-    for (auto& d : due) {
-        if (d.state != static_cast<int>(UrlState::queued)) {
-            m.count(url_state_name(static_cast<UrlState>(d.state)), -d.n);
-            m.count("queued", d.n);
-            if (d.state == static_cast<int>(UrlState::done))
+    for (auto& [key, n] : due) {
+        auto [qid, state] = key;
+        if (state != static_cast<int>(UrlState::queued)) {
+            m.count(url_state_name(static_cast<UrlState>(state)), -n);
+            m.count("queued", n);
+            if (state == static_cast<int>(UrlState::done))
                 m.q("UPDATE queues SET queued = queued + ?, done = done - ? WHERE id = ?")
-                    .bind(1, d.n).bind(2, d.n).bind(3, d.qid).exec();
-            else if (d.state == static_cast<int>(UrlState::failed))
+                    .bind(1, n).bind(2, n).bind(3, qid).exec();
+            else if (state == static_cast<int>(UrlState::failed))
                 m.q("UPDATE queues SET queued = queued + ?, failed = failed - ? WHERE id = ?")
-                    .bind(1, d.n).bind(2, d.n).bind(3, d.qid).exec();
+                    .bind(1, n).bind(2, n).bind(3, qid).exec();
             else
-                m.q("UPDATE queues SET queued = queued + ? WHERE id = ?").bind(1, d.n).bind(2, d.qid).exec();
+                m.q("UPDATE queues SET queued = queued + ? WHERE id = ?").bind(1, n).bind(2, qid).exec();
         }
-        touched.insert(d.qid);
+        touched.insert(qid);
     }
     for (int64_t qid : touched) {
         m.refresh_best(qid);
