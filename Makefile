@@ -12,7 +12,11 @@ BIN      ?= bin
 XML_CFLAGS := $(shell pkg-config --cflags libxml-2.0 2>/dev/null || echo -I/usr/include/libxml2)
 PQ_CFLAGS  := -I$(shell pg_config --includedir 2>/dev/null || echo /usr/include/postgresql)
 override CXXFLAGS += -std=c++20 -Wall -Wextra -Wpedantic -Wno-missing-field-initializers -Ilib $(XML_CFLAGS) $(PQ_CFLAGS) -MMD -MP
-LDLIBS   := -lsqlite3 -lpq -lcurl -lsimdjson -lxxhash -lpsl -lidn2 -lxml2 -lz -lpthread
+# libpq and libcurl are opened on first use (lib/ondemand.hpp), so a tool
+# start does not load them and their ~30 dependencies; only fetch (and the
+# unit tests of its transfer code) link libcurl's transfer API.
+LDLIBS   := -lsqlite3 -lsimdjson -lxxhash -lpsl -lidn2 -lxml2 -lz -lpthread
+CURL_LIBS := -lcurl
 
 TOOLS    := frontier-add frontier-lease frontier-done frontier-config frontier-budget frontier-report frontier-export frontier-import fetch
 LIB_SRC  := $(wildcard lib/*.cpp)
@@ -40,9 +44,13 @@ $(BIN)/%: $(BUILD)/tools/%.o $(LIB_A)
 	@mkdir -p $(BIN)
 	$(CXX) $(CXXFLAGS) $(LDFLAGS) -o $@ $< $(LIB_A) $(LDLIBS)
 
+$(BIN)/fetch: $(BUILD)/tools/fetch.o $(LIB_A)
+	@mkdir -p $(BIN)
+	$(CXX) $(CXXFLAGS) $(LDFLAGS) -o $@ $< $(LIB_A) $(LDLIBS) $(CURL_LIBS)
+
 $(BIN)/unit-tests: $(UNIT_OBJ) $(LIB_A)
 	@mkdir -p $(BIN)
-	$(CXX) $(CXXFLAGS) $(LDFLAGS) -o $@ $(UNIT_OBJ) $(LIB_A) $(LDLIBS)
+	$(CXX) $(CXXFLAGS) $(LDFLAGS) -o $@ $(UNIT_OBJ) $(LIB_A) $(LDLIBS) $(CURL_LIBS)
 
 # Every suite, then one total line "N passed, N failed".
 check: deps

@@ -16,6 +16,8 @@
 
 #include <libpq-fe.h>
 
+#include "ondemand.hpp"
+
 #include <algorithm>
 #include <charconv>
 #include <cstdlib>
@@ -84,10 +86,10 @@ std::string frontier_display_name(std::string_view path) {
 namespace {
 
 [[noreturn]] void throw_result(PgConn* c, PGresult* r, std::string_view what) {
-    std::string msg = r ? PQresultErrorMessage(r) : "";
-    if (msg.empty()) msg = PQerrorMessage(c->conn);
+    std::string msg = r ? pq_api().PQresultErrorMessage(r) : "";
+    if (msg.empty()) msg = pq_api().PQerrorMessage(c->conn);
     while (!msg.empty() && (msg.back() == '\n' || msg.back() == ' ')) msg.pop_back();
-    if (r) PQclear(r);
+    if (r) pq_api().PQclear(r);
     throw DbError(std::string(what) + msg);
 }
 
@@ -97,19 +99,19 @@ void leave_pipeline(PgConn* c);
 // last result (caller clears).
 PGresult* run(PgConn* c, const char* sql) {
     leave_pipeline(c);
-    PGresult* r = PQexec(c->conn, sql);
-    ExecStatusType st = r ? PQresultStatus(r) : PGRES_FATAL_ERROR;
+    PGresult* r = pq_api().PQexec(c->conn, sql);
+    ExecStatusType st = r ? pq_api().PQresultStatus(r) : PGRES_FATAL_ERROR;
     if (st != PGRES_COMMAND_OK && st != PGRES_TUPLES_OK) throw_result(c, r, "database error: ");
     return r;
 }
 
-void run_void(PgConn* c, const char* sql) { PQclear(run(c, sql)); }
+void run_void(PgConn* c, const char* sql) { pq_api().PQclear(run(c, sql)); }
 
 void note_write(PgConn* c, PGresult* r) {
-    const char* tag = PQcmdStatus(r);
+    const char* tag = pq_api().PQcmdStatus(r);
     if (!std::strncmp(tag, "INSERT", 6) || !std::strncmp(tag, "UPDATE", 6) ||
         !std::strncmp(tag, "DELETE", 6)) {
-        const char* n = PQcmdTuples(r);
+        const char* n = pq_api().PQcmdTuples(r);
         if (n[0] && std::strcmp(n, "0") != 0) c->wrote = true;
     }
 }
@@ -118,48 +120,48 @@ void note_write(PgConn* c, PGresult* r) {
 // command, handing the wanted ones to their statements; throws the first
 // error once the pipeline is drained.
 void sync(PgConn* c) {
-    if (PQpipelineSync(c->conn) != 1)
-        throw DbError("database error: " + std::string(PQerrorMessage(c->conn)));
+    if (pq_api().PQpipelineSync(c->conn) != 1)
+        throw DbError("database error: " + std::string(pq_api().PQerrorMessage(c->conn)));
     std::string error;
     size_t at = 0;
     bool got = false;
     int nulls = 0;
     for (;;) {
-        PGresult* r = PQgetResult(c->conn);
+        PGresult* r = pq_api().PQgetResult(c->conn);
         if (!r) {
             if (got) {
                 ++at;
                 got = false;
                 nulls = 0;
-            } else if (++nulls > 2 || PQstatus(c->conn) != CONNECTION_OK) {
+            } else if (++nulls > 2 || pq_api().PQstatus(c->conn) != CONNECTION_OK) {
                 c->sent.clear();
-                throw DbError("database error: lost the pipeline: " + std::string(PQerrorMessage(c->conn)));
+                throw DbError("database error: lost the pipeline: " + std::string(pq_api().PQerrorMessage(c->conn)));
             }
             continue;
         }
-        ExecStatusType st = PQresultStatus(r);
+        ExecStatusType st = pq_api().PQresultStatus(r);
         if (st == PGRES_PIPELINE_SYNC) {
-            PQclear(r);
+            pq_api().PQclear(r);
             break;
         }
         PgStmt* want = at < c->sent.size() ? c->sent[at] : nullptr;
         if (st == PGRES_FATAL_ERROR || st == PGRES_NONFATAL_ERROR || st == PGRES_BAD_RESPONSE) {
             if (error.empty()) {
-                error = PQresultErrorMessage(r);
+                error = pq_api().PQresultErrorMessage(r);
                 while (!error.empty() && (error.back() == '\n' || error.back() == ' ')) error.pop_back();
             }
-            PQclear(r);
+            pq_api().PQclear(r);
         } else if (st == PGRES_PIPELINE_ABORTED) {
-            PQclear(r);
+            pq_api().PQclear(r);
         } else {
             note_write(c, r);
             if (want && !got) {
-                if (want->res) PQclear(want->res);
+                if (want->res) pq_api().PQclear(want->res);
                 want->res = r;
-                want->nrows = PQntuples(r);
+                want->nrows = pq_api().PQntuples(r);
                 want->row = -1;
             } else {
-                PQclear(r);
+                pq_api().PQclear(r);
             }
         }
         got = true;
@@ -178,7 +180,7 @@ void leave_pipeline(PgConn* c) {
     } catch (const DbError& e) {
         error = e.what();
     }
-    PQexitPipelineMode(c->conn);
+    pq_api().PQexitPipelineMode(c->conn);
     if (!error.empty()) throw DbError(error);
 }
 
@@ -191,14 +193,14 @@ PgConn* pg_connect(const std::string& url, bool create, bool readonly) {
     c->url = url;
     const char* keys[] = {"dbname", "fallback_application_name", nullptr};
     const char* vals[] = {url.c_str(), "frontier", nullptr};
-    c->conn = PQconnectdbParams(keys, vals, 1);
-    if (!c->conn || PQstatus(c->conn) != CONNECTION_OK) {
-        std::string msg = c->conn ? PQerrorMessage(c->conn) : "out of memory";
+    c->conn = pq_api().PQconnectdbParams(keys, vals, 1);
+    if (!c->conn || pq_api().PQstatus(c->conn) != CONNECTION_OK) {
+        std::string msg = c->conn ? pq_api().PQerrorMessage(c->conn) : "out of memory";
         while (!msg.empty() && (msg.back() == '\n' || msg.back() == ' ')) msg.pop_back();
         pg_disconnect(c);
         throw IoError("cannot connect to the frontier database " + frontier_display_name(url) + ": " + msg);
     }
-    PQsetNoticeProcessor(c->conn, ignore_notice, nullptr);
+    pq_api().PQsetNoticeProcessor(c->conn, ignore_notice, nullptr);
     try {
         // Shortest exact float text; writers wait for each other up to a
         // minute (SQLite's busy timeout), then fail.
@@ -217,11 +219,11 @@ PgConn* pg_connect(const std::string& url, bool create, bool readonly) {
 
 void pg_disconnect(PgConn* c) noexcept {
     if (!c) return;
-    if (c->conn) PQfinish(c->conn);
+    if (c->conn) pq_api().PQfinish(c->conn);
     delete c;
 }
 
-std::string pg_error(PgConn* c) { return PQerrorMessage(c->conn); }
+std::string pg_error(PgConn* c) { return pq_api().PQerrorMessage(c->conn); }
 
 void pg_exec(PgConn* c, std::string_view sql) {
     std::vector<bool> used;
@@ -232,7 +234,7 @@ void pg_exec(PgConn* c, std::string_view sql) {
 void pg_begin(PgConn* c, bool write) {
     run_void(c, write ? kBeginWrite : "BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY");
     c->wrote = false;
-    if (write && PQenterPipelineMode(c->conn) == 1) c->pipeline = true;
+    if (write && pq_api().PQenterPipelineMode(c->conn) == 1) c->pipeline = true;
 }
 
 void pg_commit(PgConn* c) {
@@ -248,19 +250,19 @@ void pg_rollback(PgConn* c) noexcept {
         leave_pipeline(c);
     } catch (...) {
     }
-    PGresult* r = PQexec(c->conn, "ROLLBACK");
-    if (r) PQclear(r);
+    PGresult* r = pq_api().PQexec(c->conn, "ROLLBACK");
+    if (r) pq_api().PQclear(r);
     c->wrote = false;
 }
 
 int pg_schema_version(PgConn* c) {
     PGresult* r = run(c, "SELECT to_regclass('meta') IS NOT NULL");
-    bool has_meta = PQntuples(r) == 1 && PQgetvalue(r, 0, 0)[0] == 't';
-    PQclear(r);
+    bool has_meta = pq_api().PQntuples(r) == 1 && pq_api().PQgetvalue(r, 0, 0)[0] == 't';
+    pq_api().PQclear(r);
     if (!has_meta) return 0;
     r = run(c, "SELECT value FROM meta WHERE key = 'schema_version'");
-    int v = PQntuples(r) == 1 && !PQgetisnull(r, 0, 0) ? std::atoi(PQgetvalue(r, 0, 0)) : 0;
-    PQclear(r);
+    int v = pq_api().PQntuples(r) == 1 && !pq_api().PQgetisnull(r, 0, 0) ? std::atoi(pq_api().PQgetvalue(r, 0, 0)) : 0;
+    pq_api().PQclear(r);
     return v;
 }
 
@@ -275,11 +277,11 @@ int64_t pg_data_version(PgConn* c) {
         run_void(c, (std::string("LISTEN ") + kChannel).c_str());
         c->listening = true;
     }
-    if (!PQconsumeInput(c->conn)) throw DbError("database error: " + pg_error(c));
-    const int self = PQbackendPID(c->conn);
-    while (PGnotify* n = PQnotifies(c->conn)) {
+    if (!pq_api().PQconsumeInput(c->conn)) throw DbError("database error: " + pg_error(c));
+    const int self = pq_api().PQbackendPID(c->conn);
+    while (PGnotify* n = pq_api().PQnotifies(c->conn)) {
         if (n->be_pid != self) ++c->version;
-        PQfreemem(n);
+        pq_api().PQfreemem(n);
     }
     return c->version;
 }
@@ -299,9 +301,9 @@ Stmt::Stmt(PgConn* c, std::string_view sql) {
     for (size_t i = 0; i < used.size(); ++i)
         if (!used[i]) types[i] = kTextOid;
     if (c->pipeline) {  // prepared within the transaction's pipeline
-        if (PQsendPrepare(c->conn, s->name.c_str(), text.c_str(), s->nparams, types.data()) != 1) {
+        if (pq_api().PQsendPrepare(c->conn, s->name.c_str(), text.c_str(), s->nparams, types.data()) != 1) {
             delete s;
-            throw DbError("cannot prepare statement: " + std::string(PQerrorMessage(c->conn)));
+            throw DbError("cannot prepare statement: " + std::string(pq_api().PQerrorMessage(c->conn)));
         }
         c->sent.push_back(nullptr);
         try {
@@ -315,25 +317,25 @@ Stmt::Stmt(PgConn* c, std::string_view sql) {
         pg_ = s;
         return;
     }
-    PGresult* r = PQprepare(c->conn, s->name.c_str(), text.c_str(), s->nparams, types.data());
-    if (!r || PQresultStatus(r) != PGRES_COMMAND_OK) {
+    PGresult* r = pq_api().PQprepare(c->conn, s->name.c_str(), text.c_str(), s->nparams, types.data());
+    if (!r || pq_api().PQresultStatus(r) != PGRES_COMMAND_OK) {
         delete s;
         throw_result(c, r, "cannot prepare statement: " + text.substr(0, 160) + ": ");
     }
-    PQclear(r);
+    pq_api().PQclear(r);
     s->values.resize(static_cast<size_t>(s->nparams));
     s->bound.assign(static_cast<size_t>(s->nparams), 0);
     pg_ = s;
 }
 
 void pg_stmt_free(PgStmt* s) noexcept {
-    if (s->res) PQclear(s->res);
+    if (s->res) pq_api().PQclear(s->res);
     for (auto& p : s->c->sent)
         if (p == s) p = nullptr;
-    if (s->c->conn && PQstatus(s->c->conn) == CONNECTION_OK && !s->c->pipeline) {
+    if (s->c->conn && pq_api().PQstatus(s->c->conn) == CONNECTION_OK && !s->c->pipeline) {
         // Outside an aborted transaction; inside one it fails, harmlessly.
-        PGresult* r = PQexec(s->c->conn, ("DEALLOCATE " + s->name).c_str());
-        if (r) PQclear(r);
+        PGresult* r = pq_api().PQexec(s->c->conn, ("DEALLOCATE " + s->name).c_str());
+        if (r) pq_api().PQclear(r);
     }
     delete s;
 }
@@ -388,8 +390,8 @@ namespace {
 void send(PgStmt* s, bool want) {
     std::vector<const char*> vals(static_cast<size_t>(s->nparams));
     for (int i = 0; i < s->nparams; ++i) vals[i] = s->bound[i] ? s->values[i].c_str() : nullptr;
-    if (PQsendQueryPrepared(s->c->conn, s->name.c_str(), s->nparams, vals.data(), nullptr, nullptr, 0) != 1)
-        throw DbError("database error: " + std::string(PQerrorMessage(s->c->conn)));
+    if (pq_api().PQsendQueryPrepared(s->c->conn, s->name.c_str(), s->nparams, vals.data(), nullptr, nullptr, 0) != 1)
+        throw DbError("database error: " + std::string(pq_api().PQerrorMessage(s->c->conn)));
     s->c->sent.push_back(want ? s : nullptr);
 }
 }  // namespace
@@ -415,12 +417,12 @@ bool pg_stmt_step(PgStmt* s) {
         std::vector<const char*> vals(static_cast<size_t>(s->nparams));
         for (int i = 0; i < s->nparams; ++i) vals[i] = s->bound[i] ? s->values[i].c_str() : nullptr;
         PGresult* r =
-            PQexecPrepared(s->c->conn, s->name.c_str(), s->nparams, vals.data(), nullptr, nullptr, 0);
-        ExecStatusType st = r ? PQresultStatus(r) : PGRES_FATAL_ERROR;
+            pq_api().PQexecPrepared(s->c->conn, s->name.c_str(), s->nparams, vals.data(), nullptr, nullptr, 0);
+        ExecStatusType st = r ? pq_api().PQresultStatus(r) : PGRES_FATAL_ERROR;
         if (st != PGRES_COMMAND_OK && st != PGRES_TUPLES_OK) throw_result(s->c, r, "database error: ");
         note_write(s->c, r);
         s->res = r;
-        s->nrows = PQntuples(r);
+        s->nrows = pq_api().PQntuples(r);
         s->row = -1;
     }
     if (s->row < s->nrows) ++s->row;
@@ -428,7 +430,7 @@ bool pg_stmt_step(PgStmt* s) {
 }
 
 void pg_stmt_reset(PgStmt* s) {
-    if (s->res) PQclear(s->res);
+    if (s->res) pq_api().PQclear(s->res);
     s->res = nullptr;
     s->row = -1;
     s->nrows = 0;
@@ -436,25 +438,25 @@ void pg_stmt_reset(PgStmt* s) {
 }
 
 std::string_view pg_stmt_text(PgStmt* s, int col) {
-    if (!s->res || s->row < 0 || s->row >= s->nrows || PQgetisnull(s->res, s->row, col)) return {};
-    return {PQgetvalue(s->res, s->row, col), static_cast<size_t>(PQgetlength(s->res, s->row, col))};
+    if (!s->res || s->row < 0 || s->row >= s->nrows || pq_api().PQgetisnull(s->res, s->row, col)) return {};
+    return {pq_api().PQgetvalue(s->res, s->row, col), static_cast<size_t>(pq_api().PQgetlength(s->res, s->row, col))};
 }
 
 bool Stmt::pg_is_null(int col) const {
-    return !pg_->res || pg_->row < 0 || pg_->row >= pg_->nrows || PQgetisnull(pg_->res, pg_->row, col);
+    return !pg_->res || pg_->row < 0 || pg_->row >= pg_->nrows || pq_api().PQgetisnull(pg_->res, pg_->row, col);
 }
 
 int64_t Stmt::pg_i64(int col) const {
     if (pg_is_null(col)) return 0;
-    const char* v = PQgetvalue(pg_->res, pg_->row, col);
-    if (PQftype(pg_->res, col) == kBoolOid) return v[0] == 't';
+    const char* v = pq_api().PQgetvalue(pg_->res, pg_->row, col);
+    if (pq_api().PQftype(pg_->res, col) == kBoolOid) return v[0] == 't';
     return std::strtoll(v, nullptr, 10);
 }
 
 double Stmt::pg_dbl(int col) const {
     if (pg_is_null(col)) return 0;
-    const char* v = PQgetvalue(pg_->res, pg_->row, col);
-    if (PQftype(pg_->res, col) == kBoolOid) return v[0] == 't';
+    const char* v = pq_api().PQgetvalue(pg_->res, pg_->row, col);
+    if (pq_api().PQftype(pg_->res, col) == kBoolOid) return v[0] == 't';
     return std::strtod(v, nullptr);
 }
 

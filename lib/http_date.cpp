@@ -3,7 +3,8 @@
 #include <cmath>
 #include <cstdio>
 #include <ctime>
-#include <curl/curl.h>
+
+#include "ondemand.hpp"
 
 namespace frontier {
 
@@ -24,7 +25,7 @@ std::optional<double> parse_http_date(std::string_view text) {
     for (char c : text) has_alpha |= (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z');
     if (!has_alpha) return std::nullopt;
     std::string s(text);
-    time_t t = curl_getdate(s.c_str(), nullptr);
+    time_t t = curl_api().curl_getdate(s.c_str(), nullptr);
     if (t == -1) return std::nullopt;
     return static_cast<double>(t);
 }

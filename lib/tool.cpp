@@ -3,11 +3,10 @@
 #include <cstdlib>
 #include <simdjson.h>
 #include <sqlite3.h>
-#include <curl/curl.h>
-#include <libpq-fe.h>
 #include <unistd.h>
 
 #include "error.hpp"
+#include "ondemand.hpp"
 #include "output.hpp"
 #include "signals.hpp"
 
@@ -36,10 +35,20 @@ std::string toolkit_version() { return FRONTIER_VERSION; }
 
 std::string version_string(const std::string& tool) {
     std::string v = tool + " " + FRONTIER_VERSION + " (SQLite " + sqlite3_libversion();
-    v += ", libcurl ";
-    v += curl_version_info(CURLVERSION_NOW)->version;
+    // --version names the libraries loaded on demand too (lib/ondemand.hpp).
+    auto loaded = [](const auto& load) -> std::string {
+        try {
+            return load();
+        } catch (const IoError& e) {
+            return std::string("not loadable: ") + e.what();
+        }
+    };
+    v += ", libcurl " + loaded([] { return std::string(curl_api().curl_version_info(CURLVERSION_NOW)->version); });
     v += ", simdjson " + std::to_string(simdjson::SIMDJSON_VERSION_MAJOR) + "." + std::to_string(simdjson::SIMDJSON_VERSION_MINOR) + "." + std::to_string(simdjson::SIMDJSON_VERSION_REVISION);
-    v += ", libpq " + std::to_string(PQlibVersion() / 10000) + "." + std::to_string(PQlibVersion() % 10000) + ")";
+    v += ", libpq " + loaded([] {
+        int n = pq_api().PQlibVersion();
+        return std::to_string(n / 10000) + "." + std::to_string(n % 10000);
+    }) + ")";
     return v;
 }
 

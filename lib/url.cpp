@@ -15,6 +15,8 @@
 // One CURLU handle per thread is reused.
 #include "url.hpp"
 
+#include "ondemand.hpp"
+
 #include "ascii.hpp"
 
 #include <curl/curl.h>
@@ -32,10 +34,10 @@ namespace {
 // One CURLU handle per thread, cleaned up at thread exit.
 class CurlUrlHandle {
 public:
-    CurlUrlHandle() : h_(curl_url()) {
+    CurlUrlHandle() : h_(curl_api().curl_url()) {
         if (!h_) throw std::bad_alloc();
     }
-    ~CurlUrlHandle() { curl_url_cleanup(h_); }
+    ~CurlUrlHandle() { curl_api().curl_url_cleanup(h_); }
     CurlUrlHandle(const CurlUrlHandle&) = delete;
     CurlUrlHandle& operator=(const CurlUrlHandle&) = delete;
     CURLU* get() const { return h_; }
@@ -55,7 +57,7 @@ struct CurlString {
     CurlString() = default;
     CurlString(const CurlString&) = delete;
     CurlString& operator=(const CurlString&) = delete;
-    ~CurlString() { curl_free(p); }
+    ~CurlString() { curl_api().curl_free(p); }
 };
 
 constexpr bool is_alpha(unsigned char c) { return (c | 0x20) >= 'a' && (c | 0x20) <= 'z'; }
@@ -348,9 +350,9 @@ CanonResult canonicalize_url(std::string_view input, const CanonOptions& opt) {
     }
 
     CURLU* h = thread_curlu();
-    if (curl_url_set(h, CURLUPART_URL, buf.c_str(), 0) != CURLUE_OK) return reject("bad-url");
+    if (curl_api().curl_url_set(h, CURLUPART_URL, buf.c_str(), 0) != CURLUE_OK) return reject("bad-url");
     CurlString out;
-    if (curl_url_get(h, CURLUPART_URL, &out.p, CURLU_NO_DEFAULT_PORT) != CURLUE_OK) return reject("bad-url");
+    if (curl_api().curl_url_get(h, CURLUPART_URL, &out.p, CURLU_NO_DEFAULT_PORT) != CURLUE_OK) return reject("bad-url");
 
     // curl's output is "scheme://host[:port]/path[?query]".
     CanonResult r;
@@ -398,8 +400,8 @@ std::optional<std::string> resolve_url(std::string_view base, std::string_view r
     if (scheme_length(b) == 0) return std::nullopt;
     CURLU* h = thread_curlu();
     const unsigned flags = CURLU_NON_SUPPORT_SCHEME | CURLU_ALLOW_SPACE;
-    curl_url_set(h, CURLUPART_URL, nullptr, 0);
-    if (curl_url_set(h, CURLUPART_URL, b.c_str(), flags) != CURLUE_OK) return std::nullopt;
+    curl_api().curl_url_set(h, CURLUPART_URL, nullptr, 0);
+    if (curl_api().curl_url_set(h, CURLUPART_URL, b.c_str(), flags) != CURLUE_OK) return std::nullopt;
 
     if (size_t sl = scheme_length(r); sl > 0) {
         std::string_view scheme(r.data(), sl);
@@ -415,9 +417,9 @@ std::optional<std::string> resolve_url(std::string_view base, std::string_view r
         b = b.substr(0, b.find('#'));
         return b + r;
     }
-    if (curl_url_set(h, CURLUPART_URL, r.c_str(), flags) != CURLUE_OK) return std::nullopt;
+    if (curl_api().curl_url_set(h, CURLUPART_URL, r.c_str(), flags) != CURLUE_OK) return std::nullopt;
     CurlString out;
-    if (curl_url_get(h, CURLUPART_URL, &out.p, 0) != CURLUE_OK) return std::nullopt;
+    if (curl_api().curl_url_get(h, CURLUPART_URL, &out.p, 0) != CURLUE_OK) return std::nullopt;
     return std::string(out.p);
 }
 

@@ -1,0 +1,46 @@
+// Libraries that only some runs need, opened at their first use instead of
+// at every process start: libpq (only a postgresql:// frontier needs it) and
+// libcurl's URL and date functions outside `fetch` (frontier-lease,
+// frontier-report, frontier-config and frontier-budget never parse a URL).
+// Linking them cost every tool start ~10 ms of loading and relocating
+// libcurl's and libpq's own ~30 dependencies (TLS, Kerberos, LDAP, SSH),
+// which was half of a `frontier-lease -n 100`. `fetch` still links libcurl;
+// opening it again here returns the copy already loaded.
+//
+// The functions are the libraries' own, with their declared types; a call
+// through the table is a call into the library.
+#pragma once
+
+#include <curl/curl.h>
+#include <libpq-fe.h>
+
+namespace frontier {
+
+#define FRONTIER_CURL_FUNCTIONS(X) \
+    X(curl_url) X(curl_url_set) X(curl_url_get) X(curl_url_cleanup) X(curl_free) X(curl_getdate) X(curl_version_info)
+
+#define FRONTIER_PQ_FUNCTIONS(X)                                                                                    \
+    X(PQbackendPID) X(PQclear) X(PQcmdStatus) X(PQcmdTuples) X(PQconnectdbParams) X(PQconsumeInput)               \
+    X(PQenterPipelineMode) X(PQerrorMessage) X(PQexec) X(PQexecPrepared) X(PQexitPipelineMode) X(PQfinish)       \
+    X(PQfreemem) X(PQftype) X(PQgetResult) X(PQgetisnull) X(PQgetlength) X(PQgetvalue) X(PQlibVersion)           \
+    X(PQnotifies) X(PQntuples) X(PQpipelineSync) X(PQprepare) X(PQresultErrorMessage) X(PQresultStatus)          \
+    X(PQsendPrepare) X(PQsendQueryPrepared) X(PQsetNoticeProcessor) X(PQstatus)
+
+#define FRONTIER_DECLARE_FUNCTION(f) decltype(&::f) f;
+
+struct CurlApi {
+    FRONTIER_CURL_FUNCTIONS(FRONTIER_DECLARE_FUNCTION)
+};
+
+struct PqApi {
+    FRONTIER_PQ_FUNCTIONS(FRONTIER_DECLARE_FUNCTION)
+};
+
+#undef FRONTIER_DECLARE_FUNCTION
+
+// Loaded once per process (thread-safe); throws IoError naming the Debian
+// package when the library or one of its functions cannot be found.
+const CurlApi& curl_api();
+const PqApi& pq_api();
+
+}  // namespace frontier
