@@ -16,6 +16,7 @@
 #   B6_C=8 B6_REPEAT=3                 transfers at once and runs of B6
 #   B2_MAX=1000000                     URLs leased (B2) and returned (B4) at most
 #                                      per size: at 10M, the first 1M
+#   B2R_CALLS=100                      batches of B2r (sizes with <= 10k hosts)
 #   TMPDIR=...                         where the frontiers go (10M: ~4 GB)
 #
 # Cases (the benchmark issue's numbering), for every size:
@@ -24,6 +25,8 @@
 #      URLs into a table with a unique key and a (queue, state, priority) index
 #   B3 frontier-lease -n 100 on the full frontier (median of 5 calls, before B2)
 #   B2 frontier-lease of all of it in batches of 1000, politeness off
+#   B2r B2's first B2R_CALLS batches on a copy whose queues all rotate
+#      (held queues, session budget 1), beside B2's own first batches
 #   B4 frontier-done of every result in one process
 #   B7 frontier-report summary and --json on the full frontier
 # and once:
@@ -56,6 +59,7 @@ esac
 sizes=$(printf '%s\n' $sizes | sort -n -u | tr '\n' ' ')
 LIMIT_MIB=64
 B2_MAX="${B2_MAX:-1000000}"
+B2R_CALLS="${B2R_CALLS:-100}"
 
 dir="$(mktemp -d)"
 trap 'rm -rf "$dir"' EXIT
@@ -117,6 +121,14 @@ SQL
     t0=$(now)
     /usr/bin/time -f "maxrss=%M" -o "$d/t.add" frontier-add -q -f "$F" "$d/urls.jsonl"
     t1=$(now)
+    # B2r's frontier (below): the same URLs, every queue held and rotating.
+    local RF="$d/rotate.db"
+    if [ "$h" -le 10000 ]; then
+        throughput_config "$RF"
+        frontier-config -f "$RF" budget.hold-queues true
+        frontier-config -f "$RF" budget.replenish 1
+        frontier-add -q -f "$RF" "$d/urls.jsonl"
+    fi
     rm -f "$d/urls.jsonl"
     put "${k}b1" "$(calc "$n / ($t1 - $t0)")"
     put "${k}rss_add" "$(rss "$d/t.add")"
@@ -148,6 +160,7 @@ SQL
     while [ $calls -lt $max_calls ] &&
         /usr/bin/time -a -f "maxrss=%M" -o "$d/t.lease" frontier-lease -q -f "$F" -n 1000 --per-queue 1000 >> "$d/leases.jsonl"; do
         calls=$((calls + 1))
+        [ $calls = "$B2R_CALLS" ] && put "${k}b2_first" "$(calc "($(wc -l < "$d/leases.jsonl") - $before) / ($(now) - $t0)")"
     done
     t1=$(now)
     leased=$(wc -l < "$d/leases.jsonl")
@@ -156,6 +169,32 @@ SQL
     put "${k}rss_lease" "$(rss "$d/t.lease")"
     line "B2 lease $((leased - before)) by 1000 (URLs/s)" "$(printf '%.0f' "$(get "${k}b2")")" "-" \
         "$(calc "1e6 / $(get "${k}b2")" | xargs printf '%.1f')" "$(get "${k}rss_lease") MiB"
+
+    # B2r (the budget issue): B2's first B2R_CALLS batches again, on a
+    # frontier whose queues all start held (budget.hold-queues) with a
+    # session budget of one URL (budget.replenish 1, unit cost), so every
+    # leased URL sends its queue to the back of the inactive FIFO and
+    # activates the next: the most budget bookkeeping per lease. Only where
+    # there are at most 10k queues (the issue's "10,000 queues rotating").
+    if [ -f "$RF" ]; then
+        local rcalls=0 rleased
+        t0=$(now)
+        while [ $rcalls -lt "$B2R_CALLS" ] &&
+            /usr/bin/time -a -f "maxrss=%M" -o "$d/t.lease" frontier-lease -q -f "$RF" -n 1000 --per-queue 1000 >> "$d/rotate.jsonl"; do
+            rcalls=$((rcalls + 1))
+        done
+        t1=$(now)
+        rleased=$(wc -l < "$d/rotate.jsonl")
+        put "${k}b2r_n" "$rleased"
+        put "${k}b2r" "$(calc "$rleased / ($t1 - $t0)")"
+        put "${k}b2r_inactive" "$(frontier-report -f "$RF" | sed -n 's/.*; \([0-9]*\) inactive;.*/\1/p')"
+        put "${k}rss_lease" "$(rss "$d/t.lease")"
+        line "B2r lease $rleased by 1000, all queues rotating (URLs/s)" "$(printf '%.0f' "$(get "${k}b2r")")" \
+            "$(printf '%.0f' "$(get "${k}b2_first")$( [ -n "$(get "${k}b2_first")" ] || get "${k}b2")")" "$(calc "1e6 / $(get "${k}b2r")" | xargs printf '%.1f')" \
+            "$(get "${k}rss_lease") MiB"
+        echo "(peer: B2's first $rleased URLs in this run; $(get "${k}b2r_inactive") queues inactive after, of $h)"
+        rm -f "$RF"* "$d/rotate.jsonl"
+    fi
 
     # B4: all results back through one frontier-done.
     python3 - "$d/leases.jsonl" > "$d/results.jsonl" <<'PY'
@@ -247,6 +286,11 @@ for s in $sizes; do
     b2=$(get "${k}b2")
     n2=$(get "${k}b2_n"); [ "$n2" -ge $(( s * 9 / 10 )) ] && w2="all $hs" || w2="$(hum $(( (n2 + 500) / 1000 * 1000 ))) of $hs"
     echo "| B2 lease $w2 in batches of 1000, politeness off | $(fmt "$b2") URLs/s ($(us "$b2") µs/URL) | — | ≥ 100k/s | $(mark "$(ge "$b2" 100000)") |"
+    if [ -n "$(get "${k}b2r")" ]; then
+        b2r=$(get "${k}b2r"); b2f=$(get "${k}b2_first"); [ -n "$b2f" ] || b2f=$(get "${k}b2")
+        r=$(calc "$b2r / $b2f" | xargs printf '%.2f')
+        echo "| B2r lease $(hum "$(get "${k}b2r_n")") of $hs by 1000 with all $hh queues rotating (held queues, session budget 1: every lease rotates its queue) | $(fmt "$b2r") URLs/s ($(us "$b2r") µs/URL) | B2's first $(hum "$(get "${k}b2r_n")") in the same run: $(fmt "$b2f") URLs/s | ≥ 100k/s (budgets must not slow leasing below it) | $(mark "$(ge "$b2r" 100000)" "${r}× B2") |"
+    fi
     b3=$(get "${k}b3")
     ok=$(awk "BEGIN {print ($b3 < 20) ? 1 : 0}")
     echo "| B3 \`frontier-lease -n 100\` on the $hs-URL, $hh-queue frontier | $(printf '%.1f' "$b3") ms/call (median; $(get "${k}b3_range")) | — | < 20 ms (on 10M) | $(mark "$ok") |"
