@@ -268,9 +268,14 @@ LeaseOutcome Store::lease(const LeaseRequest& req) {
             .bind(1, b.replenish).bind(2, qid).exec();
         bool ready = m.reschedule(qid) == QueueSched::ready;
         QueueInfo qi = m.queue(qid);
-        if (ready && qi.best && !loaded.count(qid)) {
+        // An inactive queue is never in the heap, so it is pushed even when
+        // this call already leased from it before rotating it out: with
+        // --per-queue above 1 the rotation goes on within one call.
+        if (ready && qi.best) {
             loaded.insert(qid);
-            heap.push({*qi.best, qi.served, qid});
+            auto k = taken.find(qid);
+            double discount = k == taken.end() ? 0 : req.host_discount * static_cast<double>(k->second);
+            heap.push({*qi.best + discount, qi.served, qid});
         }
         return true;
     };

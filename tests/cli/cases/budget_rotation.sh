@@ -29,3 +29,14 @@ setup
 frontier-budget -f rr.db --replenish 1
 { urls a.example 2; urls b.example 2; urls c.example 2; } | frontier-add -q -f rr.db
 lease_n 7
+
+echo "-- one call with --per-queue above 1: the rotation goes on within the call"
+# (two leases in flight per queue allowed, or politeness alone would stop it)
+F=rr2.db
+setup
+frontier-config -f rr2.db politeness.max-in-flight 2
+frontier-budget -f rr2.db --replenish 1
+{ urls a.example 2; urls b.example 2; urls c.example 2; } | frontier-add -q -f rr2.db
+frontier-lease -f rr2.db -n 6 --per-queue 10 2>lease.err | sed -n 's|.*"url":"http://\([^"]*\)".*|\1|p' | tr '\n' ' '
+echo "exit=${PIPESTATUS[0]}"
+queues
