@@ -375,10 +375,12 @@ QueueSched Store::Impl::sched_for(const QueueInfo& qi) {
     return QueueSched::ready;
 }
 
-QueueSched Store::Impl::reschedule(int64_t id) {
-    QueueSched s = sched_for(queue(id));
+QueueSched Store::Impl::reschedule(int64_t id) { return reschedule(queue(id)); }
+
+QueueSched Store::Impl::reschedule(const QueueInfo& qi) {
+    QueueSched s = sched_for(qi);
     q("UPDATE queues SET sched = ? WHERE id = ? AND sched != ?")
-        .bind(1, static_cast<int>(s)).bind(2, id).bind(3, static_cast<int>(s)).exec();
+        .bind(1, static_cast<int>(s)).bind(2, qi.id).bind(3, static_cast<int>(s)).exec();
     return s;
 }
 

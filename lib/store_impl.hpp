@@ -115,8 +115,10 @@ struct Store::Impl {
     std::optional<double> best_rank(int64_t queue_id);
     void flush();                        // applies queue and counter deltas
     QueueInfo queue(int64_t id);
-    // Recomputes and stores a queue's scheduling position; returns it.
+    // Recomputes and stores a queue's scheduling position; returns it. The
+    // QueueInfo form takes the row as just read (no second read).
     QueueSched reschedule(int64_t queue_id);
+    QueueSched reschedule(const QueueInfo& qi);
     // The scheduling position of a queue in this state (reschedule's rule).
     QueueSched sched_for(const QueueInfo& qi);
     void refresh_best(int64_t queue_id);

@@ -266,8 +266,8 @@ LeaseOutcome Store::lease(const LeaseRequest& req) {
         }
         m.q("UPDATE queues SET state = 0, inactive_seq = NULL, session_balance = ? WHERE id = ?")
             .bind(1, b.replenish).bind(2, qid).exec();
-        bool ready = m.reschedule(qid) == QueueSched::ready;
         QueueInfo qi = m.queue(qid);
+        bool ready = m.reschedule(qi) == QueueSched::ready;
         // An inactive queue is never in the heap, so it is pushed even when
         // this call already leased from it before rotating it out: with
         // --per-queue above 1 the rotation goes on within one call.
@@ -463,7 +463,7 @@ LeaseOutcome Store::lease(const LeaseRequest& req) {
         if (over_total(qi)) continue;
         const Politeness& p = s.politeness_for(qi.key);
         if (qi.in_flight >= p.max_in_flight || qi.wake_at > now) {
-            m.reschedule(qi.id);
+            m.reschedule(qi);
             continue;
         }
         if (!take(qi, p)) continue;
