@@ -16,8 +16,6 @@
 
 #include <libpq-fe.h>
 
-#include "ondemand.hpp"
-
 #include <algorithm>
 #include <charconv>
 #include <cstdlib>
@@ -27,6 +25,7 @@
 
 #include "db.hpp"
 #include "error.hpp"
+#include "ondemand.hpp"
 
 namespace frontier {
 

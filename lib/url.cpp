@@ -15,9 +15,8 @@
 // One CURLU handle per thread is reused.
 #include "url.hpp"
 
-#include "ondemand.hpp"
-
 #include "ascii.hpp"
+#include "ondemand.hpp"
 
 #include <curl/curl.h>
 #include <idn2.h>
