@@ -9,6 +9,7 @@
 
 #include "db_pg.hpp"
 #include "error.hpp"
+#include "wal_vfs.hpp"
 
 namespace frontier {
 
@@ -133,7 +134,8 @@ Db::Db(const std::string& path, bool create, bool readonly) {
     bool immutable = readonly && on_read_only_fs(dir) && access((path + "-wal").c_str(), F_OK) != 0;
     int flags = readonly ? SQLITE_OPEN_READONLY : (SQLITE_OPEN_READWRITE | (create ? SQLITE_OPEN_CREATE : 0));
     flags |= SQLITE_OPEN_NOMUTEX | (immutable ? SQLITE_OPEN_URI : 0);
-    if (sqlite3_open_v2(immutable ? file_uri(path, "immutable=1").c_str() : path.c_str(), &db_, flags, nullptr) !=
+    if (sqlite3_open_v2(immutable ? file_uri(path, "immutable=1").c_str() : path.c_str(), &db_, flags,
+                        wal_vfs_name()) !=
         SQLITE_OK) {
         std::string msg = db_ ? sqlite3_errmsg(db_) : "out of memory";
         sqlite3_close(db_);
