@@ -61,10 +61,10 @@ int x_close(sqlite3_file* p) {
     File* f = reinterpret_cast<File*>(p);
     int rc = SQLITE_OK;
     if (f->wal) {
-        std::lock_guard<std::mutex> all(g_wals_mu);
-        g_wals.erase(std::remove(g_wals.begin(), g_wals.end(), f), g_wals.end());
-    }
-    if (f->wal) {
+        {
+            std::lock_guard<std::mutex> all(g_wals_mu);  // no barrier reaches it from now on
+            g_wals.erase(std::remove(g_wals.begin(), g_wals.end(), f), g_wals.end());
+        }
         rc = flush_locked(f);
         sqlite3_free(f->buf);
     }
