@@ -166,6 +166,8 @@ SQL
     leased=$(wc -l < "$d/leases.jsonl")
     put "${k}b2_n" "$((leased - before))"
     put "${k}b2" "$(calc "($leased - $before) / ($t1 - $t0)")"
+    # B2r's peer: B2's first B2R_CALLS batches, or all of B2 when it made fewer.
+    [ -n "$(get "${k}b2_first")" ] || put "${k}b2_first" "$(get "${k}b2")"
     put "${k}rss_lease" "$(rss "$d/t.lease")"
     line "B2 lease $((leased - before)) by 1000 (URLs/s)" "$(printf '%.0f' "$(get "${k}b2")")" "-" \
         "$(calc "1e6 / $(get "${k}b2")" | xargs printf '%.1f')" "$(get "${k}rss_lease") MiB"
@@ -190,7 +192,7 @@ SQL
         put "${k}b2r_inactive" "$(frontier-report -f "$RF" | sed -n 's/.*; \([0-9]*\) inactive;.*/\1/p')"
         put "${k}rss_lease" "$(rss "$d/t.lease")"
         line "B2r lease $rleased by 1000, all queues rotating (URLs/s)" "$(printf '%.0f' "$(get "${k}b2r")")" \
-            "$(printf '%.0f' "$(get "${k}b2_first")$( [ -n "$(get "${k}b2_first")" ] || get "${k}b2")")" "$(calc "1e6 / $(get "${k}b2r")" | xargs printf '%.1f')" \
+            "$(printf '%.0f' "$(get "${k}b2_first")")" "$(calc "1e6 / $(get "${k}b2r")" | xargs printf '%.1f')" \
             "$(get "${k}rss_lease") MiB"
         echo "(peer: B2's first $rleased URLs in this run; $(get "${k}b2r_inactive") queues inactive after, of $h)"
         rm -f "$RF"* "$d/rotate.jsonl"
@@ -287,7 +289,7 @@ for s in $sizes; do
     n2=$(get "${k}b2_n"); [ "$n2" -ge $(( s * 9 / 10 )) ] && w2="all $hs" || w2="$(hum $(( (n2 + 500) / 1000 * 1000 ))) of $hs"
     echo "| B2 lease $w2 in batches of 1000, politeness off | $(fmt "$b2") URLs/s ($(us "$b2") µs/URL) | — | ≥ 100k/s | $(mark "$(ge "$b2" 100000)") |"
     if [ -n "$(get "${k}b2r")" ]; then
-        b2r=$(get "${k}b2r"); b2f=$(get "${k}b2_first"); [ -n "$b2f" ] || b2f=$(get "${k}b2")
+        b2r=$(get "${k}b2r"); b2f=$(get "${k}b2_first")
         r=$(calc "$b2r / $b2f" | xargs printf '%.2f')
         echo "| B2r lease $(hum "$(get "${k}b2r_n")") of $hs by 1000 with all $hh queues rotating (held queues, session budget 1: every lease rotates its queue) | $(fmt "$b2r") URLs/s ($(us "$b2r") µs/URL) | B2's first $(hum "$(get "${k}b2r_n")") in the same run: $(fmt "$b2f") URLs/s | ≥ 100k/s (budgets must not slow leasing below it) | $(mark "$(ge "$b2r" 100000)" "${r}× B2") |"
     fi

@@ -7,25 +7,15 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include <cstdlib>
 #include <string>
 
 #include "db.hpp"
+#include "temp_dir.hpp"
 #include "wal_vfs.hpp"
 
 using namespace frontier;
 
 namespace {
-
-struct TempDir {
-    std::string path;
-    TempDir() {
-        char dir[] = "/tmp/frontier-test-XXXXXX";
-        REQUIRE(mkdtemp(dir) != nullptr);
-        path = dir;
-    }
-    ~TempDir() { std::system(("rm -rf " + path).c_str()); }
-};
 
 sqlite3* open(const std::string& path, const char* vfs) {
     sqlite3* db = nullptr;

@@ -11,6 +11,7 @@
 #include <zlib.h>
 
 #include "sha1.hpp"
+#include "temp_dir.hpp"
 #include "warc.hpp"
 
 using namespace frontier;
@@ -44,15 +45,6 @@ std::string gunzip_member(std::string_view data, size_t& used) {
     inflateEnd(&z);
     return out;
 }
-
-struct TempDir {
-    std::string path;
-    TempDir() {
-        char tmpl[] = "/tmp/test_warc_XXXXXX";
-        path = mkdtemp(tmpl);
-    }
-    ~TempDir() { std::filesystem::remove_all(path); }
-};
 
 }  // namespace
 
