@@ -10,6 +10,11 @@ namespace frontier {
 
 int run_done(const DoneOptions& o) {
     Store store(frontier_path(o.common), Store::Mode::write);
+    // URL-row updates are held until commit (lib/url_updates.hpp), up to
+    // ~28 MiB; the page cache gives up 16 MiB for them. Measured on 1M
+    // results: as fast as with 32 MiB or more, since the rows are met in
+    // random order and then written in row order either way.
+    store.db().set_page_cache_mib(16);
     DoneProcessor proc(store);
     LineReader reader(o.inputs.empty() ? std::vector<std::string>{"-"} : o.inputs);
     InputLine line;

@@ -153,7 +153,7 @@ Db::Db(const std::string& path, bool create, bool readonly) {
         }
         exec("PRAGMA synchronous=NORMAL");
         exec("PRAGMA foreign_keys=OFF");
-        exec("PRAGMA cache_size=-32768");  // 32 MiB page cache
+        set_page_cache_mib(32);
         exec("PRAGMA temp_store=MEMORY");
         // Checkpoints copy the WAL back into the file; doing that every
         // 80 MiB of WAL instead of SQLite's 4 MiB writes a page changed by
@@ -180,6 +180,10 @@ Db::~Db() {
     data_version_stmt_.reset();
     if (db_) sqlite3_close_v2(db_);
     if (pg_) pg_disconnect(pg_);
+}
+
+void Db::set_page_cache_mib(int mib) {
+    if (!pg_) exec("PRAGMA cache_size=-" + std::to_string(mib * 1024));
 }
 
 Stmt Db::prepare(std::string_view sql) {

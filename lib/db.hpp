@@ -122,6 +122,8 @@ public:
     Db& operator=(const Db&) = delete;
 
     bool postgres() const { return pg_ != nullptr; }
+    // SQLite's page cache of this connection (32 MiB unless set); no-op on PostgreSQL.
+    void set_page_cache_mib(int mib);
     void exec(std::string_view sql);
     Stmt prepare(std::string_view sql);
     int64_t changes() const { return sqlite3_changes64(db_); }  // SQLite only

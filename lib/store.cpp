@@ -72,6 +72,7 @@ void Store::commit() {
 }
 
 void Store::rollback() {
+    impl_->url_updates.clear();
     impl_->queue_deltas.clear();
     impl_->fetch_deltas.clear();
     impl_->added = 0;
@@ -309,6 +310,7 @@ int64_t Store::count(std::string_view name) {
 }
 
 void Store::Impl::flush() {
+    flush_url_updates();
     flush_fetches();  // first: the queue rows rescheduled below then hold them
     for (auto& [id, d] : queue_deltas) {
         q("UPDATE queues SET queued = queued + ?, enqueued = enqueued + ?, "

@@ -23,7 +23,7 @@ AddResult Store::add_url(const AddRequest& r) {
         std::optional<double> last_modified, due_at, last_success, next_visit;
     };
     std::optional<Known> known;
-    {
+    for (;;) {
         Stmt& f = m.q("SELECT id, url, state, priority, recrawl, last_modified, queue_id, due_at, successes, "
                       "last_success, next_visit FROM urls WHERE fp = ?");
         f.bind(1, static_cast<int64_t>(r.fp));
@@ -34,6 +34,11 @@ AddResult Store::add_url(const AddRequest& r) {
             break;
         }
         f.reset();
+        // frontier-done holds URL-row updates until commit: write this row's
+        // first, then read it again (a page that links to itself).
+        if (!known || !m.url_updates.holds(known->id)) break;
+        m.settle_url(known->id);
+        known.reset();
     }
     if (known) {
         bool lm_changed = r.last_modified && (!known->last_modified || *known->last_modified != *r.last_modified);

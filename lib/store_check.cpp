@@ -76,7 +76,7 @@ CheckResult check_frontier(Store& store, double now, int64_t max_details) {
     // large frontier.
     if (!db.postgres()) {
         db.exec("PRAGMA temp_store=FILE");
-        db.exec("PRAGMA cache_size=-16384");
+        db.set_page_cache_mib(16);
     }
     ReadTransaction tx(db);
 

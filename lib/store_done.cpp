@@ -101,6 +101,18 @@ std::optional<double> Store::Impl::crawl_delay(int64_t host_id) {
     return d;
 }
 
+void Store::Impl::write_url_update(const UrlUpdate& u) {
+    q("UPDATE urls SET state = ?, due_at = ?, reason = ?, status = ?, error_class = ?, fetched_at = ?, etag = ?, "
+      "http_last_modified = ?, content_hash = ?, retries = ?, failures = ?, last_visit = ?, last_success = ?, "
+      "visits = ?, successes = ?, changes = ?, interval = ?, next_visit = ?, lease_expires = NULL, tier = ?, "
+      "tier_key = ?, first_success = coalesce(?, first_success) WHERE id = ?")
+        .bind(1, u.state).bind(2, u.due).bind(3, u.reason).bind(4, u.status).bind(5, u.error_class)
+        .bind(6, u.fetched_at).bind(7, u.etag).bind(8, u.http_last_modified).bind(9, u.content_hash)
+        .bind(10, u.retries).bind(11, u.failures).bind(12, u.last_visit).bind(13, u.last_success)
+        .bind(14, u.visits).bind(15, u.successes).bind(16, u.changes).bind(17, u.interval).bind(18, u.next_visit)
+        .bind(19, u.tier).bind(20, u.tier_key).bind(21, u.first_success).bind(22, u.id).exec();
+}
+
 DoneOutcome Store::finish(const FetchFacts& f, double now) {
     Impl& m = *impl_;
     m.now = now;
@@ -193,6 +205,7 @@ DoneOutcome Store::finish(const FetchFacts& f, double now) {
         st.reset();
         if (id < 0) return o;
     }
+    m.settle_url(id);  // a repeated result in this transaction reads the row as updated
     Stmt& st = m.q("SELECT url, queue_id, host_id, state, lease_seq, lease_expires, due_at, depth, recrawl, retries, "
                    "failures, content_hash, interval, visits, successes, changes, last_modified, last_success, "
                    "next_visit, etag, http_last_modified FROM urls WHERE id = ?");
@@ -242,6 +255,7 @@ DoneOutcome Store::finish(const FetchFacts& f, double now) {
     if (f.http_last_modified) hlm = f.http_last_modified;
     ++visits;
     Tier tier{0, 0};
+    std::optional<double> first_success;
     if (ok) {
         o.result = "done";
         o.follow_links = true;
@@ -254,7 +268,7 @@ DoneOutcome Store::finish(const FetchFacts& f, double now) {
             // success (urls.first_success); the multiplicative one needs none.
             double observed = 0;
             if (!interval) {
-                m.q("UPDATE urls SET first_success = ? WHERE id = ?").bind(1, now).bind(2, id).exec();
+                first_success = now;
             } else if (s.recrawl_policy == "estimate") {
                 Stmt& fs = m.q("SELECT first_success FROM urls WHERE id = ?");
                 fs.bind(1, id);
@@ -310,17 +324,40 @@ DoneOutcome Store::finish(const FetchFacts& f, double now) {
     // A revisited URL keeps its place among the due revisits (SPEC §9 tiers),
     // after a success and after a failure alike.
     if (recrawl) tier = recrawl_tier({true, last_modified, last_success, successes, next_visit, false, now});
-    m.q("UPDATE urls SET state = ?, due_at = ?, reason = ?, status = ?, error_class = ?, fetched_at = ?, etag = ?, "
-        "http_last_modified = ?, content_hash = ?, retries = ?, failures = ?, last_visit = ?, last_success = ?, "
-        "visits = ?, successes = ?, changes = ?, interval = ?, next_visit = ?, lease_expires = NULL, tier = ?, "
-        "tier_key = ? WHERE id = ?")
-        .bind(1, static_cast<int>(next)).bind(2, due).bind(3, reason)
-        .bind(4, f.has_status ? std::optional<int64_t>(f.status) : std::nullopt)
-        .bind(5, ec.empty() ? std::optional<std::string>() : std::optional<std::string>(ec))
-        .bind(6, f.fetched_at.value_or(now)).bind(7, etag).bind(8, hlm).bind(9, hash).bind(10, retries)
-        .bind(11, failures).bind(12, now).bind(13, last_success).bind(14, visits).bind(15, successes)
-        .bind(16, changes).bind(17, interval).bind(18, next_visit).bind(19, tier.tier).bind(20, tier.key)
-        .bind(21, id).exec();
+    UrlUpdate u;
+    u.id = id;
+    u.state = static_cast<int>(next);
+    u.due = due;
+    u.reason = reason;
+    if (f.has_status) u.status = f.status;
+    if (!ec.empty()) u.error_class = ec;
+    u.fetched_at = f.fetched_at.value_or(now);
+    u.etag = etag;
+    u.http_last_modified = hlm;
+    u.content_hash = hash;
+    u.retries = retries;
+    u.failures = failures;
+    u.last_visit = now;
+    u.last_success = last_success;
+    u.visits = visits;
+    u.successes = successes;
+    u.changes = changes;
+    u.interval = interval;
+    u.next_visit = next_visit;
+    u.tier = tier.tier;
+    u.tier_key = tier.key;
+    u.first_success = first_success;
+    // A leased row leaves no index a lease or report in this transaction
+    // reads, so its update is held and written in row-id order at commit
+    // (url_updates.hpp); a late result's row is back in the next-URL index,
+    // so it is written now. On PostgreSQL an update costs its round trip,
+    // not a page, and is written now too.
+    if (leased && !m.db.postgres()) {
+        m.url_updates.add(u);
+        if (m.url_updates.full()) m.flush_url_updates();
+    } else {
+        m.write_url_update(u);
+    }
     m.count(url_state_name(next), 1);
     // Per-queue counts (a disabled URL is counted by the URL counters only).
     m.after_fetch(s, qid, f, m.crawl_delay(hid), !ok, now, next);

@@ -10,6 +10,7 @@
 #include "robots.hpp"
 #include "done.hpp"
 #include "store.hpp"
+#include "url_updates.hpp"
 
 namespace frontier {
 
@@ -154,6 +155,17 @@ struct Store::Impl {
     };
     std::unordered_map<int64_t, FetchDelta> fetch_deltas;
     void flush_fetches();
+    // frontier-done's URL-row updates, written in row-id order by flush()
+    // (see url_updates.hpp). Code that reads a URL row in a transaction
+    // that may hold one calls settle_url first.
+    PendingUrlUpdates url_updates;
+    void write_url_update(const UrlUpdate& u);
+    void settle_url(int64_t id) {
+        if (auto u = url_updates.take(id)) write_url_update(*u);
+    }
+    void flush_url_updates() {
+        url_updates.drain([this](const UrlUpdate& u) { write_url_update(u); });
+    }
     // Crawl-delay of a host (cached per transaction; robots results clear it).
     std::optional<double> crawl_delay(int64_t host_id);
     std::unordered_map<int64_t, std::optional<double>> crawl_delays;
