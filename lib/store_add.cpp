@@ -35,7 +35,8 @@ AddResult Store::add_url(const AddRequest& r) {
         }
         f.reset();
         // frontier-done holds URL-row updates until commit: write this row's
-        // first, then read it again (a page that links to itself).
+        // first, then read it again (a link to a URL finished earlier in the
+        // same transaction).
         if (!known || !m.url_updates.holds(known->id)) break;
         m.settle_url(known->id);
         known.reset();

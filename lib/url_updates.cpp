@@ -2,16 +2,29 @@
 
 #include <algorithm>
 #include <cmath>
+#include <iterator>
 #include <limits>
 
 namespace frontier {
 
 namespace {
 
-constexpr double kNullDouble = std::numeric_limits<double>::quiet_NaN();
+// The columns of a UrlUpdate by kind, in Packed's order.
+constexpr double UrlUpdate::*kDoubles[] = {&UrlUpdate::fetched_at, &UrlUpdate::last_visit, &UrlUpdate::tier_key};
+constexpr std::optional<double> UrlUpdate::*kOptDoubles[] = {&UrlUpdate::due, &UrlUpdate::last_success,
+                                                             &UrlUpdate::interval, &UrlUpdate::next_visit,
+                                                             &UrlUpdate::first_success};
+constexpr int64_t UrlUpdate::*kInts[] = {&UrlUpdate::retries,   &UrlUpdate::failures, &UrlUpdate::visits,
+                                         &UrlUpdate::successes, &UrlUpdate::changes,  &UrlUpdate::tier};
+constexpr std::optional<std::string> UrlUpdate::*kStrings[] = {&UrlUpdate::reason, &UrlUpdate::error_class,
+                                                               &UrlUpdate::etag, &UrlUpdate::http_last_modified,
+                                                               &UrlUpdate::content_hash};
+static_assert(std::size(kDoubles) == std::size(PendingUrlUpdates::Packed{}.doubles));
+static_assert(std::size(kOptDoubles) == std::size(PendingUrlUpdates::Packed{}.opt_doubles));
+static_assert(std::size(kInts) == std::size(PendingUrlUpdates::Packed{}.ints));
+static_assert(std::size(kStrings) == std::size(PendingUrlUpdates::Packed{}.str_len));
 
-double pack(const std::optional<double>& v) { return v ? *v : kNullDouble; }
-std::optional<double> unpack_double(double v) { return std::isnan(v) ? std::nullopt : std::optional<double>(v); }
+constexpr double kNullDouble = std::numeric_limits<double>::quiet_NaN();
 
 }  // namespace
 
@@ -19,36 +32,38 @@ void PendingUrlUpdates::add(const UrlUpdate& u) {
     if (auto it = index_.find(u.id); it != index_.end()) index_.erase(it);  // the later update wins
     Packed p{};
     p.id = u.id;
-    p.fetched_at = u.fetched_at;
-    p.last_visit = u.last_visit;
-    p.tier_key = u.tier_key;
-    p.due = pack(u.due);
-    p.last_success = pack(u.last_success);
-    p.interval = pack(u.interval);
-    p.next_visit = pack(u.next_visit);
-    p.first_success = pack(u.first_success);
-    p.retries = u.retries;
-    p.failures = u.failures;
-    p.visits = u.visits;
-    p.successes = u.successes;
-    p.changes = u.changes;
-    p.tier = u.tier;
+    p.state = static_cast<int8_t>(u.state);
     p.has_status = u.status.has_value();
     p.status = u.status.value_or(0);
-    p.state = static_cast<int8_t>(u.state);
-    p.str_off = static_cast<uint32_t>(strings_.size());
-    const std::optional<std::string>* strs[5] = {&u.reason, &u.error_class, &u.etag, &u.http_last_modified,
-                                                 &u.content_hash};
-    for (int i = 0; i < 5; ++i) {
-        if (!*strs[i]) {
-            p.str_len[i] = kNull;
-            continue;
-        }
-        p.str_len[i] = static_cast<uint32_t>((*strs[i])->size());
-        strings_ += **strs[i];
+    for (size_t i = 0; i < std::size(kDoubles); ++i) p.doubles[i] = u.*kDoubles[i];
+    for (size_t i = 0; i < std::size(kOptDoubles); ++i) p.opt_doubles[i] = (u.*kOptDoubles[i]).value_or(kNullDouble);
+    for (size_t i = 0; i < std::size(kInts); ++i) p.ints[i] = u.*kInts[i];
+    p.str_off = strings_.size();
+    for (size_t i = 0; i < std::size(kStrings); ++i) {
+        const std::optional<std::string>& v = u.*kStrings[i];
+        p.str_len[i] = v ? static_cast<uint32_t>(v->size()) : kNull;
+        if (v) strings_ += *v;
     }
     index_.emplace(u.id, static_cast<uint32_t>(packed_.size()));
     packed_.push_back(p);
+}
+
+UrlUpdate PendingUrlUpdates::unpack(const Packed& p) const {
+    UrlUpdate u;
+    u.id = p.id;
+    u.state = p.state;
+    if (p.has_status) u.status = p.status;
+    for (size_t i = 0; i < std::size(kDoubles); ++i) u.*kDoubles[i] = p.doubles[i];
+    for (size_t i = 0; i < std::size(kOptDoubles); ++i)
+        if (!std::isnan(p.opt_doubles[i])) u.*kOptDoubles[i] = p.opt_doubles[i];
+    for (size_t i = 0; i < std::size(kInts); ++i) u.*kInts[i] = p.ints[i];
+    size_t off = p.str_off;
+    for (size_t i = 0; i < std::size(kStrings); ++i) {
+        if (p.str_len[i] == kNull) continue;
+        u.*kStrings[i] = strings_.substr(off, p.str_len[i]);
+        off += p.str_len[i];
+    }
+    return u;
 }
 
 std::optional<UrlUpdate> PendingUrlUpdates::take(int64_t id) {
@@ -72,36 +87,6 @@ std::vector<uint32_t> PendingUrlUpdates::sorted() const {
     for (const auto& [id, i] : index_) order.push_back(i);
     std::sort(order.begin(), order.end(), [&](uint32_t a, uint32_t b) { return packed_[a].id < packed_[b].id; });
     return order;
-}
-
-UrlUpdate PendingUrlUpdates::unpack(const Packed& p) const {
-    UrlUpdate u;
-    u.id = p.id;
-    u.state = p.state;
-    u.fetched_at = p.fetched_at;
-    u.last_visit = p.last_visit;
-    u.tier_key = p.tier_key;
-    u.due = unpack_double(p.due);
-    u.last_success = unpack_double(p.last_success);
-    u.interval = unpack_double(p.interval);
-    u.next_visit = unpack_double(p.next_visit);
-    u.first_success = unpack_double(p.first_success);
-    u.retries = p.retries;
-    u.failures = p.failures;
-    u.visits = p.visits;
-    u.successes = p.successes;
-    u.changes = p.changes;
-    u.tier = p.tier;
-    if (p.has_status) u.status = p.status;
-    std::optional<std::string>* strs[5] = {&u.reason, &u.error_class, &u.etag, &u.http_last_modified,
-                                           &u.content_hash};
-    size_t off = p.str_off;
-    for (int i = 0; i < 5; ++i) {
-        if (p.str_len[i] == kNull) continue;
-        *strs[i] = strings_.substr(off, p.str_len[i]);
-        off += p.str_len[i];
-    }
-    return u;
 }
 
 }  // namespace frontier

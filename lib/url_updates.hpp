@@ -39,8 +39,7 @@ struct UrlUpdate {
     std::optional<double> first_success;  // set only at a revisited URL's first success
 };
 
-// Held updates, packed (~150 bytes each plus their strings), at most one
-// per row id.
+// Held updates, packed, at most one per row id.
 class PendingUrlUpdates {
 public:
     // Held at most at once (~28 MiB); a full list is written mid-transaction.
@@ -66,17 +65,21 @@ public:
     }
     void clear();
 
-private:
+    // Packed form (~150 bytes plus the strings): the UrlUpdate columns by
+    // kind, in the order of the tables in url_updates.cpp.
     struct Packed {
         int64_t id;
-        double fetched_at, last_visit, tier_key;
-        double due, last_success, interval, next_visit, first_success;  // NaN: NULL
-        int64_t retries, failures, visits, successes, changes, tier, status;
-        uint32_t str_off;
-        uint32_t str_len[5];  // reason, error_class, etag, http_last_modified, content_hash; kNull: NULL
+        double doubles[3];      // fetched_at, last_visit, tier_key
+        double opt_doubles[5];  // due, last_success, interval, next_visit, first_success; NaN: NULL
+        int64_t ints[6];        // retries, failures, visits, successes, changes, tier
+        int64_t status;
+        size_t str_off;         // reason, error_class, etag, http_last_modified, content_hash
+        uint32_t str_len[5];    // kNull: NULL
         int8_t state;
         bool has_status;
     };
+
+private:
     static constexpr uint32_t kNull = UINT32_MAX;
     std::vector<uint32_t> sorted() const;
     UrlUpdate unpack(const Packed& p) const;
