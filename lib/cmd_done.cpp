@@ -11,16 +11,20 @@ namespace frontier {
 int run_done(const DoneOptions& o) {
     Store store(frontier_path(o.common), Store::Mode::write);
     // URL-row updates are held until commit (lib/url_updates.hpp), up to
-    // ~28 MiB; the page cache gives up 16 MiB for them. Measured on 1M
-    // results: as fast as with 32 MiB or more, since the rows are met in
-    // random order and then written in row order either way.
-    store.db().set_page_cache_mib(16);
+    // ~28 MiB, and so are the result lines, up to kHeldLines: a transaction
+    // ended by its lines (~150 bytes each) at 4 MiB held ~28k results,
+    // and at 12 MiB ~80k, when each page the transaction changes costs a
+    // WAL frame and a checkpoint copy. The page cache gives up 24 MiB for
+    // them. Measured on 1M results: as fast as with 32 MiB, since the rows
+    // are met in random order and then written in row order either way.
+    store.db().set_page_cache_mib(8);
     DoneProcessor proc(store);
     LineReader reader(o.inputs.empty() ? std::vector<std::string>{"-"} : o.inputs);
     InputLine line;
     int64_t rejected = 0, total = 0;
     bool open = false, due = false;
-    TxPacer pacer(o.batch);
+    constexpr size_t kHeldLines = 12u << 20;
+    TxPacer pacer(o.batch, kHeldLines);
     HeldOutput held;  // a result is printed only once it is committed
     // Progress (a terminal, or --progress): a line every 2 s with the rate
     // since the last line, and a summary at the end.

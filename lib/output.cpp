@@ -78,7 +78,7 @@ void TxPacer::restart() {
 
 bool TxPacer::record() {
     ++n_;
-    if (n_ >= batch_ || out().size() >= HeldOutput::kMaxHeldOutput) return true;
+    if (n_ >= batch_ || out().size() >= max_output_) return true;
     return (n_ & 255) == 0 && monotonic_seconds() - start_ >= kMaxSeconds;
 }
 

@@ -44,13 +44,17 @@ struct HeldOutput {
 };
 
 // When a tool that writes records in batches commits: after `batch`
-// records, once the held output passes kMaxHeldOutput, or after about
+// records, once the held output passes `max_output` (kMaxHeldOutput unless
+// the tool gives another), or after about
 // kMaxSeconds of work, so that other tools on the frontier never wait for
 // the write lock much longer than that (the clock is read every 256 records).
 class TxPacer {
 public:
     static constexpr double kMaxSeconds = 1.0;
-    explicit TxPacer(int64_t batch) : batch_(batch) { restart(); }
+    explicit TxPacer(int64_t batch, size_t max_output = HeldOutput::kMaxHeldOutput)
+        : batch_(batch), max_output_(max_output) {
+        restart();
+    }
     void restart();  // a transaction began
     // Counts one record; true when the transaction should be committed now.
     bool record();
@@ -58,6 +62,7 @@ public:
 
 private:
     int64_t batch_, n_ = 0;
+    size_t max_output_;
     double start_ = 0;
 };
 
