@@ -19,7 +19,7 @@ LDLIBS   := -lsqlite3 -lsimdjson -lxxhash -lpsl -lidn2 -lxml2 -lz -lpthread
 CURL_LIBS := -lcurl
 
 TOOLS    := frontier-add frontier-lease frontier-done frontier-config frontier-budget frontier-report frontier-export frontier-import fetch
-LIB_SRC  := $(wildcard lib/*.cpp)
+LIB_SRC  := $(wildcard lib/*.cpp lib/*/*.cpp)
 LIB_OBJ  := $(LIB_SRC:%.cpp=$(BUILD)/%.o)
 LIB_A    := $(BUILD)/libfrontier.a
 TOOL_BIN := $(foreach t,$(TOOLS),$(if $(wildcard tools/$(t).cpp),$(BIN)/$(t)))
@@ -52,9 +52,14 @@ $(BIN)/unit-tests: $(UNIT_OBJ) $(LIB_A)
 	@mkdir -p $(BIN)
 	$(CXX) $(CXXFLAGS) $(LDFLAGS) -o $@ $(UNIT_OBJ) $(LIB_A) $(LDLIBS) $(CURL_LIBS)
 
+# Test drivers (not installed): the HTML code's differential tests use it.
+$(BIN)/html-scan: $(BUILD)/tests/tools/html_scan.o $(LIB_A)
+	@mkdir -p $(BIN)
+	$(CXX) $(CXXFLAGS) $(LDFLAGS) -o $@ $< $(LIB_A) $(LDLIBS)
+
 # Every suite, then one total line "N passed, N failed".
 check: deps
-	@$(MAKE) --no-print-directory -j$$(nproc) all bin/unit-tests
+	@$(MAKE) --no-print-directory -j$$(nproc) all bin/unit-tests bin/html-scan
 	@tests/run.sh
 
 # The PostgreSQL suite alone (part of `make check` too): the CLI golden cases,

@@ -1,31 +1,21 @@
 // HTML link extraction (lib/links.hpp).
 //
-// libxml2's HTML parser runs in SAX mode: no tree is built. Raw hrefs are
+// lib/html/tokenizer.hpp reads the document (converted to UTF-8 by
+// lib/html/encoding.hpp) in one pass; this file keeps the hrefs of a, area,
+// link, frame and iframe, <base> and <meta name=robots>. Raw hrefs are
 // collected while streaming (a <base> may come after the links it
-// governs), then resolved once per distinct href against the effective
-// base and deduplicated. Hostile input is bounded (see
-// defuse_attribute_floods, bound_open_elements and bound_names): time
-// stays linear in the input.
-//
-// Measured: the Python 3.11 docs (Debian python3.11-doc, 530 files, 50.7 MB,
-// 170,017 a/link hrefs of which 59,481 fragment-only), extract_html_links
-// per file with its docs.python.org URL, one core, g++ -O2, CPU time, best
-// of 3: 0.60-0.63 s = 80-84 MB/s including resolution (libxml2 SAX alone:
-// ~95 MB/s), 110,519 hrefs collected, 25,712 links returned after per-page
-// deduplication. ANCHORS.md: libxml2 SAX 52 MB/s, gumbo 11 MB/s. Plain
-// relative hrefs (most of them) skip libcurl: see BaseResolver.
+// governs), then resolved once per distinct href against the effective base
+// and deduplicated. Plain relative hrefs (most of them) skip libcurl: see
+// BaseResolver. Figures: fetch(1), PERFORMANCE.
 
-#include <libxml/HTMLparser.h>
-#include <libxml/parser.h>
-#include <libxml/parserInternals.h>
-#include <libxml/xmlerror.h>
-
-#include <climits>
+#include <cstdint>
 #include <cstring>
 #include <unordered_map>
 #include <unordered_set>
 
 #include "ascii.hpp"
+#include "html/encoding.hpp"
+#include "html/tokenizer.hpp"
 #include "json.hpp"
 #include "links.hpp"
 #include "url.hpp"
@@ -52,7 +42,6 @@ struct RawLink {
 };
 
 struct HtmlState {
-    htmlParserCtxtPtr ctxt = nullptr;
     std::string arena;  // cleaned hrefs, back to back
     std::vector<RawLink> raw;
     bool have_base = false;
@@ -62,8 +51,7 @@ struct HtmlState {
 
 // True when the space/comma-separated token list `list` holds `token`
 // (lower-case), compared case-insensitively.
-bool has_token(const char* list, std::string_view token) {
-    std::string_view s(list);
+bool has_token(std::string_view s, std::string_view token) {
     size_t i = 0;
     while (i < s.size()) {
         while (i < s.size() && (s[i] == ',' || static_cast<unsigned char>(s[i]) <= ' ')) ++i;
@@ -103,122 +91,79 @@ bool skipped_reference(std::string_view r) {
     return false;
 }
 
-const char* attr(const xmlChar** atts, const char* name) {
-    if (atts == nullptr) return nullptr;
-    for (size_t i = 0; atts[i] != nullptr; i += 2)
-        if (std::strcmp(reinterpret_cast<const char*>(atts[i]), name) == 0)
-            return atts[i + 1] ? reinterpret_cast<const char*>(atts[i + 1]) : "";
-    return nullptr;
-}
+// The tags that carry links, and <base> and <meta>.
+class LinkSink : public html::TagSink {
+public:
+    explicit LinkSink(HtmlState& st) : st_(st) {}
 
-// A NUL byte ends libxml2 2.9's parse: each becomes U+FFFD, as in browsers.
-std::string_view replace_nul_bytes(std::string_view html, std::string& repaired) {
-    if (std::memchr(html.data(), '\0', html.size()) == nullptr) return html;
-    std::string out;
-    out.reserve(html.size() + 64);
-    for (char c : html) {
-        if (c == '\0')
-            out += "\xEF\xBF\xBD";
-        else
-            out.push_back(c);
+    bool wants_start(std::string_view name) override {
+        switch (name.size()) {
+            case 1: return name[0] == 'a';
+            case 4: return name == "area" || name == "link" || name == "base" || name == "meta";
+            case 5: return name == "frame";
+            case 6: return name == "iframe";
+            default: return false;
+        }
     }
-    repaired.swap(out);
-    return repaired;
-}
 
-// libxml2 2.9 looks an end tag up in the whole stack of open elements, so
-// N unmatched end tags under D open elements cost N x D: hostile nesting
-// (100k <div> then 1M </x>) would take hours. Past kMaxOpenElements the
-// middle of the stack is forgotten (end tags for those elements are then
-// ignored as unmatched), which bounds that cost and changes nothing for link
-// extraction. Only entries below the top are moved, so the parser's view of
-// the current element stays consistent.
-constexpr int kMaxOpenElements = 128;
-constexpr int kKeepOuterElements = 16;
-constexpr int kKeepInnerElements = 64;
+    bool wants_attribute(std::string_view tag, std::string_view a) override {
+        if (tag == "meta") return a == "name" || a == "content";
+        if (tag == "frame" || tag == "iframe") return a == "src";
+        return a == "href" || a == "rel";
+    }
 
-void bound_open_elements(htmlParserCtxtPtr ctxt) {
-    if (ctxt->nameNr <= kMaxOpenElements) return;
-    const xmlChar** tab = ctxt->nameTab;
-    std::memmove(tab + kKeepOuterElements, tab + ctxt->nameNr - kKeepInnerElements,
-                 kKeepInnerElements * sizeof *tab);
-    for (int i = kKeepOuterElements + kKeepInnerElements; i < ctxt->nameNr; ++i) tab[i] = nullptr;
-    ctxt->nameNr = kKeepOuterElements + kKeepInnerElements;
-}
-
-// links_detail::bound_names runs from every callback a new name can reach:
-// start tags, text (entities) and errors (unknown end tags).
-void on_text(void* ctx, const xmlChar*, int) {
-    links_detail::bound_names(static_cast<HtmlState*>(ctx)->ctxt);
-}
-
-void on_error(void* ctx, xmlErrorPtr) { links_detail::bound_names(static_cast<HtmlState*>(ctx)->ctxt); }
-
-void on_start_element(void* ctx, const xmlChar* xname, const xmlChar** atts) {
-    auto* st = static_cast<HtmlState*>(ctx);
-    bound_open_elements(st->ctxt);
-    links_detail::bound_names(st->ctxt);
-    const char* name = reinterpret_cast<const char*>(xname);  // lower-cased by libxml2
-    TagKind tag;
-    const char* url_attr = "href";
-    switch (name[0]) {
-        case 'a':
-            if (name[1] == '\0')
-                tag = kA;
-            else if (std::strcmp(name, "area") == 0)
-                tag = kArea;
-            else
-                return;
-            break;
-        case 'l':
-            if (std::strcmp(name, "link") != 0) return;
+    void start_tag(std::string_view name, const std::vector<html::Attribute>& attrs, bool) override {
+        auto find = [&](std::string_view key) -> const std::string_view* {
+            for (const html::Attribute& a : attrs)
+                if (a.name == key) return &a.value;
+            return nullptr;
+        };
+        TagKind tag;
+        if (name == "a") {
+            tag = kA;
+        } else if (name == "area") {
+            tag = kArea;
+        } else if (name == "link") {
             tag = kLink;
-            break;
-        case 'f':
-            if (std::strcmp(name, "frame") != 0) return;
-            tag = kFrame, url_attr = "src";
-            break;
-        case 'i':
-            if (std::strcmp(name, "iframe") != 0) return;
-            tag = kIframe, url_attr = "src";
-            break;
-        case 'b':
-            if (!st->have_base && std::strcmp(name, "base") == 0) {
-                if (const char* href = attr(atts, "href")) {
-                    st->have_base = true;
-                    append_clean(st->base, href);
-                }
+        } else if (name == "frame") {
+            tag = kFrame;
+        } else if (name == "iframe") {
+            tag = kIframe;
+        } else if (name == "base") {
+            if (const std::string_view* href = find("href"); href && !st_.have_base) {
+                st_.have_base = true;
+                append_clean(st_.base, *href);
             }
             return;
-        case 'm':
-            if (std::strcmp(name, "meta") == 0) {
-                const char* meta_name = attr(atts, "name");
-                const char* content = attr(atts, "content");
-                if (meta_name && content && iequals(meta_name, "robots") &&
-                    (has_token(content, "nofollow") || has_token(content, "none")))
-                    st->meta_nofollow = true;
-            }
+        } else {  // meta
+            const std::string_view* meta_name = find("name");
+            const std::string_view* content = find("content");
+            if (meta_name && content && iequals(*meta_name, "robots") &&
+                (has_token(*content, "nofollow") || has_token(*content, "none")))
+                st_.meta_nofollow = true;
             return;
-        default:
+        }
+        const std::string_view* href = find(tag == kFrame || tag == kIframe ? "src" : "href");
+        if (href == nullptr) return;
+        size_t offset = st_.arena.size();
+        append_clean(st_.arena, *href);
+        std::string_view cleaned(st_.arena.data() + offset, st_.arena.size() - offset);
+        if (skipped_reference(cleaned) || cleaned.size() > kMaxHrefBytes || st_.arena.size() > UINT32_MAX) {
+            st_.arena.resize(offset);
             return;
+        }
+        bool nofollow = false;
+        if (tag == kA || tag == kArea || tag == kLink) {
+            const std::string_view* rel = find("rel");
+            nofollow = rel && has_token(*rel, "nofollow");
+        }
+        st_.raw.push_back(
+            RawLink{static_cast<uint32_t>(offset), static_cast<uint32_t>(cleaned.size()), nofollow, tag});
     }
-    const char* href = attr(atts, url_attr);
-    if (href == nullptr) return;
-    size_t offset = st->arena.size();
-    append_clean(st->arena, href);
-    std::string_view cleaned(st->arena.data() + offset, st->arena.size() - offset);
-    if (skipped_reference(cleaned) || cleaned.size() > kMaxHrefBytes || st->arena.size() > UINT32_MAX) {
-        st->arena.resize(offset);
-        return;
-    }
-    bool nofollow = false;
-    if (tag == kA || tag == kArea || tag == kLink) {
-        const char* rel = attr(atts, "rel");
-        nofollow = rel && has_token(rel, "nofollow");
-    }
-    st->raw.push_back(
-        RawLink{static_cast<uint32_t>(offset), static_cast<uint32_t>(cleaned.size()), nofollow, tag});
-}
+
+private:
+    HtmlState& st_;
+};
 
 bool is_hex(char c) { return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F'); }
 
@@ -328,35 +273,11 @@ std::vector<Link> resolve_links(const HtmlState& st, std::string_view page_url) 
 }  // namespace
 
 std::vector<Link> extract_html_links(std::string_view html, std::string_view page_url) {
-    std::string repaired;
-    html = links_detail::defuse_attribute_floods(html, repaired);
-    html = replace_nul_bytes(html, repaired);
-    if (html.empty()) return {};
-    links_detail::init_libxml();
-    links_detail::QuietLibxmlErrors quiet;
-    int size = html.size() > INT_MAX ? INT_MAX : static_cast<int>(html.size());
-    htmlParserCtxtPtr ctxt = htmlCreateMemoryParserCtxt(html.data(), size);
-    if (ctxt == nullptr) return {};
-    htmlCtxtUseOptions(ctxt, HTML_PARSE_RECOVER | HTML_PARSE_NOERROR | HTML_PARSE_NOWARNING |
-                                 HTML_PARSE_NONET | HTML_PARSE_NOIMPLIED | HTML_PARSE_NODEFDTD);
-    // Undeclared, libxml2 takes the first non-ASCII byte for ISO-8859-1.
-    // A document that is valid UTF-8 is UTF-8; a <meta charset> still wins.
-    if (valid_utf8(html)) xmlSwitchEncoding(ctxt, XML_CHAR_ENCODING_UTF8);
-    htmlSAXHandler sax;
-    std::memset(&sax, 0, sizeof sax);
-    sax.initialized = XML_SAX2_MAGIC;  // so that serror is used
-    sax.startElement = on_start_element;
-    sax.characters = on_text;
-    sax.serror = on_error;
+    std::string converted;
+    html = html::to_utf8(html, converted);
     HtmlState state;
-    state.ctxt = ctxt;
-    htmlSAXHandlerPtr own_sax = ctxt->sax;
-    ctxt->sax = &sax;
-    ctxt->userData = &state;
-    htmlParseDocument(ctxt);
-    ctxt->sax = own_sax;
-    ctxt->userData = ctxt;
-    htmlFreeParserCtxt(ctxt);
+    LinkSink sink(state);
+    html::tokenize(html, sink);
     return resolve_links(state, page_url);
 }
 
