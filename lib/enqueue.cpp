@@ -72,7 +72,54 @@ EnqueueResult Enqueuer::add(const Record& rec, double now) {
     return finish(p, now);
 }
 
+bool Enqueuer::known_present(const Discovered& d) {
+    if (d.discovery != "link" || !d.type.empty() || d.last_modified) return false;
+    store_.settings();  // loaded, so that its generation is current
+    if (store_.settings_generation() != present_settings_ || store_.rollbacks() != present_rollbacks_) {
+        present_.clear();
+        present_bytes_ = 0;
+        present_settings_ = store_.settings_generation();
+        present_rollbacks_ = store_.rollbacks();
+        return false;
+    }
+    return present_.find(std::string(d.url)) != present_.end();
+}
+
+void Enqueuer::remember_present(const Discovered& d, const EnqueueResult& r) {
+    if (r.status == AddStatus::rejected || d.discovery != "link" || !d.type.empty() || d.last_modified) return;
+    if (present_bytes_ + d.url.size() > kMaxPresentBytes) {
+        present_.clear();
+        present_bytes_ = 0;
+    }
+    if (present_.emplace(d.url).second) present_bytes_ += d.url.size() + 48;
+}
+
+bool Enqueuer::past_max_depth(const Settings& s, int64_t depth, std::string_view type) {
+    if (s.max_depth < 0 || depth <= s.max_depth) return false;
+    for (auto& t : s.depth_bypass_types)
+        if (t == type) return false;
+    return true;
+}
+
 EnqueueResult Enqueuer::add_discovered(const Discovered& d, double now) {
+    if (known_present(d)) {
+        // What the full path gives a known URL: past max-depth is checked
+        // before the store; otherwise a plain link to it changes nothing.
+        EnqueueResult r;
+        if (past_max_depth(store_.settings(), d.depth, d.type)) {
+            r.reason = "max-depth";
+        } else {
+            r.status = AddStatus::duplicate;
+            r.url = std::string(d.url);
+        }
+        return r;
+    }
+    EnqueueResult r = add_discovered_uncached(d, now);
+    remember_present(d, r);
+    return r;
+}
+
+EnqueueResult Enqueuer::add_discovered_uncached(const Discovered& d, double now) {
     EnqueueFields f;
     f.url = std::string(d.url);
     f.via = std::string(d.via);
@@ -128,14 +175,9 @@ PreparedUrl Enqueuer::prepare(const EnqueueFields& f, const Settings& s) {
         dom_it = domains_.emplace(c.url.host, registered_domain(c.url.host)).first;
     }
     p.domain = dom_it->second;
-    if (s.max_depth >= 0 && f.depth > s.max_depth) {
-        bool bypass = false;
-        for (auto& t : s.depth_bypass_types)
-            if (t == f.type) bypass = true;
-        if (!bypass) {
-            p.late_reason = "max-depth";
-            return p;
-        }
+    if (past_max_depth(s, f.depth, f.type)) {
+        p.late_reason = "max-depth";
+        return p;
     }
     AddRequest& r = p.req;
     r.queue_key = queue_key(c.url, s.queue_key);

@@ -8,6 +8,7 @@
 #include <string>
 #include <string_view>
 #include <unordered_map>
+#include <unordered_set>
 #include <utility>
 #include <vector>
 
@@ -81,6 +82,11 @@ public:
     EnqueueResult add(const Record& rec, double now);
 
     // Adds a discovered URL through the same scope and scoring rules.
+    // A plain link (discovery "link", no type, no lister date) whose exact
+    // text an earlier call of this Enqueuer found in the frontier, under the
+    // same settings and with no rollback since, is a duplicate at once: no
+    // canonicalisation, no database read (frontier-done(1), PERFORMANCE).
+    // URLs are never deleted, so a URL once present stays present.
     EnqueueResult add_discovered(const Discovered& d, double now);
 
     // add() in three steps, for frontier-add's pipeline (lib/cmd_add.cpp):
@@ -94,9 +100,23 @@ public:
     PreparedUrl prepare(const EnqueueFields& f, const Settings& s);
     EnqueueResult finish(PreparedUrl& p, double now);
 
+    // Whether `depth` is past scope.max-depth for a URL of `type`.
+    static bool past_max_depth(const Settings& s, int64_t depth, std::string_view type);
+
 private:
+    // Link texts known to be in the frontier (add_discovered); cleared when
+    // the settings change, a transaction is rolled back, or it holds
+    // kMaxPresentBytes of text.
+    static constexpr size_t kMaxPresentBytes = 8u << 20;
+    bool known_present(const Discovered& d);
+    EnqueueResult add_discovered_uncached(const Discovered& d, double now);
+    void remember_present(const Discovered& d, const EnqueueResult& r);
+
     Store& store_;
     std::unordered_map<std::string, std::string> domains_;  // host -> registered domain
+    std::unordered_set<std::string> present_;
+    size_t present_bytes_ = 0;
+    uint64_t present_settings_ = 0, present_rollbacks_ = 0;
 };
 
 }  // namespace frontier

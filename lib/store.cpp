@@ -72,6 +72,7 @@ void Store::commit() {
 }
 
 void Store::rollback() {
+    ++rollbacks_;
     impl_->url_updates.clear();
     impl_->queue_deltas.clear();
     impl_->fetch_deltas.clear();
@@ -99,6 +100,7 @@ bool Store::refresh_settings() {
     impl_->settings = build_settings(setting_values(), domain_setting_values());
     impl_->settings_version = v;
     impl_->load_budgets();
+    ++settings_generation_;
     return true;
 }
 

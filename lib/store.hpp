@@ -47,12 +47,17 @@ public:
     void commit();  // flushes counters, then COMMIT
     void rollback();
     bool in_transaction() const { return in_tx_; }
+    // How many transactions were rolled back: caches of what a transaction
+    // wrote are void when it changes.
+    uint64_t rollbacks() const { return rollbacks_; }
 
     // --- settings -----------------------------------------------------
     // The typed settings, reloaded when another process changed them.
     const Settings& settings();
     // Re-reads the settings version; reloads and returns true when changed.
     bool refresh_settings();
+    // The version of the settings loaded (changes with every reload).
+    uint64_t settings_generation() const { return settings_generation_; }
     std::map<std::string, std::string> setting_values();  // stored (non-default) key -> JSON
     std::map<std::string, std::map<std::string, std::string>> domain_setting_values();
     // Stores a validated JSON value; bumps the settings version and moves
@@ -118,6 +123,8 @@ private:
     std::unique_ptr<Db> db_;
     std::unique_ptr<Impl> impl_;
     bool in_tx_ = false;
+    uint64_t rollbacks_ = 0;
+    uint64_t settings_generation_ = 0;
 };
 
 }  // namespace frontier
