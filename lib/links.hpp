@@ -1,6 +1,7 @@
-// Outlinks from fetched bodies: HTML through libxml2's HTML parser in SAX
-// mode, XML sitemaps and sitemap indexes (gzipped or not) through libxml2.
-// Pure functions of their input; thread-safe (libxml2 is initialised once).
+// Outlinks from fetched bodies: HTML through lib/html/ (a WHATWG-state
+// tokenizer, one pass, no tree), XML sitemaps and sitemap indexes (gzipped
+// or not) through libxml2. Pure functions of their input; thread-safe
+// (libxml2 is initialised once).
 #pragma once
 
 #include <optional>
@@ -23,14 +24,13 @@ struct Link {
 // javascript:, mailto:, data: and fragment-only links skipped. Never throws
 // on hostile input; returns what could be read.
 //
-// Details: only http and https results are kept, without fragment; exact
-// repeats (same url and nofollow) are dropped, document order kept; hrefs
-// over 8 KiB are dropped; <meta name=robots content=nofollow|none> marks
-// every link nofollow. The document is read as UTF-8 when it is valid
-// UTF-8, else by its <meta charset>, else as ISO-8859-1; the HTTP charset
-// is not used. Hostile documents cost time linear in their size: past
-// 20,000 distinct tag/attribute/entity names parsing stops (links found so
-// far are returned); deep nesting and attribute floods are defused.
+// Details (fetch(1), LINK EXTRACTION): only http and https results are
+// kept, without fragment; exact repeats (same url and nofollow) are
+// dropped, document order kept; hrefs over 8 KiB are dropped; <meta
+// name=robots content=nofollow|none> marks every link nofollow; links in
+// comments, script, style, title, textarea and other raw text are not
+// links. The encoding is chosen by lib/html/encoding.hpp (the HTTP charset
+// is not used). Time is linear in the document's size.
 std::vector<Link> extract_html_links(std::string_view html, std::string_view page_url);
 
 // <loc> entries of a sitemap (<urlset>) or sitemap index (<sitemapindex>),

@@ -198,7 +198,8 @@ std::string_view to_utf8(std::string_view doc, std::string& storage) {
     if (!utf8 && !label.empty() && label.size() < 40 && label.find('/') == std::string::npos &&
         convert(doc, label.c_str(), storage))
         return storage;
-    if (utf8 || valid_utf8(doc)) return replace_nul(doc, storage);
+    if (valid_utf8(doc)) return replace_nul(doc, storage);
+    if (utf8 && convert(doc, "UTF-8", storage)) return storage;  // invalid sequences as U+FFFD
     windows_1252(doc, storage);
     return storage;
 }

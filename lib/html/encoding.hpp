@@ -1,5 +1,5 @@
 // The bytes of an HTML document as the UTF-8 text lib/html/tokenizer.hpp
-// reads. The encoding is chosen as frontier(7) (LINK EXTRACTION) says: a
+// reads. The encoding is chosen as fetch(1) (LINK EXTRACTION) says: a
 // byte order mark; else, for a document that is not pure ASCII, a
 // <meta charset> or <meta http-equiv=content-type> in its first 4 KiB;
 // else UTF-8 when the bytes are valid UTF-8; else windows-1252 (what the

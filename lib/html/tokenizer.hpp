@@ -8,8 +8,8 @@
 //
 // The input is UTF-8 (lib/html/encoding.hpp converts other encodings);
 // U+0000 is read as U+FFFD, as the standard's input stream does.
-// What is reported, and how it differs from a browser, is in frontier(7)
-// (LINK EXTRACTION) and fetch(1).
+// What is reported, and how it differs from a browser, is in fetch(1),
+// LINK EXTRACTION.
 #pragma once
 
 #include <cstdint>
