@@ -172,6 +172,7 @@ ResultWriter::~ResultWriter() {
         cv_items_.notify_one();
         thread_.join();
     }
+    stop_parsers();
 }
 
 void ResultWriter::start() {
@@ -181,7 +182,19 @@ void ResultWriter::start() {
     sigaddset(&block, SIGTERM);
     pthread_sigmask(SIG_BLOCK, &block, &old);
     thread_ = std::thread([this] { run(); });
+    if (opt_.links)
+        for (unsigned i = 0; i < parse_threads_; ++i) parsers_.emplace_back([this] { parse_loop(); });
     pthread_sigmask(SIG_SETMASK, &old, nullptr);
+}
+
+void ResultWriter::stop_parsers() {
+    {
+        std::lock_guard<std::mutex> lock(mu_);
+        parsers_stop_ = true;
+    }
+    cv_jobs_.notify_all();
+    for (auto& t : parsers_) t.join();
+    parsers_.clear();
 }
 
 bool ResultWriter::push(FetchResult&& r) {
@@ -189,16 +202,22 @@ bool ResultWriter::push(FetchResult&& r) {
     // Bodies waiting for the writer: bounds fetch's memory when parsing is
     // slower than the network (push blocks; curl stops reading meanwhile).
     constexpr uint64_t kMaxBytes = 8ull << 20;
+    auto item = std::make_shared<Item>();
+    item->r = std::move(r);
+    bool parse = wants_links(item->r) && !parsers_.empty();
+    item->ready = !parse;
     std::unique_lock<std::mutex> lock(mu_);
     cv_space_.wait(lock, [&] {
         return failed_.load() || queue_.empty() || (queue_.size() < kMaxItems && queued_bytes_ < kMaxBytes);
     });
     if (failed_.load()) return false;
-    queued_bytes_ += r.body.size();
+    queued_bytes_ += item->r.body.size();
     bool was_empty = queue_.empty();
-    queue_.push_back(std::move(r));
+    queue_.push_back(item);
+    if (parse) jobs_.push_back(std::move(item));
     lock.unlock();
-    if (was_empty) cv_items_.notify_one();
+    if (parse) cv_jobs_.notify_one();
+    if (was_empty && !parse) cv_items_.notify_one();
     return true;
 }
 
@@ -211,6 +230,7 @@ void ResultWriter::finish() {
         cv_items_.notify_one();
         thread_.join();
     }
+    stop_parsers();
     if (error_) std::rethrow_exception(error_);
 }
 
@@ -233,41 +253,39 @@ std::vector<Link> unique_links(const FetchResult& r) {
 
 }  // namespace
 
-void ResultWriter::extract_batch(std::deque<FetchResult>& batch,
-                                 std::vector<std::optional<std::vector<Link>>>& links) {
-    links.clear();
-    links.resize(batch.size());
-    std::vector<size_t> todo;
-    for (size_t i = 0; i < batch.size(); ++i)
-        if (wants_links(batch[i])) todo.push_back(i);
-    unsigned helpers = static_cast<unsigned>(std::min<size_t>(parse_threads_, todo.size())) - (todo.empty() ? 0 : 1);
-    if (helpers == 0) {
-        for (size_t i : todo) links[i] = unique_links(batch[i]);
-        return;
-    }
-    // The writer thread works too; each thread takes the next page.
-    std::atomic<size_t> next{0};
-    std::vector<std::exception_ptr> errors(batch.size());
-    auto work = [&] {
-        for (size_t k; (k = next.fetch_add(1)) < todo.size();) {
-            size_t i = todo[k];
-            try {
-                links[i] = unique_links(batch[i]);
-            } catch (...) {
-                errors[i] = std::current_exception();
-            }
+void ResultWriter::parse_loop() {
+    for (;;) {
+        std::shared_ptr<Item> item;
+        {
+            std::unique_lock<std::mutex> lock(mu_);
+            cv_jobs_.wait(lock, [&] { return parsers_stop_ || !jobs_.empty(); });
+            if (jobs_.empty()) return;  // stopping
+            item = std::move(jobs_.front());
+            jobs_.pop_front();
         }
-    };
-    std::vector<std::thread> pool;
-    pool.reserve(helpers);
-    for (unsigned t = 0; t < helpers; ++t) pool.emplace_back(work);
-    work();
-    for (auto& t : pool) t.join();
-    for (auto& e : errors)
-        if (e) std::rethrow_exception(e);
+        std::optional<std::vector<Link>> links;
+        std::exception_ptr error;
+        try {
+            links = unique_links(item->r);
+        } catch (...) {
+            error = std::current_exception();
+        }
+        bool front;
+        {
+            std::lock_guard<std::mutex> lock(mu_);
+            item->links = std::move(links);
+            item->error = error;
+            item->ready = true;
+            front = !queue_.empty() && queue_.front() == item;
+        }
+        if (front) cv_items_.notify_one();
+    }
 }
 
-void ResultWriter::handle(FetchResult& r, std::optional<std::vector<Link>>& links) {
+void ResultWriter::handle(Item& item) {
+    if (item.error) std::rethrow_exception(item.error);
+    FetchResult& r = item.r;
+    std::optional<std::vector<Link>>& links = item.links;
     bool with_links = links.has_value();
     WarcLocation loc;
     bool with_warc = false;
@@ -290,33 +308,27 @@ void ResultWriter::handle(FetchResult& r, std::optional<std::vector<Link>>& link
 }
 
 void ResultWriter::run() {
-    std::deque<FetchResult> batch;
-    std::vector<std::optional<std::vector<Link>>> links;
     try {
         for (;;) {
+            std::shared_ptr<Item> item;
             {
                 std::unique_lock<std::mutex> lock(mu_);
-                if (queue_.empty() && !closing_) {
+                auto front_ready = [&] { return !queue_.empty() && queue_.front()->ready; };
+                if (!front_ready() && !(queue_.empty() && closing_)) {
                     lock.unlock();
                     out().flush();  // about to wait: nothing may sit in a buffer
                     if (warc_) warc_->flush();
                     lock.lock();
-                    cv_items_.wait(lock, [&] { return !queue_.empty() || closing_; });
+                    cv_items_.wait(lock, [&] { return front_ready() || (queue_.empty() && closing_); });
                 }
-                if (queue_.empty() && closing_) break;
-                batch.swap(queue_);
+                if (queue_.empty()) break;  // closing
+                item = std::move(queue_.front());
+                queue_.pop_front();
             }
-            cv_space_.notify_all();
-            // The batch's bodies count against kMaxBytes until written, so
-            // bodies held in memory stay bounded while a batch is parsed.
-            uint64_t batch_bytes = 0;
-            for (const FetchResult& r : batch) batch_bytes += r.body.size();
-            extract_batch(batch, links);
-            for (size_t i = 0; i < batch.size(); ++i) handle(batch[i], links[i]);
-            batch.clear();
+            handle(*item);
             {
                 std::lock_guard<std::mutex> lock(mu_);
-                queued_bytes_ -= std::min(queued_bytes_, batch_bytes);
+                queued_bytes_ -= std::min<uint64_t>(queued_bytes_, item->r.body.size());
             }
             cv_space_.notify_all();
         }
@@ -327,6 +339,7 @@ void ResultWriter::run() {
         std::lock_guard<std::mutex> lock(mu_);
         failed_.store(true);
         queue_.clear();
+        jobs_.clear();
         cv_space_.notify_all();
     }
 }

@@ -1,10 +1,10 @@
 // The result side of `fetch`: one writer thread that turns FetchResults into
 // JSON lines on stdout (the only stdout writer, so lines never interleave),
-// extracting links and writing WARC records on the way, off the network
-// thread. When several results wait, their links are extracted by helper
-// threads at once (parsing HTML is the costly part of a crawl), and the lines
-// are still written in arrival order. Bounded: push() blocks while the queue
-// is full.
+// writing WARC records on the way, off the network thread. Links are
+// extracted by a pool of parser threads (one per core, at most 8) as soon as
+// a result is queued, so parsing overlaps the transfers and other results'
+// parsing (it is the costly part of a crawl); lines are still written in
+// arrival order. Bounded: push() blocks while the queue is full.
 #pragma once
 
 #include <atomic>
@@ -76,25 +76,37 @@ public:
     void finish();
 
 private:
+    // A queued result; `ready` once its links are extracted (or none are
+    // wanted). Shared between the queue and the parser working on it.
+    struct Item {
+        FetchResult r;
+        std::optional<std::vector<Link>> links;
+        std::exception_ptr error;  // from extraction, rethrown by the writer
+        bool ready = false;        // guarded by mu_
+    };
+
     void run();
-    // Extracts the links of every result of `batch` that needs them into
-    // `links` (same index), on up to parse_threads_ threads.
-    void extract_batch(std::deque<FetchResult>& batch, std::vector<std::optional<std::vector<Link>>>& links);
+    void parse_loop();
+    void stop_parsers();
     bool wants_links(const FetchResult& r) const;
-    void handle(FetchResult& r, std::optional<std::vector<Link>>& links);
+    void handle(Item& item);
 
     FetchOptions opt_;
     FetchStats& stats_;
     std::unique_ptr<WarcWriter> warc_;
     std::mutex mu_;
-    std::condition_variable cv_items_;
+    std::condition_variable cv_items_;  // the writer: the front item is ready, or closing
     std::condition_variable cv_space_;
-    std::deque<FetchResult> queue_;
+    std::condition_variable cv_jobs_;   // the parsers
+    std::deque<std::shared_ptr<Item>> queue_;  // arrival order
+    std::deque<std::shared_ptr<Item>> jobs_;   // waiting for a parser
     uint64_t queued_bytes_ = 0;
     bool closing_ = false;
+    bool parsers_stop_ = false;
     std::atomic<bool> failed_{false};
     std::exception_ptr error_;
     std::thread thread_;
+    std::vector<std::thread> parsers_;
     unsigned parse_threads_ = 1;
 };
 

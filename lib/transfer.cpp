@@ -1,5 +1,6 @@
 #include "transfer.hpp"
 
+#include <algorithm>
 #include <cstring>
 
 #include "clock.hpp"
@@ -115,6 +116,15 @@ size_t Transfer::on_body(char* p, size_t size, size_t n, void* self) {
         return 0;  // != len: libcurl aborts with CURLE_WRITE_ERROR
     }
     XXH3_64bits_update(t->xxh_, p, len);
+    if (t->res_.body.empty() && len < t->keep_limit_) {
+        // Room for the whole body at once when its length is announced (no
+        // copies as the string grows; a compressed length is a lower bound),
+        // up to 4 MiB: an announced length is not trusted further.
+        curl_off_t announced = -1;
+        if (curl_easy_getinfo(t->easy(), CURLINFO_CONTENT_LENGTH_DOWNLOAD_T, &announced) == CURLE_OK &&
+            announced > static_cast<curl_off_t>(len))
+            t->res_.body.reserve(std::min<uint64_t>({static_cast<uint64_t>(announced), t->keep_limit_, uint64_t{4} << 20}));
+    }
     if (t->res_.body.size() < t->keep_limit_)
         t->res_.body.append(p, std::min<uint64_t>(len, t->keep_limit_ - t->res_.body.size()));
     t->res_.bytes += len;
