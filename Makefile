@@ -109,7 +109,8 @@ stress: deps
 	@$(MAKE) --no-print-directory -j$$(nproc) all
 	@export E2E_TIMEOUT=7200 CRASH_ROUNDS=$${CRASH_ROUNDS:-60} CRASH_SECONDS=$${CRASH_SECONDS:-40} \
 	    CONC_WORKERS=$${CONC_WORKERS:-8} CONC_HOSTS=$${CONC_HOSTS:-400} CONC_SEEDS=$${CONC_SEEDS:-20}; \
-	    tests/e2e/run.sh test_crash && tests/e2e/run.sh test_concurrency
+	    tests/e2e/run.sh test_crash && tests/e2e/run.sh test_concurrency && \
+	    SLOW_SECONDS=$${SLOW_SECONDS:-120} tests/e2e/run.sh test_add_slow_writer
 
 install: all
 	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/man/man1 $(DESTDIR)$(PREFIX)/share/man/man7

@@ -1,6 +1,7 @@
 // frontier-add: records in, one result line per record out, committed in
 // transactions of --batch records (or one second of work, or whatever has
-// arrived when the input pauses).
+// arrived when the input pauses). No transaction is open while it waits for
+// input.
 //
 // Two stages overlap: while the main thread stores one chunk of records
 // (SQLite) and prints its results, a helper thread reads, parses,
@@ -84,17 +85,21 @@ int run_add(const AddOptions& o) {
             if (c.items[i].has_fields) c.items[i].prepared = enq.prepare(c.items[i].fields, settings);
     };
 
-    store.begin();
-    double now = frontier::now();
+    // The write lock is taken when records are in hand and released at each
+    // commit, before any wait for input: a slow producer never holds other
+    // writers out (frontier-add(1)).
+    double now = 0;
     auto commit = [&] {
-        store.commit();
+        if (store.in_transaction()) store.commit();
         out().flush();
-        store.begin();
-        now = frontier::now();
-        pacer.restart();
     };
     auto store_chunk = [&](Chunk& c) {
         for (size_t i = 0; i < c.n; ++i) {  // every record read is answered, even after SIGTERM
+            if (!store.in_transaction()) {
+                store.begin();
+                now = frontier::now();
+                pacer.restart();
+            }
             Item& it = c.items[i];
             EnqueueResult r = it.has_fields ? enq.finish(it.prepared, now) : std::move(it.early);
             const char* status = add_status_name(r.status);
@@ -148,8 +153,7 @@ int run_add(const AddOptions& o) {
         next = next == &a ? &b : &a;
     }
     if (ready) store_chunk(*ready);
-    store.commit();
-    out().flush();
+    commit();
     if (!o.common.quiet) {
         std::string line_s = "";
         for (const char* k : {"added", "duplicate", "updated", "rejected"})
