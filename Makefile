@@ -125,4 +125,4 @@ clean:
 	rm -rf build build-asan build-fuzz bin bin-asan
 
 .SECONDARY: $(LIB_OBJ) $(TOOLS:%=$(BUILD)/tools/%.o)
--include $(LIB_OBJ:.o=.d) $(UNIT_OBJ:.o=.d) $(wildcard $(BUILD)/tools/*.d)
+-include $(LIB_OBJ:.o=.d) $(UNIT_OBJ:.o=.d) $(wildcard $(BUILD)/tools/*.d) $(wildcard $(BUILD)/tests/tools/*.d)

@@ -142,7 +142,7 @@ std::string format_fetch_result(const FetchResult& r, const std::vector<Link>* l
             w.end_object();
         }
         w.end_array();
-        if (links_cut) w.field("links_truncated", true);
+        if (links_cut || r.links_truncated) w.field("links_truncated", true);
     }
     if (r.have_body) w.field_raw("body", body_json);
     if (warc) {
@@ -241,8 +241,9 @@ bool ResultWriter::wants_links(const FetchResult& r) const {
 namespace {
 
 // The page's links, each URL once, in document order.
-std::vector<Link> unique_links(const FetchResult& r) {
-    auto found = extract_links(r.body, r.content_type, r.effective_url.empty() ? r.job.url : r.effective_url);
+std::vector<Link> unique_links(const FetchResult& r, bool& truncated) {
+    auto found =
+        extract_links(r.body, r.content_type, r.effective_url.empty() ? r.job.url : r.effective_url, &truncated);
     std::vector<Link> links;
     std::unordered_set<std::string_view> seen;
     links.reserve(found.size());
@@ -265,8 +266,9 @@ void ResultWriter::parse_loop() {
         }
         std::optional<std::vector<Link>> links;
         std::exception_ptr error;
+        bool truncated = false;
         try {
-            links = unique_links(item->r);
+            links = unique_links(item->r, truncated);
         } catch (...) {
             error = std::current_exception();
         }
@@ -274,6 +276,7 @@ void ResultWriter::parse_loop() {
         {
             std::lock_guard<std::mutex> lock(mu_);
             item->links = std::move(links);
+            item->r.links_truncated = truncated;
             item->error = error;
             item->ready = true;
             front = !queue_.empty() && queue_.front() == item;

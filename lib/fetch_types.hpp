@@ -71,6 +71,7 @@ struct FetchResult {
     std::string effective_url;
     bool have_body = false;      // `body` holds the (possibly capped) body
     std::string body;
+    bool links_truncated = false;  // the extractor dropped links past its cap
     // WARC material (only with --warc and a response).
     bool warc = false;
     std::string ip;

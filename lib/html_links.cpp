@@ -41,12 +41,42 @@ struct RawLink {
     TagKind tag;
 };
 
+// Distinct (href, nofollow) pairs collected, at most: more cannot fit in
+// fetch's result line (1,000,000 bytes at >= 20 per link), and the cap bounds
+// a page's memory while it is read (fetch(1), LINK EXTRACTION).
+constexpr size_t kMaxLinks = 50000;
+constexpr size_t kMaxArenaBytes = 4u << 20;
+
 struct HtmlState {
-    std::string arena;  // cleaned hrefs, back to back
+    std::string arena;  // cleaned distinct hrefs, back to back
     std::vector<RawLink> raw;
     bool have_base = false;
     std::string base;
     bool meta_nofollow = false;
+    bool truncated = false;  // links past kMaxLinks or kMaxArenaBytes were dropped
+
+    // raw[] indexes by (href, nofollow): repeats are not collected again.
+    struct Hash {
+        const HtmlState* st;
+        size_t operator()(uint32_t i) const {
+            const RawLink& r = st->raw[i];
+            return std::hash<std::string_view>()(std::string_view(st->arena.data() + r.offset, r.length)) ^ r.nofollow;
+        }
+    };
+    struct Equal {
+        const HtmlState* st;
+        bool operator()(uint32_t a, uint32_t b) const {
+            const RawLink& x = st->raw[a];
+            const RawLink& y = st->raw[b];
+            return x.nofollow == y.nofollow && x.length == y.length &&
+                   std::memcmp(st->arena.data() + x.offset, st->arena.data() + y.offset, x.length) == 0;
+        }
+    };
+    std::unordered_set<uint32_t, Hash, Equal> distinct{64, Hash{this}, Equal{this}};
+
+    HtmlState() = default;
+    HtmlState(const HtmlState&) = delete;
+    HtmlState& operator=(const HtmlState&) = delete;
 };
 
 // True when the space/comma-separated token list `list` holds `token`
@@ -148,7 +178,7 @@ public:
         size_t offset = st_.arena.size();
         append_clean(st_.arena, *href);
         std::string_view cleaned(st_.arena.data() + offset, st_.arena.size() - offset);
-        if (skipped_reference(cleaned) || cleaned.size() > kMaxHrefBytes || st_.arena.size() > UINT32_MAX) {
+        if (skipped_reference(cleaned) || cleaned.size() > kMaxHrefBytes) {
             st_.arena.resize(offset);
             return;
         }
@@ -159,6 +189,15 @@ public:
         }
         st_.raw.push_back(
             RawLink{static_cast<uint32_t>(offset), static_cast<uint32_t>(cleaned.size()), nofollow, tag});
+        if (!st_.distinct.insert(static_cast<uint32_t>(st_.raw.size() - 1)).second) {
+            st_.raw.pop_back();  // a repeat
+            st_.arena.resize(offset);
+        } else if (st_.raw.size() > kMaxLinks || st_.arena.size() > kMaxArenaBytes) {
+            st_.distinct.erase(static_cast<uint32_t>(st_.raw.size() - 1));
+            st_.raw.pop_back();
+            st_.arena.resize(offset);
+            st_.truncated = true;
+        }
     }
 
 private:
@@ -272,12 +311,13 @@ std::vector<Link> resolve_links(const HtmlState& st, std::string_view page_url) 
 
 }  // namespace
 
-std::vector<Link> extract_html_links(std::string_view html, std::string_view page_url) {
+std::vector<Link> extract_html_links(std::string_view html, std::string_view page_url, bool* truncated) {
     std::string converted;
     html = html::to_utf8(html, converted);
     HtmlState state;
     LinkSink sink(state);
     html::tokenize(html, sink);
+    if (truncated) *truncated = state.truncated;
     return resolve_links(state, page_url);
 }
 

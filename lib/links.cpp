@@ -145,10 +145,11 @@ bool looks_like_html(std::string_view body) {
 }  // namespace
 
 std::vector<Link> extract_links(std::string_view body, std::string_view content_type,
-                                std::string_view page_url) {
+                                std::string_view page_url, bool* truncated) {
+    if (truncated) *truncated = false;
     std::string mime;
     for (char c : trim(content_type.substr(0, content_type.find(';')))) mime.push_back(ascii_lower(c));
-    if (mime == "text/html" || mime == "application/xhtml+xml") return extract_html_links(body, page_url);
+    if (mime == "text/html" || mime == "application/xhtml+xml") return extract_html_links(body, page_url, truncated);
 
     std::string_view path = page_url.substr(0, page_url.find_first_of("?#"));
     bool xml_type = mime == "text/xml" || mime == "application/xml" || iends_with(mime, "+xml");
@@ -157,7 +158,7 @@ std::vector<Link> extract_links(std::string_view body, std::string_view content_
     bool gzip_body = body.size() >= 2 && body[0] == '\x1f' && body[1] == '\x8b';
     if (xml_type || gzip_type || xml_url || gzip_body) return extract_sitemap_links(body, page_url);
 
-    if (mime.empty() && looks_like_html(body)) return extract_html_links(body, page_url);
+    if (mime.empty() && looks_like_html(body)) return extract_html_links(body, page_url, truncated);
     return {};
 }
 

@@ -30,8 +30,10 @@ struct Link {
 // name=robots content=nofollow|none> marks every link nofollow; links in
 // comments, script, style, title, textarea and other raw text are not
 // links. The encoding is chosen by lib/html/encoding.hpp (the HTTP charset
-// is not used). Time is linear in the document's size.
-std::vector<Link> extract_html_links(std::string_view html, std::string_view page_url);
+// is not used). Time is linear in the document's size; memory beyond the
+// document is bounded: at most 50,000 distinct hrefs (4 MiB of them) are
+// collected, and `*truncated` (when given) tells whether more were dropped.
+std::vector<Link> extract_html_links(std::string_view html, std::string_view page_url, bool* truncated = nullptr);
 
 // <loc> entries of a sitemap (<urlset>) or sitemap index (<sitemapindex>),
 // with <lastmod>; `xml` may be gzip-compressed (detected by magic bytes).
@@ -53,7 +55,10 @@ std::vector<Link> extract_sitemap_links(std::string_view xml, std::string_view p
 // root not a sitemap, so no links); application/gzip and x-gzip count as
 // XML; an empty content type with a body that opens like HTML ("<!doctype
 // html", "<html", "<head", "<body") is HTML. Parameters (charset) ignored.
-std::vector<Link> extract_links(std::string_view body, std::string_view content_type, std::string_view page_url);
+// `*truncated` as for extract_html_links (HTML only; sitemaps stop at
+// 100,000 entries).
+std::vector<Link> extract_links(std::string_view body, std::string_view content_type, std::string_view page_url,
+                                bool* truncated = nullptr);
 
 // W3C Datetime (the sitemap <lastmod> format): "2024", "2024-05",
 // "2024-05-01", "2024-05-01T12:00+02:00", "2024-05-01T12:00:00Z",

@@ -6,7 +6,7 @@
 // where the token ends (the comment less-than sign states, character
 // references in text), it is folded into a scan for the next character that
 // can end the construct (memchr). Differential tests against html5lib's
-// tokenizer: tests/tools/html_tokens_diff.py.
+// tokenizer: tests/tools/html_diff.py (tests/e2e/test_html_differential.sh).
 
 #include "html/tokenizer.hpp"
 
@@ -287,14 +287,10 @@ private:
     // 13.2.5.8 tag name state onwards, at the first letter of the name.
     void tag(bool end_tag) {
         name_.clear();
-        name_cut_ = false;
         while (!eof()) {
             char c = *p_;
             if (is_space(c) || c == '/' || c == '>') break;
-            if (name_.size() < kMaxTagName)
-                name_.push_back(lower(c));
-            else
-                name_cut_ = true;
+            if (name_.size() < kMaxTagName) name_.push_back(lower(c));
             ++p_;
         }
         if (eof()) return;
@@ -304,7 +300,7 @@ private:
     // From the end of a tag name (13.2.5.8's exits) to the tag's '>'
     // (13.2.5.32-40), then the tag is emitted. EOF inside a tag: no token.
     void attributes_and_emit(bool end_tag) {
-        collect_ = !end_tag && !name_cut_ && sink_.wants_start(name_);
+        collect_ = !end_tag && sink_.wants_start(name_);
         arena_.clear();
         spans_.clear();
         font_attr_ = false;
@@ -560,7 +556,9 @@ private:
             if (breaks_out(name_) || (name_ == "font" && font_attr_)) {
                 pop_to_integration_point();
             } else {
-                if (!self_closing_) push_foreign(name_ == "svg" || (name_ != "math" && foreign_.back().svg));
+                // In the namespace of the current node, whatever its name
+                // (13.2.6.5: "<math><svg>" is a MathML element).
+                if (!self_closing_) push_foreign(foreign_.back().svg);
                 return;
             }
         }
@@ -596,7 +594,6 @@ private:
         }
         if (same && i == raw_name_.size() && i > 0 && q < end_ && (is_space(*q) || *q == '/' || *q == '>')) {
             name_ = raw_name_;
-            name_cut_ = false;
             p_ = q;
             attributes_and_emit(true);
             return true;
@@ -748,7 +745,6 @@ private:
     TagSink& sink_;
     bool want_end_ = false;
     std::string name_;
-    bool name_cut_ = false;
     bool collect_ = false, naming_ = false, keep_ = false, font_attr_ = false, self_closing_ = false;
     size_t attr_start_ = 0;
     std::string arena_;

@@ -6,8 +6,10 @@
 // data, RAWTEXT, RCDATA or PLAINTEXT, and foreign content). No tree is built
 // and text is skipped, so a document costs one pass over its bytes.
 //
-// The input is UTF-8 (lib/html/encoding.hpp converts other encodings);
-// U+0000 is read as U+FFFD, as the standard's input stream does.
+// The input is UTF-8 (lib/html/encoding.hpp converts other encodings, and
+// reads U+0000 as U+FFFD, as the standard's input stream does). Unlike that
+// stream, CR and CR LF are not turned into LF: attribute values keep their
+// CRs (URL parsing and token lists drop them anyway).
 // What is reported, and how it differs from a browser, is in fetch(1),
 // LINK EXTRACTION.
 #pragma once

@@ -161,3 +161,22 @@ TEST_CASE("encodings: BOM, meta, UTF-8, windows-1252", "[html]") {
     CHECK(html::to_utf8("plain ascii", storage).data() != storage.data());  // no copy
     CHECK(html::to_utf8(std::string_view("a\0b", 3), storage) == "a\xEF\xBF\xBD" "b");
 }
+
+TEST_CASE("links past 50,000 distinct ones are not collected", "[html]") {
+    std::string many;
+    for (int i = 0; i < 60000; ++i) many += "<a href=/p" + std::to_string(i) + ">";
+    bool truncated = false;
+    auto links = extract_html_links(many, kPage, &truncated);
+    CHECK(links.size() == 50000);
+    CHECK(truncated);
+    CHECK(links.back().url == "http://example.com/p49999");
+    // Repeats do not count: one link 200,000 times, then a second one.
+    std::string repeats;
+    for (int i = 0; i < 200000; ++i) repeats += "<a href=/same>";
+    repeats += "<a href=/other><a href=/same rel=nofollow>";
+    links = extract_html_links(repeats, kPage, &truncated);
+    REQUIRE(links.size() == 3);
+    CHECK(links[1].url == "http://example.com/other");
+    CHECK(links[2].nofollow);
+    CHECK(!truncated);
+}
