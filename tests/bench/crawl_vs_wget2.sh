@@ -7,21 +7,44 @@
 #   SITE=python-docs (default) Debian's python3-doc HTML (~530 pages, ~67 MB,
 #                      ~170 links a page) served on HOSTS ports of 127.0.0.1:
 #                      HOSTS hosts, HOSTS queues, HOSTS x 532 pages
+#   SITE=libstdcxx     Debian's libstdc++-12-doc API docs (Doxygen: ~3,800
+#                      html files, 144 MB with the svg/js/map files) on HOSTS
+#                      ports (default HOSTS=1 for this site): from /index.html,
+#                      5,209 requests a host (3,743 html, 1,462 svg, 3 css,
+#                      1 tag file, 93 broken links answered 404)
 #   SITE=synthetic     tests/tools/make-site.py PAGES pages (default 2000, ~0.5 KB
 #                      each, 8 links a page, one to another host) on HOSTS ports
-#   HOSTS=3  C=8       hosts; transfers at once (fetch -c C --per-host C,
-#                      wget2 --max-threads=C)
+#   DOCS=DIR           the tree served for python-docs (/usr/share/doc/python3/html)
+#                      or libstdcxx (/usr/share/doc/gcc-12-base/libstdc++/user)
+#   HOSTS=3  C=8       hosts (1 for libstdcxx); transfers at once (fetch -c C
+#                      --per-host C, wget2 --max-threads=C)
 #   INFLIGHT=256       frontier-lease --follow --max-in-flight (and -n,
 #                      --per-queue): the depth of the pipe, not transfers
 #   REPEAT=3           runs of each, interleaved; the median is reported
+#   DISK=1             both crawlers write to disk: the frontier file (crawl.db),
+#                      wget2's -P directory and the scratch files go to a temp
+#                      dir under TMPDIR (default /var/tmp). By default (DISK=0)
+#                      they go to a temp dir in /dev/shm: both write to memory
 #   FRONTIER_BIN=bin   the tools to measure
 #   RESULTS=FILE       also append "KEY<TAB>VALUE" lines (KEY prefixed PREFIX_,
 #                      default b6) for tests/bench/run.sh
+# Printed (and in RESULTS): pages/s of each and the wall ratio (_ratio; the
+# median seconds in _wall, _wall_wget2); CPU (user+sys, /usr/bin/time) of
+# lease + fetch + done per page against wget2's per page, "CPU per page
+# ours/wget2" (_cpu_ratio; _cpu_ours, _cpu_wget2: the medians in seconds);
+# "lease capacity / crawl rate" (_lease_ratio): URLs
+# leased / frontier-lease's own CPU seconds (at least 0.01) against the
+# crawl's pages/s, which must stay well above 1 (the lease side never limits
+# the crawl). Every ratio is one of medians over the REPEAT runs.
 # Politeness off for ours: robots.enabled false, politeness.min-delay 0,
 # delay-factor 0, max-in-flight per queue unlimited; wget2 --robots=off.
 # Both must fetch the same page set: wget2 --ignore-tags=img,script, because
-# fetch --links follows a, link, frame, iframe and area only. The pages each
-# fetched are taken from nginx's access log and compared.
+# fetch --links follows a, link, frame, iframe and area only. wget2 also
+# fetches the url(...) images of a stylesheet served as text/css (12 png on
+# libstdcxx); fetch --links reads no CSS, and tests/tools/nginx.sh serves .css
+# as application/octet-stream, which wget2 does not parse either. The pages
+# each fetched (port, path, status) are taken from nginx's access log and
+# compared.
 # Nothing leaves 127.0.0.1.
 set -euo pipefail
 root="$(cd "$(dirname "$0")/../.." && pwd)"
@@ -31,13 +54,18 @@ for t in frontier-add frontier-config frontier-lease frontier-done fetch; do
     [ -x "$bin/$t" ] || { echo "crawl_vs_wget2: $bin/$t missing (make all, or set FRONTIER_BIN)" >&2; exit 1; }
 done
 SITE="${SITE:-python-docs}"
-HOSTS="${HOSTS:-3}"
+case $SITE in
+    python-docs) DOCS="${DOCS:-/usr/share/doc/python3/html}" HOSTS="${HOSTS:-3}" ;;
+    libstdcxx) DOCS="${DOCS:-/usr/share/doc/gcc-12-base/libstdc++/user}" HOSTS="${HOSTS:-1}" ;;
+    synthetic) HOSTS="${HOSTS:-3}" ;;
+    *) echo "crawl_vs_wget2: SITE is python-docs, libstdcxx or synthetic" >&2; exit 2 ;;
+esac
 C="${C:-8}"
 INFLIGHT="${INFLIGHT:-256}"
 REPEAT="${REPEAT:-3}"
 PAGES="${PAGES:-2000}"
 PREFIX="${PREFIX:-b6}"
-DOCS="${DOCS:-/usr/share/doc/python3/html}"
+DISK="${DISK:-0}"
 
 if ! command -v wget2 > /dev/null; then
     echo "crawl_vs_wget2: installing wget2 (the peer)" >&2
@@ -45,8 +73,17 @@ if ! command -v wget2 > /dev/null; then
     DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -q wget2 > /dev/null
 fi
 
-dir="$(mktemp -d)"
+# The frontier file, wget2's -P directory and the scratch files: in memory
+# (/dev/shm) unless DISK=1.
+if [ "$DISK" = 1 ]; then
+    dir="$(mktemp -d "${TMPDIR:-/var/tmp}/crawl_vs_wget2.XXXXXX")"
+else
+    dir="$(mktemp -d /dev/shm/crawl_vs_wget2.XXXXXX)"
+fi
 chmod 755 "$dir"
+store="$(stat -f -c %T "$dir")"
+[ "$store" = tmpfs ] && where="memory" || where="disk"
+where="$where ($(dirname "$dir"), $store)"
 source "$root/tests/tools/nginx.sh"
 trap 'nginx_stop > /dev/null 2>&1 || true; rm -rf "$dir"' EXIT
 case $SITE in
@@ -54,6 +91,10 @@ case $SITE in
         [ -f "$DOCS/index.html" ] || { echo "crawl_vs_wget2: $DOCS/index.html missing (apt-get install python3-doc)" >&2; exit 1; }
         nginx_start "$DOCS" "$HOSTS"
         desc="python3-doc HTML on $HOSTS hosts" ;;
+    libstdcxx)
+        [ -f "$DOCS/index.html" ] || { echo "crawl_vs_wget2: $DOCS/index.html missing (apt-get install libstdc++-12-doc)" >&2; exit 1; }
+        nginx_start "$DOCS" "$HOSTS"
+        desc="libstdc++-12-doc API docs on $HOSTS host$([ "$HOSTS" = 1 ] || echo s)" ;;
     synthetic)
         mkdir -p "$dir/site"
         nginx_start "$dir/site" "$HOSTS"
@@ -62,8 +103,8 @@ case $SITE in
         # shellcheck disable=SC2086
         python3 "$root/tests/tools/make-site.py" "$dir/site" "$PAGES" --private 0 --base $bases
         desc="make-site.py $PAGES pages on $HOSTS hosts" ;;
-    *) echo "crawl_vs_wget2: SITE is python-docs or synthetic" >&2; exit 2 ;;
 esac
+desc="$desc, written to $where"
 log="$(nginx_log)"
 seeds=""
 for p in $NGINX_PORTS; do seeds="$seeds http://127.0.0.1:$p/index.html"; done
@@ -99,6 +140,7 @@ run_ours() {
         # shellcheck disable=SC2086
         "$bin/frontier-config" -f "$F" $kv
     done
+    # shellcheck disable=SC2086
     printf '%s\n' $seeds | "$bin/frontier-add" -q -f "$F"
     : > "$log"
     t0=$(now)
@@ -113,16 +155,18 @@ run_ours() {
     # frontier-lease --follow exits 0 once nothing is queued or leased
     [ "${st[*]}" = "0 0 0" ] || { echo "crawl_vs_wget2: pipeline exit statuses ${st[*]} (lease fetch done)" >&2; exit 1; }
     pageset > "$dir/set.ours"
-    local recorded
+    # frontier-done prints one line per result, so one per lease
+    local recorded leased
     recorded=$(grep -c '"result":"done"' "$dir/done.jsonl" || true)
+    leased=$(wc -l < "$dir/done.jsonl")
     echo "$(awk "BEGIN {print $t1 - $t0}") $(wc -l < "$dir/set.ours") $recorded" \
          "$(rss_kb "$dir/t.lease") $(rss_kb "$dir/t.fetch") $(rss_kb "$dir/t.done")" \
-         "$(cpu_s "$dir/t.lease") $(cpu_s "$dir/t.fetch") $(cpu_s "$dir/t.done")"
+         "$(cpu_s "$dir/t.lease") $(cpu_s "$dir/t.fetch") $(cpu_s "$dir/t.done") $leased"
 }
 
 : > "$dir/r.wget2"
 : > "$dir/r.ours"
-for i in $(seq "$REPEAT"); do
+for _ in $(seq "$REPEAT"); do
     run_wget2 >> "$dir/r.wget2"
     run_ours >> "$dir/r.ours"
 done
@@ -143,16 +187,29 @@ rate_o=$(awk "BEGIN {printf \"%.0f\", $pages / $secs_o}")
 ratio=$(awk "BEGIN {printf \"%.2f\", ($pages / $secs_o) / ($pages_w / $secs_w)}")
 maxcol() { awk -v c="$2" '$c > m {m = $c} END {printf "%d", m / 1024}' "$dir/$1"; }
 medcol() { awk -v c="$2" '{print $c}' "$dir/$1" | median; }
+# CPU (user+sys) per page: ours = lease + fetch + done, medians of the runs.
+cpu_o=$(awk '{printf "%.2f\n", $7 + $8 + $9}' "$dir/r.ours" | median)
+cpu_w=$(medcol r.wget2 4)
+cpu_ratio=$(awk "BEGIN {w = $cpu_w / $pages_w; printf \"%.2f\", (w > 0) ? ($cpu_o / $pages) / w : 0}")
+cpu_ms() { awk "BEGIN {printf \"%.3f\", $1 * 1000 / $2}"; }
+# Lease capacity: URLs leased per second of frontier-lease's own CPU, against
+# the crawl's pages/s.
+leased=$(medcol r.ours 10)
+cpu_l=$(medcol r.ours 7)
+lease_cap=$(awk "BEGIN {c = $cpu_l; if (c < 0.01) c = 0.01; printf \"%.0f\", $leased / c}")
+lease_ratio=$(awk "BEGIN {printf \"%.1f\", $lease_cap / ($pages / $secs_o)}")
 
 echo "site: $desc, transfers at once: $C, leases in flight: $INFLIGHT, runs: $REPEAT (median)"
 echo "pages fetched (from nginx's log): ours $pages ($ok 2xx, $(awk '{print $3}' "$dir/r.ours" | sort -u | tr '\n' ' ')recorded by frontier-done), wget2 $pages_w; same page set: $same"
-if [ $same = no ]; then
+if [ "$same" = no ]; then
     echo "  only ours: $(comm -23 "$dir/set.ours" "$dir/set.wget2" | wc -l), only wget2: $(comm -13 "$dir/set.ours" "$dir/set.wget2" | wc -l); e.g.:"
     comm -3 "$dir/set.ours" "$dir/set.wget2" | head -5 | sed 's/^/    /'
 fi
 echo "wget2 --recursive --max-threads=$C: $rate_w pages/s ($(awk '{printf "%.2f ", $1}' "$dir/r.wget2")s), peak RSS $(maxcol r.wget2 3) MiB, CPU $(medcol r.wget2 4) s"
 echo "lease --follow | fetch -c $C --links | done: $rate_o pages/s ($(awk '{printf "%.2f ", $1}' "$dir/r.ours")s) = ${ratio}x wget2"
 echo "  peak RSS lease / fetch / done: $(maxcol r.ours 4) / $(maxcol r.ours 5) / $(maxcol r.ours 6) MiB; CPU s (user+sys): $(medcol r.ours 7) / $(medcol r.ours 8) / $(medcol r.ours 9)"
+echo "CPU per page ours/wget2: $cpu_ratio (ours $cpu_o s = $(cpu_ms "$cpu_o" "$pages") ms/page, wget2 $cpu_w s = $(cpu_ms "$cpu_w" "$pages_w") ms/page)"
+echo "lease capacity / crawl rate: ${lease_ratio}x ($leased leased / $cpu_l s of frontier-lease CPU = $lease_cap URLs/s; crawl $rate_o pages/s)"
 
 if [ -n "${RESULTS:-}" ]; then
     {
@@ -164,6 +221,12 @@ if [ -n "${RESULTS:-}" ]; then
         printf '%s_rate\t%s\n' "$PREFIX" "$rate_o"
         printf '%s_rate_wget2\t%s\n' "$PREFIX" "$rate_w"
         printf '%s_ratio\t%s\n' "$PREFIX" "$ratio"
+        printf '%s_wall\t%s\n' "$PREFIX" "$secs_o"
+        printf '%s_wall_wget2\t%s\n' "$PREFIX" "$secs_w"
+        printf '%s_cpu_ours\t%s\n' "$PREFIX" "$cpu_o"
+        printf '%s_cpu_wget2\t%s\n' "$PREFIX" "$cpu_w"
+        printf '%s_cpu_ratio\t%s\n' "$PREFIX" "$cpu_ratio"
+        printf '%s_lease_ratio\t%s\n' "$PREFIX" "$lease_ratio"
         printf '%s_rss_lease\t%s\n' "$PREFIX" "$(maxcol r.ours 4)"
         printf '%s_rss_fetch\t%s\n' "$PREFIX" "$(maxcol r.ours 5)"
         printf '%s_rss_done\t%s\n' "$PREFIX" "$(maxcol r.ours 6)"

@@ -12,6 +12,9 @@
 #                                      H=N/100); it is always one of the sizes
 #   FRONTIER_BIN=bin                   the tools to measure (e.g. bin-bench)
 #   SKIP_FETCH=1  SKIP_CRAWL=1         leave out B5 / B6
+#   ONLY=b6  ONLY=b5  ONLY="b5 b6"     only these of B5 / B6: no frontier sizes
+#                                      (B1-B4, B7); with `make bench`, SKIP_PG=1
+#                                      also leaves out bench-pg
 #   FETCH_N=20000                      pages of B5
 #   B6_C=8 B6_REPEAT=3                 transfers at once and runs of B6
 #   B2_MAX=1000000                     URLs leased (B2) and returned (B4) at most
@@ -32,7 +35,10 @@
 # and once:
 #   B5 fetch vs curl --parallel (tests/bench/fetch_vs_curl.sh)
 #   B6 full crawl lease --follow | fetch --links | done vs wget2 --recursive
-#      (tests/bench/crawl_vs_wget2.sh), on python3-doc and on a synthetic site
+#      (tests/bench/crawl_vs_wget2.sh): python3-doc with both crawlers writing
+#      to memory (/dev/shm; row b6) and to disk (DISK=1; row b6d), the
+#      libstdc++-12-doc API docs (b6l) and a synthetic site (b6s); wall ratio,
+#      CPU per page ours/wget2 and lease capacity / crawl rate for each
 # Peak RSS of every tool is taken with /usr/bin/time and flagged at >= 64 MiB.
 # At the end: the table in the issue's format (markdown, for the README) and
 # the scaling table with the cost per URL.
@@ -57,6 +63,12 @@ case $SCALE in
     *) sizes="$SCALE $N" ;;
 esac
 sizes=$(printf '%s\n' $sizes | sort -n -u | tr '\n' ' ')
+ONLY="${ONLY:-}"
+only() { [ -z "$ONLY" ] || [[ " $ONLY " == *" $1 "* ]]; }
+for o in $ONLY; do
+    case $o in b5|b6) ;; *) echo "bench: ONLY is b5, b6 or \"b5 b6\"" >&2; exit 2 ;; esac
+done
+[ -z "$ONLY" ] || sizes=""
 LIMIT_MIB=64
 B2_MAX="${B2_MAX:-1000000}"
 B2R_CALLS="${B2R_CALLS:-100}"
@@ -80,7 +92,11 @@ hum() {   # 100000 -> 100k, 1000000 -> 1M
 bench_start=$(now)
 machine="$(nproc) cores, $(awk '/MemTotal/ {printf "%.0f GiB", $2/1048576}' /proc/meminfo), $(. /etc/os-release 2>/dev/null && echo "$PRETTY_NAME" | sed 's/ GNU\/Linux//'), $(uname -r); SQLite $(sqlite3 --version | cut -d' ' -f1), load $(cut -d' ' -f1-3 /proc/loadavg)"
 echo "machine: $machine"
-echo "tools: $bin; sizes: $sizes(URLs; hosts = URLs/100, H=$H at N=$N)"
+if [ -n "$sizes" ]; then
+    echo "tools: $bin; sizes: $sizes(URLs; hosts = URLs/100, H=$H at N=$N)"
+else
+    echo "tools: $bin; only: $ONLY"
+fi
 
 # B1-B4, B7 on one frontier of $1 URLs over $2 hosts; results under key prefix s$1_.
 frontier_cases() {
@@ -237,25 +253,29 @@ for s in $sizes; do
     if [ "$s" = "$N" ]; then frontier_cases "$s" "$H"; else frontier_cases "$s" "$(( s / 100 > 0 ? s / 100 : 1 ))"; fi
 done
 
-if [ -z "${SKIP_FETCH:-}" ]; then
+if [ -z "${SKIP_FETCH:-}" ] && only b5; then
     echo
     echo "== B5 fetch vs curl --parallel:"
     t0=$(now)
     N="${FETCH_N:-20000}" RESULTS="$R" "$root/tests/bench/fetch_vs_curl.sh"
     put b5_secs "$(calc "$(now) - $t0")"
 fi
-if [ -z "${SKIP_CRAWL:-}" ]; then
+if [ -z "${SKIP_CRAWL:-}" ] && only b6; then
     t0=$(now)
-    echo
-    echo "== B6 full crawl vs wget2 --recursive, python3-doc:"
-    C="${B6_C:-8}" REPEAT="${B6_REPEAT:-3}" SITE=python-docs PREFIX=b6 RESULTS="$R" "$root/tests/bench/crawl_vs_wget2.sh"
-    echo
-    echo "== B6 full crawl vs wget2 --recursive, synthetic site (small pages: the frontier loop):"
-    C="${B6_C:-8}" REPEAT="${B6_REPEAT:-3}" SITE=synthetic PREFIX=b6s RESULTS="$R" "$root/tests/bench/crawl_vs_wget2.sh"
+    b6() {   # PREFIX SITE DISK TITLE
+        echo
+        echo "== B6 full crawl vs wget2 --recursive, $4:"
+        C="${B6_C:-8}" REPEAT="${B6_REPEAT:-3}" SITE=$2 DISK=$3 PREFIX=$1 RESULTS="$R" "$root/tests/bench/crawl_vs_wget2.sh"
+    }
+    b6 b6 python-docs 0 "python3-doc, both writing to memory (/dev/shm)"
+    b6 b6d python-docs 1 "python3-doc, both writing to disk (DISK=1)"
+    b6 b6l libstdcxx 0 "libstdc++-12-doc API docs (many mid-size pages, one host)"
+    b6 b6s synthetic 0 "synthetic site (small pages: the frontier loop)"
     put b6_secs "$(calc "$(now) - $t0")"
 fi
 
 # ---------------------------------------------------------------- the tables
+b6_rows="b6 b6d b6l b6s"
 fmt() { printf '%.0f' "$1" | sed ':a;s/\B[0-9]\{3\}\>/,&/;ta'; }   # 57086.3 -> 57,086
 us() { calc "1e6 / $1" | xargs printf '%.1f'; }
 mark() { if [ "$1" = 1 ]; then echo "met${2:+ ($2)}"; else echo "**MISS**${2:+ ($2)}"; fi; }
@@ -312,30 +332,49 @@ if [ -n "$(get b5_fetch)" ]; then
     echo "| B5 with \`--links --warc\` | $(fmt "$(get b5_full)") pages/s | | | |"
     memrow "peak RSS in B5" fetch "$(get b5_rss)" "fetch --links --warc" "$(get b5_rss_full)"
 fi
-for p in b6 b6s; do
-    [ -n "$(get ${p}_rate)" ] || continue
-    same=$(get ${p}_same)
-    pg="$(get ${p}_pages) pages"
-    [ "$same" = yes ] || pg="ours $(get ${p}_pages) pages, wget2 $(get ${p}_pages_wget2): NOT the same page set"
-    ok=$(ge "$(get ${p}_ratio)" 1)
+for p in $b6_rows; do
+    [ -n "$(get "${p}_rate")" ] || continue
+    same=$(get "${p}_same")
+    pg="$(get "${p}_pages") pages"
+    [ "$same" = yes ] || pg="ours $(get "${p}_pages") pages, wget2 $(get "${p}_pages_wget2"): NOT the same page set"
+    ok=$(ge "$(get "${p}_ratio")" 1)
     [ "$same" = yes ] || ok=0
-    echo "| B6 full crawl \`frontier-lease --follow \\| fetch -c $(get ${p}_c) --links \\| frontier-done\`, $(get ${p}_desc) ($pg), politeness off | $(fmt "$(get ${p}_rate)") pages/s | \`wget2 --recursive --max-threads=$(get ${p}_c)\`: $(fmt "$(get ${p}_rate_wget2)") pages/s | ≥ 1.0× wget2 | $(mark "$ok" "$(get ${p}_ratio)×") |"
-    memrow "peak RSS in B6, $(get ${p}_desc) (wget2: $(get ${p}_rss_wget2) MiB)" \
-        "lease --follow" "$(get ${p}_rss_lease)" "fetch --links" "$(get ${p}_rss_fetch)" done "$(get ${p}_rss_done)"
+    echo "| B6 full crawl \`frontier-lease --follow \\| fetch -c $(get "${p}_c") --links \\| frontier-done\`, $(get "${p}_desc") ($pg), politeness off | $(fmt "$(get "${p}_rate")") pages/s | \`wget2 --recursive --max-threads=$(get "${p}_c")\`: $(fmt "$(get "${p}_rate_wget2")") pages/s | ≥ 1.0× wget2 | $(mark "$ok" "$(get "${p}_ratio")×") |"
+    memrow "peak RSS in B6, $(get "${p}_desc") (wget2: $(get "${p}_rss_wget2") MiB)" \
+        "lease --follow" "$(get "${p}_rss_lease")" "fetch --links" "$(get "${p}_rss_fetch")" done "$(get "${p}_rss_done")"
 done
 
-echo
-echo "Scaling (hosts = URLs/100; cost per URL should stay flat as the frontier grows):"
-echo
-echo "| URLs / hosts | B1 add µs/URL | B1 sqlite3 import µs/URL | B2 lease µs/URL | B3 ms/call | B4 done µs/URL | B7 summary s | frontier file | peak RSS add / lease / done / report | time |"
-echo "|---|---|---|---|---|---|---|---|---|---|"
-for s in $sizes; do
-    k="s${s}_"
-    if [ "$s" = "$N" ]; then hh=$(hum "$H"); else hh=$(hum $(( s / 100 > 0 ? s / 100 : 1 ))); fi
-    flag() { if [ "$1" -ge $LIMIT_MIB ]; then echo "**$1**"; else echo "$1"; fi; }
-    echo "| $(hum "$s") / $hh | $(us "$(get "${k}b1")") | $(us "$(get "${k}b1_peer")") | $(us "$(get "${k}b2")") | $(printf '%.1f' "$(get "${k}b3")") | $(us "$(get "${k}b4")") | $(printf '%.2f' "$(get "${k}b7")") | $(get "${k}db_mib") MiB | $(flag "$(get "${k}rss_add")") / $(flag "$(get "${k}rss_lease")") / $(flag "$(get "${k}rss_done")") / $(flag "$(get "${k}rss_report")") MiB | $(printf '%.0f' "$(get "${k}secs")") s |"
-done
-echo
-echo "(peak RSS in **bold**: >= $LIMIT_MIB MiB)"
+if [ -n "$(get b6_rate)$(get b6d_rate)$(get b6l_rate)$(get b6s_rate)" ]; then
+    echo
+    echo "B6 side by side (medians of ${B6_REPEAT:-3} runs; CPU = user+sys of lease + fetch + done against wget2's, per page;"
+    echo "lease capacity = URLs leased / frontier-lease's CPU s, over the crawl's pages/s: below 1 the lease side would limit the crawl):"
+    echo
+    echo "| row | site | pages | ours s | wget2 s | wall ratio (pages/s ours/wget2) | CPU per page ours/wget2 | lease capacity / crawl rate | peak RSS lease / fetch / done / wget2 |"
+    echo "|---|---|---|---|---|---|---|---|---|"
+    for p in $b6_rows; do
+        [ -n "$(get "${p}_rate")" ] || continue
+        pg=$(get "${p}_pages")
+        [ "$(get "${p}_same")" = yes ] || pg="$pg (wget2 $(get "${p}_pages_wget2"): NOT the same set)"
+        lr=$(get "${p}_lease_ratio")
+        [ "$(ge "$lr" 1)" = 1 ] || lr="**$lr**"
+        echo "| $p | $(get "${p}_desc") | $pg | $(printf '%.2f' "$(get "${p}_wall")") | $(printf '%.2f' "$(get "${p}_wall_wget2")") | $(get "${p}_ratio")× | $(get "${p}_cpu_ratio")× ($(get "${p}_cpu_ours") s / $(get "${p}_cpu_wget2") s) | ${lr}× | $(get "${p}_rss_lease") / $(get "${p}_rss_fetch") / $(get "${p}_rss_done") / $(get "${p}_rss_wget2") MiB |"
+    done
+fi
+
+if [ -n "$sizes" ]; then
+    echo
+    echo "Scaling (hosts = URLs/100; cost per URL should stay flat as the frontier grows):"
+    echo
+    echo "| URLs / hosts | B1 add µs/URL | B1 sqlite3 import µs/URL | B2 lease µs/URL | B3 ms/call | B4 done µs/URL | B7 summary s | frontier file | peak RSS add / lease / done / report | time |"
+    echo "|---|---|---|---|---|---|---|---|---|---|"
+    for s in $sizes; do
+        k="s${s}_"
+        if [ "$s" = "$N" ]; then hh=$(hum "$H"); else hh=$(hum $(( s / 100 > 0 ? s / 100 : 1 ))); fi
+        flag() { if [ "$1" -ge $LIMIT_MIB ]; then echo "**$1**"; else echo "$1"; fi; }
+        echo "| $(hum "$s") / $hh | $(us "$(get "${k}b1")") | $(us "$(get "${k}b1_peer")") | $(us "$(get "${k}b2")") | $(printf '%.1f' "$(get "${k}b3")") | $(us "$(get "${k}b4")") | $(printf '%.2f' "$(get "${k}b7")") | $(get "${k}db_mib") MiB | $(flag "$(get "${k}rss_add")") / $(flag "$(get "${k}rss_lease")") / $(flag "$(get "${k}rss_done")") / $(flag "$(get "${k}rss_report")") MiB | $(printf '%.0f' "$(get "${k}secs")") s |"
+    done
+    echo
+    echo "(peak RSS in **bold**: >= $LIMIT_MIB MiB)"
+fi
 echo "load at the end: $(cut -d' ' -f1-3 /proc/loadavg)"
 echo "bench time: $(printf '%.0f' "$total") s in all$( [ -n "$(get b5_secs)" ] && printf '; B5 %.0f s' "$(get b5_secs)")$( [ -n "$(get b6_secs)" ] && printf '; B6 %.0f s' "$(get b6_secs)")"
