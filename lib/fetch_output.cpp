@@ -216,8 +216,12 @@ bool ResultWriter::push(FetchResult&& r) {
     queue_.push_back(item);
     if (parse) jobs_.push_back(std::move(item));
     lock.unlock();
-    if (parse) cv_jobs_.notify_one();
-    if (was_empty && !parse) cv_items_.notify_one();
+    // An idle writer parses the page itself (one thread handoff, not two);
+    // a parser is woken only when the writer has other results in hand.
+    if (was_empty)
+        cv_items_.notify_one();
+    else if (parse)
+        cv_jobs_.notify_one();
     return true;
 }
 
@@ -254,6 +258,22 @@ std::vector<Link> unique_links(const FetchResult& r, bool& truncated) {
 
 }  // namespace
 
+void ResultWriter::parse(Item& item) {
+    std::optional<std::vector<Link>> links;
+    std::exception_ptr error;
+    bool truncated = false;
+    try {
+        links = unique_links(item.r, truncated);
+    } catch (...) {
+        error = std::current_exception();
+    }
+    std::lock_guard<std::mutex> lock(mu_);
+    item.links = std::move(links);
+    item.r.links_truncated = truncated;
+    item.error = error;
+    item.ready = true;
+}
+
 void ResultWriter::parse_loop() {
     for (;;) {
         std::shared_ptr<Item> item;
@@ -264,21 +284,10 @@ void ResultWriter::parse_loop() {
             item = std::move(jobs_.front());
             jobs_.pop_front();
         }
-        std::optional<std::vector<Link>> links;
-        std::exception_ptr error;
-        bool truncated = false;
-        try {
-            links = unique_links(item->r, truncated);
-        } catch (...) {
-            error = std::current_exception();
-        }
+        parse(*item);
         bool front;
         {
             std::lock_guard<std::mutex> lock(mu_);
-            item->links = std::move(links);
-            item->r.links_truncated = truncated;
-            item->error = error;
-            item->ready = true;
             front = !queue_.empty() && queue_.front() == item;
         }
         if (front) cv_items_.notify_one();
@@ -314,20 +323,29 @@ void ResultWriter::run() {
     try {
         for (;;) {
             std::shared_ptr<Item> item;
+            bool parse_here = false;
             {
                 std::unique_lock<std::mutex> lock(mu_);
                 auto front_ready = [&] { return !queue_.empty() && queue_.front()->ready; };
-                if (!front_ready() && !(queue_.empty() && closing_)) {
+                // The front result, not yet taken by a parser: parsed here.
+                auto front_unclaimed = [&] { return !jobs_.empty() && !queue_.empty() && jobs_.front() == queue_.front(); };
+                auto go = [&] { return front_ready() || front_unclaimed() || (queue_.empty() && closing_); };
+                if (!go()) {
                     lock.unlock();
                     out().flush();  // about to wait: nothing may sit in a buffer
                     if (warc_) warc_->flush();
                     lock.lock();
-                    cv_items_.wait(lock, [&] { return front_ready() || (queue_.empty() && closing_); });
+                    cv_items_.wait(lock, go);
                 }
                 if (queue_.empty()) break;  // closing
+                if (!front_ready()) {
+                    jobs_.pop_front();
+                    parse_here = true;
+                }
                 item = std::move(queue_.front());
                 queue_.pop_front();
             }
+            if (parse_here) parse(*item);
             handle(*item);
             {
                 std::lock_guard<std::mutex> lock(mu_);

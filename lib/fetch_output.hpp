@@ -1,10 +1,11 @@
 // The result side of `fetch`: one writer thread that turns FetchResults into
 // JSON lines on stdout (the only stdout writer, so lines never interleave),
 // writing WARC records on the way, off the network thread. Links are
-// extracted by a pool of parser threads (one per core, at most 8) as soon as
-// a result is queued, so parsing overlaps the transfers and other results'
-// parsing (it is the costly part of a crawl); lines are still written in
-// arrival order. Bounded: push() blocks while the queue is full.
+// extracted by the writer itself when it is idle, else by a pool of parser
+// threads (one per core, at most 8) as soon as a result is queued, so
+// parsing overlaps the transfers and other results' parsing (it is the
+// costly part of a crawl); lines are still written in arrival order.
+// Bounded: push() blocks while the queue is full.
 #pragma once
 
 #include <atomic>
@@ -86,6 +87,7 @@ private:
     };
 
     void run();
+    void parse(Item& item);  // extracts its links, then marks it ready
     void parse_loop();
     void stop_parsers();
     bool wants_links(const FetchResult& r) const;
