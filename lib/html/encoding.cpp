@@ -9,6 +9,7 @@
 
 #include "ascii.hpp"
 #include "html/tokenizer.hpp"
+#include "html/utf8.hpp"
 #include "json.hpp"
 
 namespace frontier::html {
@@ -28,19 +29,6 @@ bool pure_ascii(std::string_view s) {
     }
     for (; i < n; ++i) acc |= p[i];
     return (acc & 0x8080808080808080ull) == 0;
-}
-
-void append_utf8(std::string& out, uint32_t cp) {
-    if (cp < 0x80) {
-        out.push_back(static_cast<char>(cp));
-    } else if (cp < 0x800) {
-        out.push_back(static_cast<char>(0xC0 | (cp >> 6)));
-        out.push_back(static_cast<char>(0x80 | (cp & 0x3F)));
-    } else {
-        out.push_back(static_cast<char>(0xE0 | (cp >> 12)));
-        out.push_back(static_cast<char>(0x80 | ((cp >> 6) & 0x3F)));
-        out.push_back(static_cast<char>(0x80 | (cp & 0x3F)));
-    }
 }
 
 const char kReplacement[] = "\xEF\xBF\xBD";
@@ -67,6 +55,21 @@ void windows_1252(std::string_view in, std::string& out) {
     }
 }
 
+// `doc` with U+0000 as U+FFFD: `doc` itself when it has none, else a copy
+// in `storage`.
+std::string_view replace_nul(std::string_view doc, std::string& storage) {
+    if (std::memchr(doc.data(), '\0', doc.size()) == nullptr) return doc;
+    storage.clear();
+    storage.reserve(doc.size() + 64);
+    for (char c : doc) {
+        if (c == '\0')
+            storage += kReplacement;
+        else
+            storage.push_back(c);
+    }
+    return storage;
+}
+
 // `in` through iconv from `from`; false when iconv does not know it.
 // Undecodable bytes become U+FFFD.
 bool convert(std::string_view in, const char* from, std::string& out) {
@@ -89,32 +92,9 @@ bool convert(std::string_view in, const char* from, std::string& out) {
         ++src, --left;
     }
     iconv_close(cd);
-    // U+0000 as U+FFFD (rare: a copy only when there is one).
-    if (out.find('\0') != std::string::npos) {
-        std::string fixed;
-        fixed.reserve(out.size() + 16);
-        for (char c : out) {
-            if (c == '\0')
-                fixed += kReplacement;
-            else
-                fixed.push_back(c);
-        }
-        out.swap(fixed);
-    }
+    std::string fixed;
+    if (replace_nul(out, fixed).data() == fixed.data()) out.swap(fixed);
     return true;
-}
-
-std::string_view replace_nul(std::string_view doc, std::string& storage) {
-    if (std::memchr(doc.data(), '\0', doc.size()) == nullptr) return doc;
-    storage.clear();
-    storage.reserve(doc.size() + 64);
-    for (char c : doc) {
-        if (c == '\0')
-            storage += kReplacement;
-        else
-            storage.push_back(c);
-    }
-    return storage;
 }
 
 // The encoding label of `content` ("text/html; charset=x"): the algorithm

@@ -9,6 +9,7 @@
 // tokenizer: tests/tools/html_diff.py (tests/e2e/test_html_differential.sh).
 
 #include "html/tokenizer.hpp"
+#include "html/utf8.hpp"
 
 #include <algorithm>
 #include <cstring>
@@ -53,24 +54,6 @@ const Entity* find_entity(std::string_view name) {
     const Entity* it =
         std::lower_bound(kEntities, end, name, [](const Entity& e, std::string_view n) { return e.name < n; });
     return it != end && it->name == name ? it : nullptr;
-}
-
-void append_utf8(std::string& out, uint32_t cp) {
-    if (cp < 0x80) {
-        out.push_back(static_cast<char>(cp));
-    } else if (cp < 0x800) {
-        out.push_back(static_cast<char>(0xC0 | (cp >> 6)));
-        out.push_back(static_cast<char>(0x80 | (cp & 0x3F)));
-    } else if (cp < 0x10000) {
-        out.push_back(static_cast<char>(0xE0 | (cp >> 12)));
-        out.push_back(static_cast<char>(0x80 | ((cp >> 6) & 0x3F)));
-        out.push_back(static_cast<char>(0x80 | (cp & 0x3F)));
-    } else {
-        out.push_back(static_cast<char>(0xF0 | (cp >> 18)));
-        out.push_back(static_cast<char>(0x80 | ((cp >> 12) & 0x3F)));
-        out.push_back(static_cast<char>(0x80 | ((cp >> 6) & 0x3F)));
-        out.push_back(static_cast<char>(0x80 | (cp & 0x3F)));
-    }
 }
 
 // 13.2.5.80 numeric character reference end state: the replacements.
@@ -580,19 +563,26 @@ private:
             }
     }
 
+    // Moves `q` past the letters there: whether they spell `word` (ASCII
+    // case-insensitively; `word` is lower-case and not empty).
+    bool letters_spell(const char*& q, std::string_view word) const {
+        size_t i = 0;
+        bool same = true;
+        while (q < end_ && is_alpha(*q)) {
+            if (i >= word.size() || lower(*q) != word[i]) same = false;
+            ++i, ++q;
+        }
+        return same && i == word.size();
+    }
+
     // After "</" in a raw-text state: an appropriate end tag (13.2.5.11-13
     // and the like) is the raw element's name followed by a space, '/' or
     // '>'; it is then tokenized as an end tag. Otherwise `p_` is left after
     // the letters read (they were text) and false returned.
     bool appropriate_end_tag() {
         const char* q = p_;
-        size_t i = 0;
-        bool same = true;
-        while (q < end_ && is_alpha(*q)) {
-            if (i >= raw_name_.size() || lower(*q) != raw_name_[i]) same = false;
-            ++i, ++q;
-        }
-        if (same && i == raw_name_.size() && i > 0 && q < end_ && (is_space(*q) || *q == '/' || *q == '>')) {
+        bool same = letters_spell(q, raw_name_);
+        if (same && q < end_ && (is_space(*q) || *q == '/' || *q == '>')) {
             name_ = raw_name_;
             p_ = q;
             attributes_and_emit(true);
@@ -622,18 +612,12 @@ private:
     // 13.2.5.31): whether they spell "script", followed by a space, '/' or
     // '>', which is consumed.
     bool script_word() {
-        static constexpr std::string_view kScript = "script";
         const char* q = p_;
-        size_t i = 0;
-        bool same = true;
-        while (q < end_ && is_alpha(*q)) {
-            if (i >= kScript.size() || lower(*q) != kScript[i]) same = false;
-            ++i, ++q;
-        }
+        bool same = letters_spell(q, "script");
         p_ = q;
         if (q < end_ && (is_space(*q) || *q == '/' || *q == '>')) {
             ++p_;
-            return same && i == kScript.size();
+            return same;
         }
         return false;
     }

@@ -1009,6 +1009,50 @@ def run_jobs(fn, jobs, nproc):
         return pool.map(fn, jobs, chunksize=8)
 
 
+def add_corpus_jobs(args, jobs, counts):
+    """The corpus files as jobs; returns the failures of a missing corpus."""
+    files, missing = corpus_files(args.sample, args.all, args.seed, args.require_corpora)
+    jobs.extend(("corpus", "%s %s" % (label, path), None, path, False) for label, path in files)
+    counts["corpus"] = len(files)
+    return missing if args.require_corpora else 0
+
+
+def tally(mode, results, expected_diffs, list_name, cases_name, same, describe, args, counts, t0):
+    """Prints every difference of `results`: a listed one must still be
+    exactly as listed (`same(got, listed)`), an unlisted one fails, and so do
+    listed cases that agree now or did not run. Returns the failures."""
+    failures = 0
+    reviewed = 0
+    for kind, name, ok, detail, got, got2, text in results:
+        expected = expected_diffs.get(name) if kind == "hand" else None
+        if ok:
+            if expected:
+                failures += 1
+                print("STALE  %s: listed in %s but both sides now agree "
+                      "(remove it from the list)" % (name, list_name))
+            continue
+        if expected:
+            if same((got, got2), expected):
+                reviewed += 1
+                print("REVIEWED  %s: %s\n    doc: %s\n    %s" % (name, expected[0], text, detail))
+                continue
+            print("CHANGED  %s: the listed difference changed\n    doc: %s\n    %s%s"
+                  % (name, text, detail, describe(expected)))
+        else:
+            print("DIFF  %s (%s)\n    doc: %s\n    %s" % (name, kind, text, detail))
+        failures += 1
+    if not args.no_hand:
+        ran = {r[1] for r in results if r[0] == "hand"}
+        for name in expected_diffs:
+            if name not in ran:
+                print("MISSING  %s: listed in %s but not in %s" % (name, list_name, cases_name))
+                failures += 1
+    print("%s: %d documents compared (%s) in %.1f s: %d reviewed differences, %d failures"
+          % (mode, len(results), ", ".join("%d %s" % (v, k) for k, v in counts.items()), time.time() - t0,
+             reviewed, failures))
+    return failures
+
+
 def tokens_mode(args, fixtures_dir):
     jobs = []
     counts = {}
@@ -1033,44 +1077,12 @@ def tokens_mode(args, fixtures_dir):
             made += 1
         counts["random"] = made
     if not args.no_corpus:
-        files, missing = corpus_files(args.sample, args.all, args.seed, args.require_corpora)
-        jobs.extend(("corpus", "%s %s" % (label, path), None, path, False) for label, path in files)
-        counts["corpus"] = len(files)
-        if args.require_corpora:
-            failures += missing
-
+        failures += add_corpus_jobs(args, jobs, counts)
     t0 = time.time()
     results = run_jobs(compare_tokens_job, jobs, args.jobs)
-    reviewed = 0
-    for kind, name, ok, detail, cpp, h5, text in results:
-        expected = EXPECTED_TOKEN_DIFFS.get(name) if kind == "hand" else None
-        if ok:
-            if expected:
-                failures += 1
-                print("STALE  %s: listed in EXPECTED_TOKEN_DIFFS but both sides now agree "
-                      "(remove it from the list)" % name)
-            continue
-        if expected:
-            reason, want_cpp, want_h5 = expected
-            if cpp == want_cpp and h5 == want_h5:
-                reviewed += 1
-                print("REVIEWED  %s: %s\n    doc: %s\n    %s" % (name, reason, text, detail))
-                continue
-            print("CHANGED  %s: the listed difference changed\n    doc: %s\n    %s" % (name, text, detail))
-        else:
-            print("DIFF  %s (%s)\n    doc: %s\n    %s" % (name, kind, text, detail))
-        failures += 1
-    if not args.no_hand:
-        ran = {r[1] for r in results if r[0] == "hand"}
-        for name in EXPECTED_TOKEN_DIFFS:
-            if name not in ran:
-                print("MISSING  %s: listed in EXPECTED_TOKEN_DIFFS but not in HAND_TOKENS" % name)
-                failures += 1
-    total = len(results)
-    print("tokens: %d documents compared (%s) in %.1f s: %d reviewed differences, %d failures"
-          % (total, ", ".join("%d %s" % (v, k) for k, v in counts.items()), time.time() - t0,
-             reviewed, failures))
-    return failures
+    return failures + tally("tokens", results, EXPECTED_TOKEN_DIFFS, "EXPECTED_TOKEN_DIFFS", "HAND_TOKENS",
+                            lambda got, listed: got == (listed[1], listed[2]), lambda listed: "",
+                            args, counts, t0)
 
 
 def links_mode(args, fixtures_dir):
@@ -1088,43 +1100,13 @@ def links_mode(args, fixtures_dir):
         jobs.extend(("fixture", n, t, None, False) for n, t in fx)
         counts["fixture"] = len(fx)
     if not args.no_corpus:
-        files, missing = corpus_files(args.sample, args.all, args.seed, args.require_corpora)
-        jobs.extend(("corpus", "%s %s" % (label, path), None, path, False) for label, path in files)
-        counts["corpus"] = len(files)
-        if args.require_corpora:
-            failures += missing
+        failures += add_corpus_jobs(args, jobs, counts)
     t0 = time.time()
     results = run_jobs(compare_links_job, jobs, args.jobs)
-    reviewed = 0
-    for kind, name, ok, detail, d, _, text in results:
-        expected = EXPECTED_LINK_DIFFS.get(name) if kind == "hand" else None
-        if ok:
-            if expected:
-                failures += 1
-                print("STALE  %s: listed in EXPECTED_LINK_DIFFS but both sides now agree "
-                      "(remove it from the list)" % name)
-            continue
-        if expected:
-            reason, want = expected
-            if d == want:
-                reviewed += 1
-                print("REVIEWED  %s: %s\n    doc: %s\n    %s" % (name, reason, text, detail))
-                continue
-            print("CHANGED  %s: the listed difference changed\n    doc: %s\n    %s\n    listed: %s"
-                  % (name, text, detail, fmt_link_diff(want)))
-        else:
-            print("DIFF  %s (%s)\n    doc: %s\n    %s" % (name, kind, text, detail))
-        failures += 1
-    if not args.no_hand:
-        ran = {r[1] for r in results if r[0] == "hand"}
-        for name in EXPECTED_LINK_DIFFS:
-            if name not in ran:
-                print("MISSING  %s: listed in EXPECTED_LINK_DIFFS but not in TREE_CASES" % name)
-                failures += 1
-    print("links: %d documents compared (%s) in %.1f s: %d reviewed differences, %d failures"
-          % (len(results), ", ".join("%d %s" % (v, k) for k, v in counts.items()), time.time() - t0,
-             reviewed, failures))
-    return failures
+    return failures + tally("links", results, EXPECTED_LINK_DIFFS, "EXPECTED_LINK_DIFFS", "TREE_CASES",
+                            lambda got, listed: got[0] == listed[1],
+                            lambda listed: "\n    listed: %s" % fmt_link_diff(listed[1]),
+                            args, counts, t0)
 
 
 def main():
