@@ -97,7 +97,7 @@ bench-pg: deps
 asan: deps
 	@$(MAKE) --no-print-directory -j$$(nproc) BUILD=build-asan BIN=bin-asan \
 	    CXXFLAGS="-O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer" \
-	    LDFLAGS="-fsanitize=address,undefined" all bin-asan/unit-tests
+	    LDFLAGS="-fsanitize=address,undefined" all bin-asan/unit-tests bin-asan/html-scan
 	@FRONTIER_BIN=bin-asan UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 tests/run.sh
 
 # libFuzzer targets (clang; tests/fuzz/): FUZZ_SECONDS each (default 300).
