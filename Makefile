@@ -52,14 +52,19 @@ $(BIN)/unit-tests: $(UNIT_OBJ) $(LIB_A)
 	@mkdir -p $(BIN)
 	$(CXX) $(CXXFLAGS) $(LDFLAGS) -o $@ $(UNIT_OBJ) $(LIB_A) $(LDLIBS) $(CURL_LIBS)
 
-# Test drivers (not installed): the HTML code's differential tests use it.
+# Test drivers (not installed): the differential tests of the HTML tokenizer
+# and of the robots.txt matcher use them.
 $(BIN)/html-scan: $(BUILD)/tests/tools/html_scan.o $(LIB_A)
+	@mkdir -p $(BIN)
+	$(CXX) $(CXXFLAGS) $(LDFLAGS) -o $@ $< $(LIB_A) $(LDLIBS)
+
+$(BIN)/robots-check: $(BUILD)/tests/tools/robots_check.o $(LIB_A)
 	@mkdir -p $(BIN)
 	$(CXX) $(CXXFLAGS) $(LDFLAGS) -o $@ $< $(LIB_A) $(LDLIBS)
 
 # Every suite, then one total line "N passed, N failed".
 check: deps
-	@$(MAKE) --no-print-directory -j$$(nproc) all bin/unit-tests bin/html-scan
+	@$(MAKE) --no-print-directory -j$$(nproc) all bin/unit-tests bin/html-scan bin/robots-check
 	@tests/run.sh
 
 # The PostgreSQL suite alone (part of `make check` too): the CLI golden cases,
@@ -97,7 +102,7 @@ bench-pg: deps
 asan: deps
 	@$(MAKE) --no-print-directory -j$$(nproc) BUILD=build-asan BIN=bin-asan \
 	    CXXFLAGS="-O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer" \
-	    LDFLAGS="-fsanitize=address,undefined" all bin-asan/unit-tests bin-asan/html-scan
+	    LDFLAGS="-fsanitize=address,undefined" all bin-asan/unit-tests bin-asan/html-scan bin-asan/robots-check
 	@FRONTIER_BIN=bin-asan UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 tests/run.sh
 
 # libFuzzer targets (clang; tests/fuzz/): FUZZ_SECONDS each (default 300).

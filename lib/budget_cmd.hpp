@@ -22,6 +22,7 @@ struct BudgetOptions {
     // Scope of --replenish / --total-budget: at most one of the two.
     std::string domain;  // this domain and its subdomains
     std::string queue;   // one queue key
+    bool domain_given = false, queue_given = false;  // the option was on the command line (even empty)
     // Edits, as given on the command line (validated by run_budget with
     // normalise_setting). nullopt: not given.
     std::optional<std::string> replenish, total_budget;                  // scoped or global
@@ -58,7 +59,21 @@ struct BudgetEdit {
 // Decodes the edit keys of `r` (queue, domain, replenish, total_budget,
 // retire, unretire, hold_queues, cost_policy, error_penalty); every other key
 // is ignored. Never throws for bad data: sets `reason` ("bad-field",
-// "bad-value", "two-scopes", "needs-queue", "global-only", "conflict").
+// "bad-value", "two-scopes", "needs-queue", "global-only", "conflict",
+// "not-an-edit": neither an edit key nor a scope, e.g. a line that is not a
+// JSON object). Values are checked by the same code as the options
+// (budget_scope_problem, budget_total_problem, normalise_setting), so
+// --apply refuses exactly what --domain, --queue, --total-budget ... refuse.
 BudgetEdit parse_budget_edit(const Record& r);
+
+// Why `name` (lower-cased) cannot be a --domain or --queue, or an --apply
+// domain or queue: "" when it can. A queue key or domain is a host name in
+// ASCII (an IDN in its xn-- form): letters, digits, '.', '-', '_', and ':'
+// '[' ']' for a port or an IPv6 address; 1 to 260 bytes.
+std::string budget_scope_problem(std::string_view name);
+
+// Why `total` cannot be a total budget (--total-budget, total_budget): ""
+// when it can (-1: none, or 0 and above).
+std::string budget_total_problem(int64_t total);
 
 }  // namespace frontier

@@ -2,6 +2,7 @@
 // budget_cmd.hpp for the contract and man/frontier-budget.1 for the tool.
 #include <cctype>
 #include <map>
+#include <tuple>
 #include <utility>
 
 #include "budget_cmd.hpp"
@@ -139,6 +140,21 @@ int run_apply(const BudgetOptions& o) {
 
 }  // namespace
 
+std::string budget_scope_problem(std::string_view name) {
+    if (name.empty()) return "is empty";
+    if (name.size() > 260) return "is longer than 260 bytes";
+    for (unsigned char c : name) {
+        bool ok = (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '.' || c == '-' || c == '_' ||
+                  c == ':' || c == '[' || c == ']';
+        if (!ok)
+            return "is not a host name (letters, digits, '.', '-', '_', and ':' '[' ']' for a port or an IPv6 "
+                   "address; an IDN in its xn-- form)";
+    }
+    return "";
+}
+
+std::string budget_total_problem(int64_t total) { return total < -1 ? "must be -1 (none) or at least 0" : ""; }
+
 BudgetEdit parse_budget_edit(const Record& r) {
     BudgetEdit e;
     auto reject = [&e](const char* reason, std::string_view field) {
@@ -182,8 +198,15 @@ BudgetEdit parse_budget_edit(const Record& r) {
     }
     for (const char* k : {"queue", "domain"}) {
         const JsonValue* v = r.find(k);
-        if (v && v->kind == JsonValue::Kind::string && v->s.empty()) return reject("bad-value", k);
+        if (v && v->kind == JsonValue::Kind::string && !budget_scope_problem(lower(v->s)).empty())
+            return reject("bad-value", k);
     }
+    if (e.total_budget && !budget_total_problem(*e.total_budget).empty()) return reject("bad-value", "total_budget");
+    // A line with neither an edit nor a scope is not an edit at all: a bare
+    // word, a number or an array (read as a lease-less "url"), {}, or an
+    // object whose keys are all misspelt. (A report row names its queue:
+    // with nothing to change it is skipped, not rejected.)
+    if (e.empty() && e.queue.empty() && e.domain.empty()) return reject("not-an-edit", "");
     if (!e.queue.empty() && !e.domain.empty()) return reject("two-scopes", "domain");
     if ((e.retire || e.unretire) && e.queue.empty()) return reject("needs-queue", e.retire ? "retire" : "unretire");
     if (e.retire && e.unretire) return reject("conflict", "unretire");
@@ -195,7 +218,13 @@ BudgetEdit parse_budget_edit(const Record& r) {
 
 int run_budget(const BudgetOptions& o) {
     // Validate everything before touching the file.
-    if (!o.domain.empty() && !o.queue.empty()) throw UsageError("give --domain or --queue, not both");
+    if ((o.domain_given || !o.domain.empty()) && (o.queue_given || !o.queue.empty()))
+        throw UsageError("give --domain or --queue, not both");
+    for (auto [opt, given, name] : {std::tuple{"--domain", o.domain_given, &o.domain},
+                                    std::tuple{"--queue", o.queue_given, &o.queue}})
+        if (given || !name->empty())
+            if (std::string p = budget_scope_problem(lower(*name)); !p.empty())
+                throw UsageError(std::string(opt) + " '" + *name + "' " + p);
     bool scoped = !o.domain.empty() || !o.queue.empty();
     if (scoped && (o.hold_queues || o.cost_policy || o.error_penalty))
         throw UsageError("--hold-queues, --cost-policy and --error-penalty are global: drop --domain/--queue");
@@ -208,7 +237,11 @@ int run_budget(const BudgetOptions& o) {
     if (!o.apply && !o.inputs.empty()) throw UsageError("input files are read only with --apply");
     std::optional<std::string> replenish, total, hold, policy, penalty;
     if (o.replenish) replenish = normalise_setting("budget.replenish", *o.replenish);
-    if (o.total_budget) total = normalise_setting("budget.total", *o.total_budget);
+    if (o.total_budget) {
+        total = normalise_setting("budget.total", *o.total_budget);
+        if (std::string p = budget_total_problem(to_int(*total)); !p.empty())
+            throw UsageError("--total-budget " + *o.total_budget + ": " + p);
+    }
     if (o.hold_queues) hold = normalise_setting("budget.hold-queues", *o.hold_queues);
     if (o.cost_policy) policy = normalise_setting("budget.cost-policy", *o.cost_policy);
     if (o.error_penalty) penalty = normalise_setting("budget.error-penalty", *o.error_penalty);

@@ -1,3 +1,4 @@
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <ctime>
@@ -97,6 +98,18 @@ int exit_code(LeaseStatus s) {
 // Leases per transaction of a non-follow batch (~0.5 KiB each until printed).
 constexpr int64_t kLeaseChunk = 10000;
 
+// The longest lease: 7 days (the bound lease.ttl has too, lib/settings.cpp).
+// A lease must expire: an infinite or huge --ttl would hold its URL for
+// ever ("expires":null) where neither expiry nor frontier-report --check
+// sees it.
+constexpr double kMaxLeaseTtl = 604800;
+
+// The lease lifetime of a batch: --ttl, else the lease.ttl setting (a
+// stored value from before the bound is held to it).
+double lease_ttl(const LeaseOptions& o, Store& store) {
+    return o.ttl >= 0 ? o.ttl : std::min(store.settings().lease_ttl, kMaxLeaseTtl);
+}
+
 }  // namespace
 
 int run_lease(const LeaseOptions& o) {
@@ -105,6 +118,10 @@ int run_lease(const LeaseOptions& o) {
     if (!o.url_class.empty() && o.url_class != "acquisition" && o.url_class != "discovery")
         throw UsageError("--class must be acquisition or discovery");
     if (o.refill_ratio <= 0 || o.refill_ratio > 1) throw UsageError("--refill-ratio must be in (0, 1]");
+    // o.ttl is -1 when --ttl was not given (tools/frontier-lease.cpp refuses
+    // an explicit negative value); NaN fails the test too.
+    if (o.ttl != -1 && !(o.ttl > 0 && o.ttl <= kMaxLeaseTtl))
+        throw UsageError("--ttl must be a number of seconds above 0 and at most 604800 (7 days)");
     Store store(frontier_path(o.common), Store::Mode::write);
     LeaseRequest req;
     req.n = o.n;
@@ -116,7 +133,7 @@ int run_lease(const LeaseOptions& o) {
         // A large -n is leased in transactions of kLeaseChunk, each printed
         // once committed: memory stays flat (a transaction holds its leases
         // until COMMIT), and --per-queue counts over the whole batch.
-        req.ttl = o.ttl >= 0 ? o.ttl : store.settings().lease_ttl;
+        req.ttl = lease_ttl(o, store);
         req.now = frontier::now();
         std::unordered_map<int64_t, int64_t> taken;
         req.taken = &taken;
@@ -149,7 +166,7 @@ int run_lease(const LeaseOptions& o) {
             return 0;
         }
         store.refresh_settings();
-        req.ttl = o.ttl >= 0 ? o.ttl : store.settings().lease_ttl;
+        req.ttl = lease_ttl(o, store);
         req.now = frontier::now();
         int64_t out_now = store.count("leased") + store.count("robots_leased");
         double threshold = o.refill_ratio * static_cast<double>(o.max_in_flight);

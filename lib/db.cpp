@@ -13,11 +13,47 @@
 
 namespace frontier {
 
+namespace {
+
+// True when the file system holding `path` has no free block left (for
+// this user: root may still have its reserved blocks).
+bool no_space_left(const char* path) {
+    if (!path || !*path) return false;
+    std::string dir(path);
+    auto slash = dir.rfind('/');
+    dir = slash == std::string::npos ? "." : slash == 0 ? "/" : dir.substr(0, slash);
+    struct statvfs st;
+    return statvfs(dir.c_str(), &st) == 0 && (st.f_bavail == 0 || st.f_bfree == 0);
+}
+
+// The message of SQLite's last error on `db`. A full disk says so, and
+// names the file: SQLITE_FULL, or an I/O error (a write, growing the -shm
+// or -wal file) with ENOSPC/EDQUOT or on a file system with no space left.
+// SQLite's own text stays at the end ("database or disk is full", "disk
+// I/O error"). Otherwise `what` + ": " + SQLite's text.
+std::string sqlite_error(sqlite3* db, std::string_view what) {
+    std::string msg = db ? sqlite3_errmsg(db) : "out of memory";
+    if (db) {
+        int code = sqlite3_extended_errcode(db), err = sqlite3_system_errno(db);
+        const char* file = sqlite3_db_filename(db, "main");
+        bool full = (code & 0xff) == SQLITE_FULL ||
+                    ((code & 0xff) == SQLITE_IOERR && (err == ENOSPC || err == EDQUOT || no_space_left(file)));
+        if (full)
+            return std::string("disk full: ") + (file && *file ? file : "the frontier file") +
+                   " (no space left on its file system for it, its -wal or its -shm file; SQLite: " + msg + ")";
+    }
+    return std::string(what) + ": " + msg;
+}
+
+}  // namespace
+
 Stmt::Stmt(sqlite3* db, std::string_view sql) : db_(db) {
     if (sqlite3_prepare_v3(db, sql.data(), static_cast<int>(sql.size()), SQLITE_PREPARE_PERSISTENT, &st_,
-                           nullptr) != SQLITE_OK)
-        throw DbError(std::string("cannot prepare statement: ") + sqlite3_errmsg(db) + " in: " +
-                      std::string(sql.substr(0, 120)));
+                           nullptr) != SQLITE_OK) {
+        std::string msg = sqlite_error(db, "cannot prepare statement");
+        if (!msg.starts_with("disk full: ")) msg += " in: " + std::string(sql.substr(0, 120));
+        throw DbError(msg);
+    }
 }
 
 Stmt::~Stmt() {
@@ -43,9 +79,9 @@ bool Stmt::step() {
     int rc = sqlite3_step(st_);
     if (rc == SQLITE_ROW) return true;
     if (rc == SQLITE_DONE) return false;
-    std::string msg = sqlite3_errmsg(db_);
+    std::string msg = sqlite_error(db_, "database error");
     sqlite3_reset(st_);
-    throw DbError("database error: " + msg);
+    throw DbError(msg);
 }
 
 void Stmt::exec() {
@@ -137,10 +173,10 @@ Db::Db(const std::string& path, bool create, bool readonly) {
     if (sqlite3_open_v2(immutable ? file_uri(path, "immutable=1").c_str() : path.c_str(), &db_, flags,
                         wal_vfs_name()) !=
         SQLITE_OK) {
-        std::string msg = db_ ? sqlite3_errmsg(db_) : "out of memory";
+        std::string msg = sqlite_error(db_, "cannot open frontier file " + path);
         sqlite3_close(db_);
         db_ = nullptr;
-        throw IoError("cannot open frontier file " + path + ": " + msg);
+        throw IoError(msg);
     }
     sqlite3_extended_result_codes(db_, 1);
     sqlite3_busy_timeout(db_, 60000);
@@ -196,9 +232,9 @@ void Db::exec(std::string_view sql) {
     std::string s(sql);
     char* err = nullptr;
     if (sqlite3_exec(db_, s.c_str(), nullptr, nullptr, &err) != SQLITE_OK) {
-        std::string msg = err ? err : sqlite3_errmsg(db_);
+        std::string msg = sqlite_error(db_, "database error");
         sqlite3_free(err);
-        throw DbError("database error: " + msg);
+        throw DbError(msg);
     }
 }
 
@@ -209,7 +245,7 @@ bool Db::constraint_violation(const DbError& e) const {
 
 void Db::fail(std::string_view what) const {
     if (pg_) throw DbError(std::string(what) + ": " + pg_error(pg_));
-    throw DbError(std::string(what) + ": " + sqlite3_errmsg(db_));
+    throw DbError(sqlite_error(db_, what));
 }
 
 void Db::begin_write() {

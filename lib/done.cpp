@@ -1,6 +1,7 @@
 #include "done.hpp"
 
 #include <algorithm>
+#include <cmath>
 
 #include <simdjson.h>
 
@@ -15,6 +16,20 @@ const std::initializer_list<std::string_view> kOwned = {
     "body", "warc", "queue", "priority", "depth", "attempt", "type", "discovery", "via", "expires", "robots",
     "cost", "line", "next_visit", "links_added", "links_rejected"};
 
+// The window a time in a result must fall in (no year 9999, no negative
+// epochs): from 1990-01-01T00:00:00Z to one day after now (a day of clock
+// skew between the fetch host and frontier-done).
+constexpr double kEarliestTime = 631152000;
+constexpr double kFutureSlack = 86400;
+bool sane_time(double t, double now) { return t >= kEarliestTime && t <= now + kFutureSlack; }
+
+// An HTTP status as fetch writes it: a response's three-digit code (100 to
+// 999: curl passes on any three digits, e.g. a server's 999), or 0 (no
+// response) with an error_class.
+bool sane_status(int64_t status, bool has_error_class) {
+    return (status >= 100 && status <= 999) || (status == 0 && has_error_class);
+}
+
 struct LinkIn {
     std::string url;
     bool nofollow = false;
@@ -23,7 +38,8 @@ struct LinkIn {
 };
 
 // Reads `links`: an array of strings or {"url","nofollow","discovery","last_modified"} objects.
-bool read_links(const JsonValue& v, std::vector<LinkIn>& out) {
+// A last_modified outside the sane window (sane_time) counts as absent.
+bool read_links(const JsonValue& v, std::vector<LinkIn>& out, double now) {
     if (v.kind == JsonValue::Kind::null) return true;
     if (v.kind != JsonValue::Kind::array) return false;
     simdjson::dom::parser p;
@@ -45,6 +61,8 @@ bool read_links(const JsonValue& v, std::vector<LinkIn>& out) {
             double lm;
             if (!e["last_modified"].get_double().get(lm)) l.last_modified = lm;
             else if (!e["last_modified"].get_string().get(s)) l.last_modified = parse_rfc3339(s);
+            if (l.last_modified && !(std::isfinite(*l.last_modified) && sane_time(*l.last_modified, now)))
+                l.last_modified.reset();
         } else {
             continue;
         }
@@ -116,10 +134,14 @@ std::string DoneProcessor::process(const InputLine& line, double now, bool& reje
         f.content_type = r.get_string("content_type");
         f.body = r.get_string("body");
         location = r.get_string("location");
-        if (auto l = r.find("links"); l && !read_links(*l, links)) throw FieldTypeError{"links", "array"};
+        if (auto l = r.find("links"); l && !read_links(*l, links, now)) throw FieldTypeError{"links", "array"};
     } catch (const FieldTypeError& e) {
         return reject("bad-field", e.key);
     }
+    // Values of the right type but impossible: the record is rejected like
+    // one of the wrong type, and its lease is left to expire.
+    if (f.has_status && !sane_status(f.status, !f.error_class.empty())) return reject("bad-field", "status");
+    if (f.fetched_at && !sane_time(*f.fetched_at, now)) return reject("bad-field", "fetched_at");
     if (f.lease.empty() && f.url.empty()) return reject("missing-lease");
     if (!f.has_status && f.error_class.empty()) return reject("missing-status");
 

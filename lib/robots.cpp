@@ -205,17 +205,24 @@ struct Selection {
 }  // namespace
 
 RobotsRules RobotsRules::parse(std::string_view body, std::string_view user_agent) {
-    if (body.size() > kRobotsMaxBytes) {
-        // Read only whole lines of the first kRobotsMaxBytes octets.
+    if (body.size() >= kRobotsMaxBytes) {
+        // Read only whole lines of the first kRobotsMaxBytes octets. A body
+        // of exactly kRobotsMaxBytes is what fetch keeps of a longer
+        // robots.txt: its last line counts only when it ends there.
         std::string_view head = body.substr(0, kRobotsMaxBytes);
-        char next = body[kRobotsMaxBytes];
+        char next = body.size() > kRobotsMaxBytes ? body[kRobotsMaxBytes] : head.back();
         if (next != '\n' && next != '\r') {
             std::size_t eol = head.find_last_of("\r\n");
             head = eol == std::string_view::npos ? std::string_view() : head.substr(0, eol + 1);
         }
         body = head;
     }
-    if (body.substr(0, 3) == "\xEF\xBB\xBF") body.remove_prefix(3);
+    // A UTF-8 byte order mark is skipped, and so is a cut one ("\xEF",
+    // "\xEF\xBB"), as Google's parser does: it would spoil the first line.
+    for (char bom : std::string_view("\xEF\xBB\xBF")) {
+        if (body.empty() || body.front() != bom) break;
+        body.remove_prefix(1);
+    }
 
     const std::string_view ours = product_token(user_agent);
     Selection specific, star;

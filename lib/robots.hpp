@@ -14,7 +14,9 @@
 namespace frontier {
 
 // How much of a robots.txt body parse() reads (RFC 9309 asks for at least
-// 500 KiB). A line cut by the limit is dropped, not read half.
+// 500 KiB), and how much fetch reads of one. A line cut by the limit is
+// dropped, not read half; so is the last line of a body of exactly this size
+// that does not end in a line break (fetch's prefix of a longer file).
 inline constexpr std::size_t kRobotsMaxBytes = 512000;
 
 struct RobotsRule {

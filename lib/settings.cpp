@@ -75,7 +75,12 @@ const std::vector<SettingDef> kDefs = {
      "interval rule: the seed's multiplicative one, or change-rate estimate"},
 };
 
+// lease.ttl: a lease must expire, within 7 days (frontier-lease --ttl has
+// the same bound, lib/cmd_lease.cpp).
+constexpr double kMaxLeaseTtl = 604800;
+
 std::string expected_of(const SettingDef& d) {
+    if (std::string_view(d.key) == "lease.ttl") return "a number of seconds above 0 and at most 604800 (7 days)";
     switch (d.kind) {
         case K::number: return d.allow_negative ? "a number" : "a number >= 0";
         case K::integer: return d.allow_negative ? "an integer (-1 for none)" : "an integer >= 0";
@@ -163,6 +168,7 @@ std::string normalise_setting(std::string_view key, std::string_view value) {
             if (e.is_null() && d->allow_negative) return "null";
             double v;
             if (e.get_double().get(v) || !std::isfinite(v) || (v < 0 && !d->allow_negative)) bad_value(*d, value);
+            if (std::string_view(d->key) == "lease.ttl" && !(v > 0 && v <= kMaxLeaseTtl)) bad_value(*d, value);
             append_json_number(out, v);
             return out;
         }

@@ -12,16 +12,36 @@ namespace frontier {
 
 namespace {
 
-// Parses "<hex>-<hex>" lease ids (URL leases) after an optional prefix.
-bool parse_lease(std::string_view s, int64_t& id, int64_t& seq) {
+// How a lease id reads: not a lease id at all (rejected bad-lease), an id
+// in the form frontier-lease writes, or one in that form whose numbers are
+// too large for any row (an unknown lease: stale, as it always was).
+enum class LeaseId { bad, ok, unknown };
+
+// Parses one number of a lease id in the form frontier-lease writes it
+// (%llx): lower-case hexadecimal digits, no leading zero (but "0"), no
+// sign, no "0x", no blank. Any other spelling of a number ("0x1", "01",
+// "+1", "1F", " 1") is not a lease id, though strtoull would read it as one.
+LeaseId parse_hex_part(std::string_view s, int64_t& out) {
+    if (s.empty() || (s.size() > 1 && s[0] == '0')) return LeaseId::bad;
+    uint64_t v = 0;
+    bool huge = s.size() > 16 || (s.size() == 16 && s[0] > '7');  // above INT64_MAX
+    for (char c : s) {
+        int d = c >= '0' && c <= '9' ? c - '0' : c >= 'a' && c <= 'f' ? c - 'a' + 10 : -1;
+        if (d < 0) return LeaseId::bad;
+        v = v * 16 + static_cast<uint64_t>(d);
+    }
+    out = static_cast<int64_t>(v);
+    return huge ? LeaseId::unknown : LeaseId::ok;
+}
+
+// Parses "<hex>-<hex>" lease ids (URL leases; robots.txt leases after their
+// "r"), canonical form only, at most 40 characters.
+LeaseId parse_lease(std::string_view s, int64_t& id, int64_t& seq) {
     auto dash = s.find('-');
-    if (dash == std::string_view::npos || dash == 0 || dash + 1 >= s.size() || s.size() > 40) return false;
-    std::string a(s.substr(0, dash)), b(s.substr(dash + 1));
-    char* end = nullptr;
-    id = static_cast<int64_t>(std::strtoull(a.c_str(), &end, 16));
-    if (*end) return false;
-    seq = static_cast<int64_t>(std::strtoull(b.c_str(), &end, 16));
-    return !*end;
+    if (dash == std::string_view::npos || s.size() > 40) return LeaseId::bad;
+    LeaseId a = parse_hex_part(s.substr(0, dash), id), b = parse_hex_part(s.substr(dash + 1), seq);
+    if (a == LeaseId::bad || b == LeaseId::bad) return LeaseId::bad;
+    return a == LeaseId::ok && b == LeaseId::ok ? LeaseId::ok : LeaseId::unknown;
 }
 
 std::string result_class(const FetchFacts& f) {
@@ -123,9 +143,14 @@ DoneOutcome Store::finish(const FetchFacts& f, double now) {
     if (!f.lease.empty() && f.lease[0] == 'r') {
         // A robots.txt prerequisite.
         int64_t hid, seq;
-        if (!parse_lease(std::string_view(f.lease).substr(1), hid, seq)) {
+        LeaseId how = parse_lease(std::string_view(f.lease).substr(1), hid, seq);
+        if (how == LeaseId::bad) {
             o.result = "rejected";
             o.reason = "bad-lease";
+            return o;
+        }
+        if (how == LeaseId::unknown) {
+            o.url = f.url;
             return o;
         }
         Stmt& h = m.q("SELECT name, robots_lease_seq, robots_lease_expires, robots_queue, robots_retries "
@@ -146,7 +171,11 @@ DoneOutcome Store::finish(const FetchFacts& f, double now) {
         m.count(result_class(f), 1);
         m.robots_cache.erase(hid);
         bool ok = f.error_class.empty() && f.status >= 200 && f.status < 300;
-        bool allow_all = f.error_class.empty() && f.status >= 300 && f.status < 500;
+        // 3xx (a redirect fetch did not follow: a 6th one, a loop, another
+        // scheme) and 4xx: "unavailable", allow all (RFC 9309 2.3.1.2-3).
+        // (An older fetch reported the first cases as too-many-redirects.)
+        bool allow_all = (f.error_class.empty() && f.status >= 300 && f.status < 500) ||
+                         (f.error_class == "too-many-redirects" && f.status >= 300 && f.status < 400);
         std::optional<double> crawl_delay;
         if (ok || allow_all) {
             std::string text;
@@ -182,9 +211,14 @@ DoneOutcome Store::finish(const FetchFacts& f, double now) {
     // A URL lease, or a lease-less result matched by URL while leased.
     int64_t id = -1, seq = -1;
     if (!f.lease.empty()) {
-        if (!parse_lease(f.lease, id, seq)) {
+        LeaseId how = parse_lease(f.lease, id, seq);
+        if (how == LeaseId::bad) {
             o.result = "rejected";
             o.reason = "bad-lease";
+            return o;
+        }
+        if (how == LeaseId::unknown) {
+            o.url = f.url;
             return o;
         }
     } else {

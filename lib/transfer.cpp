@@ -5,6 +5,7 @@
 
 #include "clock.hpp"
 #include "http_date.hpp"
+#include "robots.hpp"
 
 namespace frontier {
 
@@ -87,16 +88,18 @@ void Transfer::begin(FetchJob&& job, double fetched_at) {
     res_.job = std::move(job);
     res_.fetched_at = fetched_at;
     res_.warc = !opt_.warc_prefix.empty();
-    too_large_ = conn_failed_ = response_seen_ = false;
+    too_large_ = robots_cut_ = conn_failed_ = response_seen_ = false;
+    response_url_.clear();
     latency_ = 0;
     errbuf_[0] = '\0';
     retry_after_raw_.clear();
     last_modified_raw_.clear();
+    location_raw_.clear();
     XXH3_64bits_reset(xxh_);
     keep_limit_ = 0;
     if (opt_.links || res_.warc) keep_limit_ = opt_.max_size;
     if (opt_.body) keep_limit_ = std::max<uint64_t>(keep_limit_, opt_.body_max);
-    if (res_.job.robots) keep_limit_ = std::max<uint64_t>(keep_limit_, 512000);
+    if (res_.job.robots) keep_limit_ = std::max<uint64_t>(keep_limit_, kRobotsMaxBytes);
 
     CURL* e = easy_.get();
     headers_.reset();
@@ -105,13 +108,27 @@ void Transfer::begin(FetchJob&& job, double fetched_at) {
         headers_.append(("If-Modified-Since: " + format_http_date(*res_.job.if_modified_since)).c_str());
     curl_easy_setopt(e, CURLOPT_HTTPHEADER, headers_.get());
     curl_easy_setopt(e, CURLOPT_FOLLOWLOCATION, res_.job.robots ? 1L : 0L);
+    // A robots.txt is read up to kRobotsMaxBytes (RFC 9309 2.5) and cut
+    // there, whatever its announced length: --max-size does not apply.
+    curl_easy_setopt(e, CURLOPT_MAXFILESIZE_LARGE,
+                     static_cast<curl_off_t>(res_.job.robots ? 0 : opt_.max_size));
     curl_easy_setopt(e, CURLOPT_URL, res_.job.url.c_str());
 }
 
 size_t Transfer::on_body(char* p, size_t size, size_t n, void* self) {
     auto* t = static_cast<Transfer*>(self);
     size_t len = size * n;
-    if (t->res_.bytes + len > t->opt_.max_size) {
+    if (t->res_.job.robots) {
+        if (t->res_.bytes + len > kRobotsMaxBytes) {
+            // Keep the first kRobotsMaxBytes and stop: finish() reports the
+            // prefix as the body of a successful fetch.
+            size_t part = kRobotsMaxBytes - t->res_.bytes;
+            t->res_.body.append(p, part);  // keep_limit_ >= kRobotsMaxBytes: all kept so far
+            t->res_.bytes += part;
+            t->robots_cut_ = true;
+            return 0;  // != len: libcurl aborts with CURLE_WRITE_ERROR
+        }
+    } else if (t->res_.bytes + len > t->opt_.max_size) {
         t->too_large_ = true;
         return 0;  // != len: libcurl aborts with CURLE_WRITE_ERROR
     }
@@ -149,7 +166,10 @@ void Transfer::header_line(std::string_view line) {
         res_.etag.clear();
         retry_after_raw_.clear();
         last_modified_raw_.clear();
+        location_raw_.clear();
         response_seen_ = true;
+        char* url = nullptr;
+        if (curl_easy_getinfo(easy(), CURLINFO_EFFECTIVE_URL, &url) == CURLE_OK && url) response_url_ = url;
         return;
     }
     std::string_view v;
@@ -159,6 +179,7 @@ void Transfer::header_line(std::string_view line) {
         break;
     case 'l':
         if (header_is(line, "last-modified", v)) last_modified_raw_.assign(v);
+        else if (header_is(line, "location", v)) location_raw_.assign(v);
         break;
     case 'r':
         if (header_is(line, "retry-after", v)) retry_after_raw_.assign(v);
@@ -190,6 +211,25 @@ int Transfer::on_debug(CURL*, curl_infotype type, char* p, size_t n, void* self)
     return 0;
 }
 
+// For a robots.txt fetch that ended on a 3xx: did libcurl stop because it
+// would not follow the redirect (rather than because following it failed)?
+// More than 5 redirects; a Location of another scheme (libcurl moved to it,
+// then refused it) or one it could not parse (libcurl stayed on the URL that
+// sent the 3xx). A failure of the new URL itself (HTTP/0.9, DNS, ...) is not.
+bool Transfer::unfollowed_redirect(CURLcode rc) const {
+    if (rc == CURLE_TOO_MANY_REDIRECTS) return true;
+    if (rc != CURLE_UNSUPPORTED_PROTOCOL && rc != CURLE_URL_MALFORMAT) return false;
+    std::string_view eff = res_.effective_url.empty() ? std::string_view(res_.job.url) : res_.effective_url;
+    if (eff == response_url_) return true;
+    auto starts = [&](std::string_view prefix) {
+        if (eff.size() < prefix.size()) return false;
+        for (size_t i = 0; i < prefix.size(); ++i)
+            if ((eff[i] | 0x20) != prefix[i]) return false;
+        return true;
+    };
+    return !starts("http://") && !starts("https://");
+}
+
 FetchResult Transfer::finish(CURLcode rc) {
     CURL* e = easy_.get();
     long code = 0;
@@ -217,6 +257,18 @@ FetchResult Transfer::finish(CURLcode rc) {
     if (!retry_after_raw_.empty()) res_.retry_after = parse_retry_after(retry_after_raw_, now());
     if (rc == CURLE_OK) {
         res_.content_hash = XXH3_64bits_digest(xxh_);
+    } else if (robots_cut_ && rc == CURLE_WRITE_ERROR) {
+        // The first kRobotsMaxBytes of a longer robots.txt: a success with
+        // that prefix (no content_hash: the body is not complete).
+        res_.truncated = "length";
+    } else if (res_.job.robots && res_.status >= 300 && res_.status < 400 && unfollowed_redirect(rc)) {
+        // A redirect that is not followed (a 6th one, a loop, another
+        // scheme, an unparsable Location) is reported as what it is: the
+        // 3xx, with its location. frontier-done reads it as "unavailable".
+        if (res_.location.empty())
+            res_.location = res_.effective_url.empty() || res_.effective_url == response_url_ ? location_raw_
+                                                                                             : res_.effective_url;
+        res_.effective_url = response_url_ == res_.job.url ? std::string() : response_url_;
     } else {
         res_.error_class = classify_curl_error(rc, too_large_);
         res_.error = errbuf_[0] ? errbuf_ : curl_easy_strerror(rc);

@@ -26,7 +26,8 @@ public:
     Transfer(const Transfer&) = delete;
     Transfer& operator=(const Transfer&) = delete;
 
-    // Prepares a fetch of `job` (conditional headers, redirects for robots).
+    // Prepares a fetch of `job` (conditional headers; for robots: redirects
+    // followed, body read up to kRobotsMaxBytes whatever --max-size).
     // `fetched_at` is the epoch time reported. Add easy() to the multi next.
     void begin(FetchJob&& job, double fetched_at);
     CURL* easy() const { return easy_.get(); }
@@ -46,6 +47,7 @@ private:
     static size_t on_header(char* p, size_t size, size_t n, void* self);
     static int on_debug(CURL*, curl_infotype type, char* p, size_t n, void* self);
     void header_line(std::string_view line);
+    bool unfollowed_redirect(CURLcode rc) const;
 
     const FetchOptions& opt_;
     CurlEasy easy_;
@@ -54,12 +56,15 @@ private:
     FetchResult res_;
     uint64_t keep_limit_ = 0;
     bool too_large_ = false;
+    bool robots_cut_ = false;     // a robots.txt body stopped at kRobotsMaxBytes
+    std::string response_url_;    // the URL that sent the last response header
     bool conn_failed_ = false;
     bool response_seen_ = false;  // a response header arrived since the last request
     double latency_ = 0;
     char errbuf_[CURL_ERROR_SIZE] = {};
     std::string retry_after_raw_;
     std::string last_modified_raw_;
+    std::string location_raw_;    // the last response's Location, as sent
 };
 
 }  // namespace frontier

@@ -3,14 +3,15 @@
 
 int main(int argc, char** argv) {
     frontier::BudgetOptions o;
-    CLI::Option* unretire = nullptr;
+    CLI::Option *unretire = nullptr, *domain = nullptr, *queue = nullptr;
     auto text = [](std::optional<std::string>& slot) { return [&slot](const std::string& v) { slot = v; }; };
     return frontier::run_tool(
         "frontier-budget", argc, argv,
         [&](CLI::App& app) {
             frontier::add_common_options(app, o.common);
-            app.add_option("--domain", o.domain, "scope --replenish/--total-budget to domain D and its subdomains");
-            app.add_option("--queue", o.queue, "scope --replenish/--total-budget to the queue KEY");
+            domain = app.add_option("--domain", o.domain,
+                                    "scope --replenish/--total-budget to domain D and its subdomains");
+            queue = app.add_option("--queue", o.queue, "scope --replenish/--total-budget to the queue KEY");
             app.add_option_function<std::string>("--replenish", text(o.replenish),
                                                  "session balance N given on activation (budget.replenish)");
             app.add_option_function<std::string>("--total-budget", text(o.total_budget),
@@ -34,6 +35,8 @@ int main(int argc, char** argv) {
         },
         [&] {
             o.unretire = unretire->count() > 0;
+            o.domain_given = domain->count() > 0;
+            o.queue_given = queue->count() > 0;
             std::erase(o.unretire_keys, std::string());  // a bare --unretire yields one empty value
             return frontier::run_budget(o);
         },

@@ -132,7 +132,7 @@ add(b'{"lease":"' + next(it).encode() + b'","status":200,"meta":' + b"[" * 5000 
 add(j({"lease": next(it), "status": 429, "retry_after": 1e308}), "retry", "retry_after")
 add(j({"lease": next(it), "status": 429, "retry_after": -1e308}), "retry")
 add(j({"lease": next(it), "status": 200, "duration_ms": 1e308}), "done")
-add(j({"lease": next(it), "status": 99999}), "failed")
+add(j({"lease": next(it), "status": 99999}), "rejected", "bad-field")  # not a three-digit status (frontier-done(1), status)
 add(j({"lease": next(it), "status": 200, "links": [1, None, [], {}, {"url": 5}, "http://" + "a" * 10240 + ".example/",
        "javascript:alert(1)", "ftp://x/", "http://[::1]:99999/", "http://good.example/" + "x" * 3000,
        "http://user:pw@good.example/ok-link"]}), "done", (1, 5))

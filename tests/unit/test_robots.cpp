@@ -180,6 +180,12 @@ TEST_CASE("Google-style edge cases", "[robots]") {
         CHECK_FALSE(allowed("User-agent: *\rDisallow: /a\rAllow: /a/b\r", "/a/c"));
         CHECK(allowed("User-agent: *\rDisallow: /a\rAllow: /a/b\r", "/a/b"));
         CHECK_FALSE(allowed("\xEF\xBB\xBFUser-agent: *\nDisallow: /a\n", "/a"));
+        // A cut BOM is skipped too (google/robotstxt ID_UTF8ByteOrderMarkIsSkipped);
+        // a broken one or one after the start spoils its line.
+        CHECK_FALSE(allowed("\xEF\xBBUser-agent: *\nDisallow: /a\n", "/a"));
+        CHECK_FALSE(allowed("\xEFUser-agent: *\nDisallow: /a\n", "/a"));
+        CHECK(allowed("\xEF\x11\xBFUser-agent: *\nDisallow: /a\n", "/a"));
+        CHECK(allowed("User-agent: *\n\xEF\xBB\xBF" "Disallow: /a\n", "/a"));
         CHECK_FALSE(allowed("  User-agent:\t*  \n\tDisallow:   /a   \n", "/a"));
         CHECK_FALSE(allowed("User-agent: *\nDisallow: private\n", "/private/x"));  // missing slash
         CHECK(allowed("User-agent: *\nFoo: bar\nDisallow: #/a\n", "/a"));
@@ -263,6 +269,22 @@ TEST_CASE("only the first 500 KiB are parsed", "[robots]") {
     auto cut = RobotsRules::parse(exact, "frontier");
     REQUIRE(cut.rules().size() == 1);
     CHECK(cut.rules()[0].allow);
+
+    // A body of exactly kRobotsMaxBytes is what fetch keeps of a longer
+    // robots.txt: a last line without its line break may be cut, so it is
+    // dropped ("Disallow: /p" of "Disallow: /private-area" would block /page).
+    std::string prefix = "User-agent: *\nDisallow: /early\n";
+    while (prefix.size() + filler.size() < frontier::kRobotsMaxBytes - 20) prefix += filler;
+    prefix += std::string(frontier::kRobotsMaxBytes - prefix.size() - 12, '\n') + "Disallow: /p";
+    REQUIRE(prefix.size() == frontier::kRobotsMaxBytes);
+    auto kept = RobotsRules::parse(prefix, "frontier");
+    CHECK_FALSE(kept.allowed("/early"));
+    CHECK(kept.allowed("/page"));
+    CHECK(kept.rules().size() == 1);
+    // Ending in a line break, the same prefix keeps its last line.
+    prefix.back() = '\n';
+    CHECK_FALSE(RobotsRules::parse(prefix, "frontier").allowed("/early"));
+    CHECK(RobotsRules::parse(prefix, "frontier").rules().size() == 2);
 }
 
 TEST_CASE("binary garbage: no crash, no rules, fast", "[robots]") {
