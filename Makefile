@@ -15,7 +15,7 @@ override CXXFLAGS += -std=c++20 -Wall -Wextra -Wpedantic -Wno-missing-field-init
 # libpq and libcurl are opened on first use (lib/ondemand.hpp), so a tool
 # start does not load them and their ~30 dependencies; only fetch (and the
 # unit tests of its transfer code) link libcurl's transfer API.
-LDLIBS   := -lsqlite3 -lsimdjson -lxxhash -lpsl -lidn2 -lxml2 -lz -lpthread
+LDLIBS   := -lsqlite3 -lsimdjson -lxxhash -lpsl -lidn2 -lxml2 -lre2 -lz -lpthread
 CURL_LIBS := -lcurl
 
 TOOLS    := frontier-add frontier-lease frontier-done frontier-config frontier-budget frontier-report frontier-export frontier-import fetch

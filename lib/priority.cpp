@@ -2,7 +2,6 @@
 
 #include <algorithm>
 #include <cctype>
-#include <regex>
 
 namespace frontier {
 
@@ -73,10 +72,11 @@ double compute_priority(const Settings& s, const PriorityInput& in) {
 
 namespace {
 
-const std::regex& calendar_re() {
-    static const std::regex re(
+const UrlRegex& calendar_re() {
+    static const UrlRegex re(
+        "budget.cost-policy anticalendar",
         R"((calendar)|(year)|(month)|(day)|(date)|(viewcal)|(\D19\d\d\D)|(\D20\d\d\D)|(event)|(yr=)|(calendrier)|(jour))",
-        std::regex::ECMAScript | std::regex::icase | std::regex::optimize);
+        true);
     return re;
 }
 
@@ -99,11 +99,11 @@ int64_t compute_cost(const Settings& s, const Url& url, std::string_view via) {
         }
         return c;
     }
-    if (p == "anticalendar") return std::regex_search(url.url, calendar_re()) ? 2 : 1;
+    if (p == "anticalendar") return calendar_re().search(url.url) ? 2 : 1;
     if (p == "rules") {
         int64_t c = 1;
         for (auto& r : s.cost_rules)
-            if (std::regex_search(url.url, r.re)) c += r.cost;
+            if (r.re.search(url.url)) c += r.cost;
         return c;
     }
     return 1;

@@ -1,5 +1,6 @@
 #include "settings.hpp"
 
+#include <re2/re2.h>
 #include <simdjson.h>
 
 #include <algorithm>
@@ -119,19 +120,40 @@ std::map<std::string, double> number_map(const std::string& json) {
     return m;
 }
 
-std::vector<std::regex> regex_list(const std::string& key, const std::string& json) {
-    std::vector<std::regex> v;
-    for (auto& s : string_list(json)) {
-        try {
-            v.emplace_back(s, std::regex::ECMAScript | std::regex::optimize);
-        } catch (const std::regex_error&) {
-            throw UsageError("bad regular expression in " + key + ": " + s);
-        }
-    }
+std::vector<UrlRegex> regex_list(const std::string& key, const std::string& json) {
+    std::vector<UrlRegex> v;
+    for (auto& s : string_list(json)) v.emplace_back(key, s);
     return v;
 }
 
 }  // namespace
+
+UrlRegex::UrlRegex(std::string_view key, std::string_view pattern, bool case_insensitive) {
+    RE2::Options opts;  // UTF-8, longest_match off, ...
+    opts.set_log_errors(false);
+    opts.set_case_sensitive(!case_insensitive);
+    auto re = std::make_shared<const RE2>(re2::StringPiece(pattern.data(), pattern.size()), opts);
+    if (!re->ok()) {
+        std::string why = re->error();
+        // Name the two constructs users bring from backtracking engines.
+        const std::string& arg = re->error_arg();
+        if (re->error_code() == RE2::ErrorBadEscape && arg.size() >= 2 && arg[1] >= '1' && arg[1] <= '9')
+            why += "; RE2 has no backreferences";
+        else if (arg.starts_with("(?=") || arg.starts_with("(?!") ||
+                 (arg.starts_with("(?<") && (pattern.find("(?<=") != std::string_view::npos ||
+                                             pattern.find("(?<!") != std::string_view::npos)))
+            why += "; RE2 has no lookahead or lookbehind";
+        throw UsageError("bad regular expression in " + std::string(key) + ": " + std::string(pattern) +
+                         " (RE2: " + why + ")");
+    }
+    re_ = std::move(re);
+}
+
+bool UrlRegex::search(std::string_view text) const {
+    return RE2::PartialMatch(re2::StringPiece(text.data(), text.size()), *re_);
+}
+
+const std::string& UrlRegex::pattern() const { return re_->pattern(); }
 
 const std::vector<SettingDef>& setting_defs() { return kDefs; }
 
@@ -214,13 +236,8 @@ std::string normalise_setting(std::string_view key, std::string_view value) {
                 std::string_view s;
                 if (x.get_string().get(s)) bad_value(*d, value);
                 if (std::string_view(d->key).starts_with("scope.include") ||
-                    std::string_view(d->key).starts_with("scope.exclude")) {
-                    try {
-                        std::regex re{std::string(s)};
-                    } catch (const std::regex_error&) {
-                        throw UsageError("bad regular expression in " + std::string(d->key) + ": " + std::string(s));
-                    }
-                }
+                    std::string_view(d->key).starts_with("scope.exclude"))
+                    (void)UrlRegex(d->key, s);  // throws UsageError naming the key and RE2's error
                 if (out.size() > 1) out += ',';
                 append_json_string(out, s);
             }
@@ -233,13 +250,7 @@ std::string normalise_setting(std::string_view key, std::string_view value) {
             for (auto f : o) {
                 double v;
                 if (f.value.get_double().get(v) || !std::isfinite(v)) bad_value(*d, value);
-                if (std::string_view(d->key) == "budget.cost-rules") {
-                    try {
-                        std::regex re{std::string(f.key)};
-                    } catch (const std::regex_error&) {
-                        throw UsageError("bad regular expression in budget.cost-rules: " + std::string(f.key));
-                    }
-                }
+                if (std::string_view(d->key) == "budget.cost-rules") (void)UrlRegex(d->key, f.key);
                 if (out.size() > 1) out += ',';
                 append_json_string(out, f.key);
                 out += ':';
@@ -369,8 +380,7 @@ Settings build_settings(const std::map<std::string, std::string>& values,
         s.total_budget = integer("budget.total");
         s.cost_policy = str("budget.cost-policy");
         for (auto& [re, cost] : number_map(v["budget.cost-rules"]))
-            s.cost_rules.push_back({std::regex(re, std::regex::ECMAScript | std::regex::optimize),
-                                    static_cast<int64_t>(cost)});
+            s.cost_rules.push_back({UrlRegex("budget.cost-rules", re), static_cast<int64_t>(cost)});
         s.error_penalty = integer("budget.error-penalty");
         s.recrawl_types = string_list(v["recrawl.types"]);
         s.recrawl_interval = num("recrawl.interval");
@@ -382,8 +392,11 @@ Settings build_settings(const std::map<std::string, std::string>& values,
         s.recrawl_policy = str("recrawl.policy");
     } catch (const simdjson::simdjson_error& e) {
         throw UsageError(std::string("a stored setting has a bad value: ") + e.what());
-    } catch (const std::regex_error& e) {
-        throw UsageError(std::string("a stored regular expression is invalid: ") + e.what());
+    } catch (const UsageError& e) {
+        // A pattern stored by a version that used std::regex (ECMAScript) may
+        // be one RE2 refuses (a backreference, a lookahead).
+        throw UsageError(std::string("a stored setting is invalid: ") + e.what() +
+                         "; change it with frontier-config");
     }
     return s;
 }

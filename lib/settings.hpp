@@ -5,15 +5,38 @@
 #pragma once
 
 #include <map>
+#include <memory>
 #include <optional>
-#include <regex>
 #include <string>
 #include <string_view>
 #include <vector>
 
 #include "url.hpp"
 
+namespace re2 {
+class RE2;
+}
+
 namespace frontier {
+
+// A regular expression matched against URLs (scope.include, scope.exclude,
+// the keys of budget.cost-rules, the anticalendar cost policy): RE2 syntax,
+// matched in time linear in the URL's length (no backtracking, so no
+// backreferences or lookaround), searched anywhere in the text (unanchored,
+// as std::regex_search was). Copies share the compiled expression, which is
+// immutable and safe to match from several threads.
+class UrlRegex {
+public:
+    // Compiles `pattern`; throws UsageError "bad regular expression in KEY:
+    // PATTERN (RE2: ERROR)" when RE2 refuses it.
+    UrlRegex(std::string_view key, std::string_view pattern, bool case_insensitive = false);
+    // Does the expression match anywhere in `text`?
+    bool search(std::string_view text) const;
+    const std::string& pattern() const;
+
+private:
+    std::shared_ptr<const re2::RE2> re_;
+};
 
 enum class SettingKind { number, integer, boolean, choice, string, string_list, number_map, focus };
 
@@ -52,7 +75,7 @@ struct FocusRule {
 };
 
 struct CostRule {
-    std::regex re;
+    UrlRegex re;
     int64_t cost = 0;
 };
 
@@ -67,7 +90,7 @@ struct Settings {
     std::vector<std::string> retry_soft;
     int64_t max_depth = -1;
     int64_t max_queued = -1;
-    std::vector<std::regex> include, exclude;
+    std::vector<UrlRegex> include, exclude;
     bool seed_domains = true;
     std::vector<std::string> depth_bypass_types;
     CanonOptions canon;

@@ -8,7 +8,7 @@ XML_CFLAGS := $(shell pkg-config --cflags libxml-2.0 2>/dev/null || echo -I/usr/
 SAN        := -fsanitize=address,undefined -fno-sanitize-recover=undefined -fno-omit-frame-pointer
 PQ_CFLAGS  := -I$(shell pg_config --includedir 2>/dev/null || echo /usr/include/postgresql)
 FLAGS      := -std=c++20 -O1 -g $(SAN) -Ilib $(XML_CFLAGS) $(PQ_CFLAGS) -MMD -MP
-LIBS       := -lsqlite3 -lcurl -lsimdjson -lxxhash -lpsl -lidn2 -lxml2 -lz -lpthread
+LIBS       := -lsqlite3 -lcurl -lsimdjson -lxxhash -lpsl -lidn2 -lxml2 -lre2 -lz -lpthread
 
 SRC        := json json_reader json_writer signals ondemand url robots html_links html/tokenizer html/encoding sitemap links db wal_vfs db_pg db_pg_sql store_export export_format
 OBJ        := $(SRC:%=$(FUZZ_BUILD)/lib/%.o)
