@@ -1,5 +1,7 @@
 #include "fetch_input.hpp"
 
+#include <chrono>
+
 #include <cctype>
 
 #include "http_date.hpp"
@@ -80,6 +82,7 @@ struct InputFeeder::Shared {
     std::function<void()> wake;
     std::mutex mu;
     std::condition_variable space;
+    std::condition_variable ended;  // done became true
     std::deque<FetchJob> queue;
     bool done = false;
     bool stop = false;
@@ -98,15 +101,21 @@ InputFeeder::~InputFeeder() { stop(); }
 void InputFeeder::start() {
     std::shared_ptr<Shared> s = s_;
     thread_ = std::thread([s] {
+        auto stopped = [&] {
+            std::lock_guard<std::mutex> lock(s->mu);
+            return s->stop;
+        };
         try {
             LineReader reader(s->paths);
             InputLine line;
-            while (reader.next(line)) {
+            // stop() is looked at before every line, so that once told to
+            // stop the thread ends within one line (unless blocked reading).
+            while (!stopped() && reader.next(line)) {
                 FetchJob job = make_fetch_job(std::move(line));
                 line = InputLine();
                 std::unique_lock<std::mutex> lock(s->mu);
                 s->space.wait(lock, [&] { return s->stop || s->queue.size() < s->capacity; });
-                if (s->stop) return;
+                if (s->stop) break;
                 bool was_empty = s->queue.empty();
                 s->queue.push_back(std::move(job));
                 if (was_empty) s->wake();  // under the lock: never after stop()
@@ -117,6 +126,7 @@ void InputFeeder::start() {
         }
         std::lock_guard<std::mutex> lock(s->mu);
         s->done = true;
+        s->ended.notify_all();
         if (!s->stop) s->wake();
     });
 }
@@ -142,10 +152,13 @@ void InputFeeder::stop() {
     if (!thread_.joinable()) return;
     bool done;
     {
-        std::lock_guard<std::mutex> lock(s_->mu);
+        std::unique_lock<std::mutex> lock(s_->mu);
         s_->stop = true;
-        done = s_->done;
         s_->space.notify_all();
+        // A reader that is not blocked on input ends within a line: wait for
+        // it, so that it never decodes a line while the process exits (it
+        // would call into simdjson's already destroyed dispatch objects).
+        done = s_->ended.wait_for(lock, std::chrono::milliseconds(500), [&] { return s_->done; });
     }
     if (done)
         thread_.join();
