@@ -98,16 +98,10 @@ int exit_code(LeaseStatus s) {
 // Leases per transaction of a non-follow batch (~0.5 KiB each until printed).
 constexpr int64_t kLeaseChunk = 10000;
 
-// The longest lease: 7 days (the bound lease.ttl has too, lib/settings.cpp).
-// A lease must expire: an infinite or huge --ttl would hold its URL for
-// ever ("expires":null) where neither expiry nor frontier-report --check
-// sees it.
-constexpr double kMaxLeaseTtl = 604800;
-
 // The lease lifetime of a batch: --ttl, else the lease.ttl setting (a
-// stored value from before the bound is held to it).
+// stored value from before the bound is held to kMaxLeaseTtl).
 double lease_ttl(const LeaseOptions& o, Store& store) {
-    return o.ttl >= 0 ? o.ttl : std::min(store.settings().lease_ttl, kMaxLeaseTtl);
+    return o.ttl ? *o.ttl : std::min(store.settings().lease_ttl, kMaxLeaseTtl);
 }
 
 }  // namespace
@@ -118,9 +112,8 @@ int run_lease(const LeaseOptions& o) {
     if (!o.url_class.empty() && o.url_class != "acquisition" && o.url_class != "discovery")
         throw UsageError("--class must be acquisition or discovery");
     if (o.refill_ratio <= 0 || o.refill_ratio > 1) throw UsageError("--refill-ratio must be in (0, 1]");
-    // o.ttl is -1 when --ttl was not given (tools/frontier-lease.cpp refuses
-    // an explicit negative value); NaN fails the test too.
-    if (o.ttl != -1 && !(o.ttl > 0 && o.ttl <= kMaxLeaseTtl))
+    // NaN fails the test too.
+    if (o.ttl && !(*o.ttl > 0 && *o.ttl <= kMaxLeaseTtl))
         throw UsageError("--ttl must be a number of seconds above 0 and at most 604800 (7 days)");
     Store store(frontier_path(o.common), Store::Mode::write);
     LeaseRequest req;

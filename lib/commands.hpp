@@ -3,6 +3,7 @@
 // library and print results. Each returns the process exit code.
 #pragma once
 
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -32,7 +33,7 @@ struct LeaseOptions {
     int64_t n = 100;
     int64_t per_queue = 1;
     double host_discount = 0;
-    double ttl = -1;  // -1: lease.ttl setting
+    std::optional<double> ttl;  // nullopt: the lease.ttl setting
     std::string url_class;
     bool follow = false;
     bool forever = false;

@@ -76,10 +76,6 @@ const std::vector<SettingDef> kDefs = {
      "interval rule: the seed's multiplicative one, or change-rate estimate"},
 };
 
-// lease.ttl: a lease must expire, within 7 days (frontier-lease --ttl has
-// the same bound, lib/cmd_lease.cpp).
-constexpr double kMaxLeaseTtl = 604800;
-
 std::string expected_of(const SettingDef& d) {
     if (std::string_view(d.key) == "lease.ttl") return "a number of seconds above 0 and at most 604800 (7 days)";
     switch (d.kind) {

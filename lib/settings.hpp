@@ -79,6 +79,11 @@ struct CostRule {
     int64_t cost = 0;
 };
 
+// The longest lease, seconds (7 days): the bound of lease.ttl and of
+// frontier-lease --ttl. A lease must expire: an infinite or huge one would
+// hold its URL for ever ("expires":null), unseen by expiry and --check.
+inline constexpr double kMaxLeaseTtl = 604800;
+
 // Typed view of all settings. Built from the stored (key -> JSON) maps.
 struct Settings {
     QueueKeyMode queue_key = QueueKeyMode::host;

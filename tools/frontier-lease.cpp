@@ -3,7 +3,6 @@
 
 int main(int argc, char** argv) {
     frontier::LeaseOptions o;
-    CLI::Option* ttl = nullptr;
     return frontier::run_tool(
         "frontier-lease", argc, argv,
         [&](CLI::App& app) {
@@ -12,8 +11,9 @@ int main(int argc, char** argv) {
             app.add_option("--per-queue", o.per_queue, "at most K URLs per queue in one batch (default 1)");
             app.add_option("--host-discount", o.host_discount,
                            "add k x D to the priority of the k-th URL taken from one queue (default 0)");
-            ttl = app.add_option("--ttl", o.ttl,
-                                 "lease lifetime in seconds, above 0 and at most 604800 (default: lease.ttl, 600)");
+            app.add_option_function<double>(
+                "--ttl", [&](double v) { o.ttl = v; },
+                "lease lifetime in seconds, above 0 and at most 604800 (default: lease.ttl, 600)");
             app.add_option("--class", o.url_class, "acquisition|discovery: lease only URLs of this class");
             app.add_flag("--follow", o.follow, "keep leasing as URLs become ready until the crawl is finished");
             app.add_flag("--forever", o.forever, "with --follow: keep running after the crawl is finished (revisits)");
@@ -23,12 +23,7 @@ int main(int argc, char** argv) {
             app.add_option("--poll-interval", o.poll_interval,
                            "with --follow: check for new work at least this often, seconds (default 0.2)");
         },
-        [&] {
-            // -1 stands for "not given" (the lease.ttl setting): an explicit
-            // negative value is refused like every other bad --ttl.
-            if (ttl->count() > 0 && o.ttl < 0) o.ttl = -2;
-            return frontier::run_lease(o);
-        },
+        [&] { return frontier::run_lease(o); },
         "Hand out URLs that may be fetched now, honouring priority, politeness, budgets and robots.txt.",
         "  # what is ready now (exit 3: nothing yet, stderr says when)\n"
         "  frontier-lease -f crawl.db -n 10\n"

@@ -506,19 +506,22 @@ private:
     }
 
     // 13.2.6: the tree-construction rules that decide the tokenizer's state.
-    bool at_html_point(std::string_view next) const {
-        const Foreign& top = foreign_.back();
-        std::string_view n = top.view();
-        if (top.svg) return n == "foreignobject" || n == "desc" || n == "title";
-        if (n == "mi" || n == "mo" || n == "mn" || n == "ms" || n == "mtext")
-            return next != "mglyph" && next != "malignmark";
-        return n == "annotation-xml" && next == "svg";
-    }
-
-    bool is_integration_point(const Foreign& f) const {
+    // An HTML integration point (svg foreignObject, desc, title) or a MathML
+    // text integration point (mi, mo, mn, ms, mtext).
+    static bool is_integration_point(const Foreign& f) {
         std::string_view n = f.view();
         if (f.svg) return n == "foreignobject" || n == "desc" || n == "title";
         return n == "mi" || n == "mo" || n == "mn" || n == "ms" || n == "mtext";
+    }
+
+    // Whether the start tag `next` is read by the HTML rules although
+    // foreign content is open: at an integration point (at a MathML one,
+    // but for mglyph and malignmark), or an svg inside annotation-xml.
+    bool at_html_point(std::string_view next) const {
+        const Foreign& top = foreign_.back();
+        if (!top.svg && top.view() == "annotation-xml") return next == "svg";
+        if (!is_integration_point(top)) return false;
+        return top.svg || (next != "mglyph" && next != "malignmark");
     }
 
     void pop_to_integration_point() {
