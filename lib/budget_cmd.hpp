@@ -62,7 +62,7 @@ struct BudgetEdit {
 // "bad-value", "two-scopes", "needs-queue", "global-only", "conflict",
 // "not-an-edit": neither an edit key nor a scope, e.g. a line that is not a
 // JSON object). Values are checked by the same code as the options
-// (budget_scope_problem, budget_total_problem, normalise_setting), so
+// (budget_scope_problem, normalise_setting), so
 // --apply refuses exactly what --domain, --queue, --total-budget ... refuse.
 BudgetEdit parse_budget_edit(const Record& r);
 
@@ -71,9 +71,5 @@ BudgetEdit parse_budget_edit(const Record& r);
 // ASCII (an IDN in its xn-- form): letters, digits, '.', '-', '_', and ':'
 // '[' ']' for a port or an IPv6 address; 1 to 260 bytes.
 std::string budget_scope_problem(std::string_view name);
-
-// Why `total` cannot be a total budget (--total-budget, total_budget): ""
-// when it can (-1: none, or 0 and above).
-std::string budget_total_problem(int64_t total);
 
 }  // namespace frontier

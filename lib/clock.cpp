@@ -35,4 +35,10 @@ void sleep_for(double seconds) {
     }
 }
 
+bool sane_time(double t, double now_s) {
+    constexpr double kEarliestTime = 631152000;  // 1990-01-01T00:00:00Z
+    constexpr double kFutureSlack = 86400;
+    return t >= kEarliestTime && t <= now_s + kFutureSlack;
+}
+
 }  // namespace frontier

@@ -153,7 +153,6 @@ std::string budget_scope_problem(std::string_view name) {
     return "";
 }
 
-std::string budget_total_problem(int64_t total) { return total < -1 ? "must be -1 (none) or at least 0" : ""; }
 
 BudgetEdit parse_budget_edit(const Record& r) {
     BudgetEdit e;
@@ -201,7 +200,13 @@ BudgetEdit parse_budget_edit(const Record& r) {
         if (v && v->kind == JsonValue::Kind::string && !budget_scope_problem(lower(v->s)).empty())
             return reject("bad-value", k);
     }
-    if (e.total_budget && !budget_total_problem(*e.total_budget).empty()) return reject("bad-value", "total_budget");
+    if (e.total_budget) {
+        try {
+            (void)normalise_setting("budget.total", std::to_string(*e.total_budget));
+        } catch (const UsageError&) {
+            return reject("bad-value", "total_budget");
+        }
+    }
     // A line with neither an edit nor a scope is not an edit at all: a bare
     // word, a number or an array (read as a lease-less "url"), {}, or an
     // object whose keys are all misspelt. (A report row names its queue:
@@ -237,11 +242,7 @@ int run_budget(const BudgetOptions& o) {
     if (!o.apply && !o.inputs.empty()) throw UsageError("input files are read only with --apply");
     std::optional<std::string> replenish, total, hold, policy, penalty;
     if (o.replenish) replenish = normalise_setting("budget.replenish", *o.replenish);
-    if (o.total_budget) {
-        total = normalise_setting("budget.total", *o.total_budget);
-        if (std::string p = budget_total_problem(to_int(*total)); !p.empty())
-            throw UsageError("--total-budget " + *o.total_budget + ": " + p);
-    }
+    if (o.total_budget) total = normalise_setting("budget.total", *o.total_budget);
     if (o.hold_queues) hold = normalise_setting("budget.hold-queues", *o.hold_queues);
     if (o.cost_policy) policy = normalise_setting("budget.cost-policy", *o.cost_policy);
     if (o.error_penalty) penalty = normalise_setting("budget.error-penalty", *o.error_penalty);

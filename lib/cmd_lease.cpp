@@ -7,6 +7,7 @@
 #include "commands.hpp"
 #include "error.hpp"
 #include "json.hpp"
+#include "net/address_guard.hpp"
 #include "output.hpp"
 #include "signals.hpp"
 #include "store.hpp"
@@ -50,6 +51,7 @@ void print_item(const LeaseItem& it) {
     }
     if (it.content_hash) w.field("content_hash", *it.content_hash);
     w.field("expires", it.expires);
+    if (it.addresses) w.field("addresses", format_address_kinds(it.addresses));
     w.end();
     out().write_line(w.str());
 }

@@ -5,6 +5,8 @@
 
 #include <simdjson.h>
 
+#include "clock.hpp"
+
 namespace frontier {
 
 namespace {
@@ -16,12 +18,7 @@ const std::initializer_list<std::string_view> kOwned = {
     "body", "warc", "queue", "priority", "depth", "attempt", "type", "discovery", "via", "expires", "robots",
     "cost", "line", "next_visit", "links_added", "links_rejected"};
 
-// The window a time in a result must fall in (no year 9999, no negative
-// epochs): from 1990-01-01T00:00:00Z to one day after now (a day of clock
-// skew between the fetch host and frontier-done).
-constexpr double kEarliestTime = 631152000;
-constexpr double kFutureSlack = 86400;
-bool sane_time(double t, double now) { return t >= kEarliestTime && t <= now + kFutureSlack; }
+constexpr double kMaxDurationMs = 7 * 86400 * 1000.0;
 
 // An HTTP status as fetch writes it: a response's three-digit code (100 to
 // 999: curl passes on any three digits, e.g. a server's 999), or 0 (no
@@ -142,6 +139,10 @@ std::string DoneProcessor::process(const InputLine& line, double now, bool& reje
     // one of the wrong type, and its lease is left to expire.
     if (f.has_status && !sane_status(f.status, !f.error_class.empty())) return reject("bad-field", "status");
     if (f.fetched_at && !sane_time(*f.fetched_at, now)) return reject("bad-field", "fetched_at");
+    // A transfer time of a week or more, or a negative one, is no
+    // measurement: politeness would wait on it (delay-factor x duration).
+    if (f.duration_ms && !(*f.duration_ms >= 0 && *f.duration_ms < kMaxDurationMs))
+        return reject("bad-field", "duration_ms");
     if (f.lease.empty() && f.url.empty()) return reject("missing-lease");
     if (!f.has_status && f.error_class.empty()) return reject("missing-status");
 

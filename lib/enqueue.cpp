@@ -2,6 +2,7 @@
 
 #include <cmath>
 
+#include "clock.hpp"
 #include "priority.hpp"
 
 namespace frontier {
@@ -67,6 +68,11 @@ EnqueueResult Enqueuer::add(const Record& rec, double now) {
     EnqueueResult res;
     EnqueueFields f;
     if (!read_fields(rec, f, res)) return res;
+    if (f.last_modified && !sane_time(*f.last_modified, now)) {
+        res.reason = "bad-field";
+        res.field = "last_modified";
+        return res;
+    }
     PreparedUrl p = prepare(f, store_.settings());
     return finish(p, now);
 }
@@ -239,7 +245,10 @@ EnqueueResult Enqueuer::finish(PreparedUrl& p, double now) {
     AddResult ar = store_.add_url(p.req);
     res.status = ar.status;
     res.reason = ar.reason;
-    if (res.status != AddStatus::rejected && p.seed) store_.add_seed_domain(p.domain);
+    if (res.status != AddStatus::rejected && p.seed) {
+        store_.add_seed_domain(p.domain);
+        store_.add_seed_host(p.req.host_key);
+    }
     return res;
 }
 

@@ -1,10 +1,10 @@
 #include "fetch_input.hpp"
 
+#include <cctype>
 #include <chrono>
 
-#include <cctype>
-
 #include "http_date.hpp"
+#include "net/address_guard.hpp"
 
 namespace frontier {
 
@@ -58,6 +58,14 @@ FetchJob make_fetch_job(InputLine&& line) {
         job.host = std::move(*host);
         job.robots = job.rec.get_bool("robots").value_or(false);
         job.etag = job.rec.get_string("etag").value_or("");
+        if (auto kinds = job.rec.get_string("addresses")) {
+            auto mask = parse_address_kinds(*kinds);
+            if (!mask) {
+                job.bad = "addresses is not a list of address kinds (public, loopback, private, special, link-local)";
+                return job;
+            }
+            job.addresses = *mask;
+        }
         (void)job.rec.get_string("content_hash");
         if (const JsonValue* lm = job.rec.find("http_last_modified")) {
             if (lm->kind == JsonValue::Kind::integer || lm->kind == JsonValue::Kind::number) {

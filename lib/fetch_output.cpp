@@ -49,7 +49,7 @@ bool result_owned(std::string_view k) {
         "line",         "status",       "error_class", "error",    "fetched_at", "duration_ms",
         "ttfb_ms",      "bytes",        "content_type", "location", "retry_after", "links",
         "body",         "warc",         "etag",         "http_last_modified",      "content_hash",
-        "links_truncated"};
+        "links_truncated", "ip"};
     return owned.count(k) != 0;
 }
 
@@ -90,6 +90,7 @@ std::string format_fetch_result(const FetchResult& r, const std::vector<Link>* l
         if (r.ttfb_ms >= 0) w.field("ttfb_ms", r.ttfb_ms);
         w.field("bytes", r.bytes);
     }
+    if (!r.ip.empty()) w.field("ip", r.ip);
     if (!r.content_type.empty()) w.field("content_type", r.content_type);
     // Validators: the response's, else the input's (a 304 keeps the old hash).
     auto keep = [&](std::string_view key) {

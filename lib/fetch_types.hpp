@@ -34,6 +34,8 @@ struct FetchOptions {
     bool quiet = false;                      // no summary
     bool progress = false;                   // progress even when stderr is not a tty
     bool verbose = false;
+    unsigned addresses = 0;                  // address kinds for records without "addresses"
+                                             // (lib/net/address_guard.hpp); 0 = kAddrDefault
 };
 
 // "fetch/0.1.0 (+crawl-frontier; libcurl/7.88.1)".
@@ -49,6 +51,7 @@ struct FetchJob {
     bool robots = false;         // "robots":true: follow redirects, inline body
     std::string etag;            // If-None-Match
     std::optional<double> if_modified_since;  // from http_last_modified
+    unsigned addresses = 0;      // address kinds it may connect to (lib/net/address_guard.hpp)
 };
 
 // What happened to one job; built by the network thread, written by the
@@ -72,9 +75,9 @@ struct FetchResult {
     bool have_body = false;      // `body` holds the (possibly capped) body
     std::string body;
     bool links_truncated = false;  // the extractor dropped links past its cap
+    std::string ip;              // the address of the last connection, when one was made
     // WARC material (only with --warc and a response).
     bool warc = false;
-    std::string ip;
     std::string request_head;
     std::string response_head;
     std::string truncated;

@@ -76,6 +76,7 @@ struct LeaseItem {
     std::string type, discovery, via, meta;
     double expires = 0;
     std::optional<std::string> etag, http_last_modified, content_hash;
+    unsigned addresses = 0;  // address kinds it may connect to (lib/net/address_guard.hpp)
 };
 
 enum class LeaseStatus { emitted, not_ready, paused, finished };

@@ -9,8 +9,9 @@ namespace frontier {
 
 namespace {
 
-// Version 1: the first released schema. Later versions append a migration
-// step to kMigrations; a step is never edited once released.
+// Version 1: the first released schema. Later versions are migration steps
+// in ensure_schema (below), for both backends; a step is never edited once
+// released.
 const char* const kSchemaV1 = R"SQL(
 CREATE TABLE meta(key TEXT PRIMARY KEY, value) WITHOUT ROWID;
 CREATE TABLE settings(key TEXT PRIMARY KEY, value TEXT NOT NULL) WITHOUT ROWID;
@@ -261,6 +262,12 @@ void ensure_schema(Db& db, bool may_write) {
     if (v == 1) {  // 2: the first successful visit of revisited URLs (recrawl.policy estimate)
         db.exec("ALTER TABLE urls ADD COLUMN first_success REAL");
         v = 2;
+    }
+    if (v == 2) {  // 3: hosts of seeds, which may be on local addresses (net.seed-hosts)
+        db.exec(db.postgres() ? "ALTER TABLE hosts ADD COLUMN seed BIGINT" : "ALTER TABLE hosts ADD COLUMN seed INTEGER");
+        db.exec("UPDATE hosts SET seed = 1 WHERE id IN "
+                "(SELECT DISTINCT host_id FROM urls WHERE coalesce(discovery, '') IN ('', 'seed'))");
+        v = 3;
     }
     db.set_schema_version(kSchemaVersion);
     tx.commit();

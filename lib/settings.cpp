@@ -8,6 +8,7 @@
 
 #include "error.hpp"
 #include "json.hpp"
+#include "net/address_guard.hpp"
 
 namespace frontier {
 
@@ -41,6 +42,10 @@ const std::vector<SettingDef> kDefs = {
     {"scope.exclude", "[]", K::string_list, nullptr, false, false, "regular expressions; a matching URL is rejected"},
     {"scope.seed-domains", "true", K::boolean, nullptr, false, false,
      "discovered links only within the registered domains of seeds"},
+    {"net.allow", "[]", K::string_list, nullptr, false, false,
+     "address kinds every URL may connect to besides public ones (loopback, private, special, link-local)"},
+    {"net.seed-hosts", "true", K::boolean, nullptr, false, false,
+     "a seed's host may connect to loopback, private and special addresses"},
     {"scope.depth-bypass-types", "[]", K::string_list, nullptr, false, false, "types exempt from max-depth"},
     {"scope.strip-params", "[\"utm_*\",\"jsessionid\",\"phpsessid\",\"sid\",\"sessionid\"]", K::string_list,
      nullptr, false, false, "query and path parameters removed by canonicalisation (name or prefix*)"},
@@ -78,9 +83,12 @@ const std::vector<SettingDef> kDefs = {
 
 std::string expected_of(const SettingDef& d) {
     if (std::string_view(d.key) == "lease.ttl") return "a number of seconds above 0 and at most 604800 (7 days)";
+    if (std::string_view(d.key) == "net.allow")
+        return "a JSON array of address kinds: loopback, private, special, link-local, public, all";
+    if (std::string_view(d.key) == "budget.replenish") return "an integer";
     switch (d.kind) {
         case K::number: return d.allow_negative ? "a number" : "a number >= 0";
-        case K::integer: return d.allow_negative ? "an integer (-1 for none)" : "an integer >= 0";
+        case K::integer: return d.allow_negative ? "an integer >= 0, or -1 for none" : "an integer >= 0";
         case K::boolean: return "true or false";
         case K::choice: return std::string("one of ") + d.choices;
         case K::string: return "a string";
@@ -192,8 +200,10 @@ std::string normalise_setting(std::string_view key, std::string_view value) {
         }
         case K::integer: {
             int64_t v;
+            // -1 means none where negatives are allowed; budget.replenish
+            // takes any integer (0 or less retires a queue, frontier(7)).
             if (e.get_int64().get(v) || (v < 0 && !(d->allow_negative && v == -1) &&
-                                         !(d->allow_negative && std::string_view(d->key).starts_with("budget."))))
+                                         !(d->allow_negative && std::string_view(d->key) == "budget.replenish")))
                 bad_value(*d, value);
             append_json_int(out, v);
             return out;
@@ -234,6 +244,7 @@ std::string normalise_setting(std::string_view key, std::string_view value) {
                 if (std::string_view(d->key).starts_with("scope.include") ||
                     std::string_view(d->key).starts_with("scope.exclude"))
                     (void)UrlRegex(d->key, s);  // throws UsageError naming the key and RE2's error
+                if (std::string_view(d->key) == "net.allow" && !parse_address_kinds(s)) bad_value(*d, value);
                 if (out.size() > 1) out += ',';
                 append_json_string(out, s);
             }
@@ -354,6 +365,8 @@ Settings build_settings(const std::map<std::string, std::string>& values,
         s.exclude = regex_list("scope.exclude", v["scope.exclude"]);
         s.seed_domains = boolean("scope.seed-domains");
         s.depth_bypass_types = string_list(v["scope.depth-bypass-types"]);
+        for (auto& kind : string_list(v["net.allow"])) s.net_allow |= parse_address_kinds(kind).value_or(0);
+        s.net_seed_hosts = boolean("net.seed-hosts");
         s.canon.strip_params = string_list(v["scope.strip-params"]);
         s.canon.sort_query = boolean("scope.sort-query");
         s.fifo = str("priority.mode") == "fifo";

@@ -97,6 +97,8 @@ struct Settings {
     int64_t max_queued = -1;
     std::vector<UrlRegex> include, exclude;
     bool seed_domains = true;
+    unsigned net_allow = 0;       // net.allow: address kinds (lib/net/address_guard.hpp)
+    bool net_seed_hosts = true;   // net.seed-hosts
     std::vector<std::string> depth_bypass_types;
     CanonOptions canon;
     bool fifo = false;  // priority.mode == fifo

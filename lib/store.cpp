@@ -86,6 +86,8 @@ void Store::rollback() {
     impl_->host_ids.clear();
     impl_->host_queues.clear();
     impl_->seed_domains.clear();
+    impl_->seed_hosts.clear();
+    impl_->other_hosts.clear();
     in_tx_ = false;
     db_->rollback();
 }
@@ -491,6 +493,27 @@ bool Store::is_seed_domain(const std::string& domain) {
     st.reset();
     if (found) remember_seed_domain(impl_->seed_domains, domain);
     return found;
+}
+
+void Store::add_seed_host(const std::string& host_key) {
+    int64_t hid = impl_->host_id_for(host_key);
+    if (impl_->seed_hosts.count(hid)) return;
+    impl_->q("UPDATE hosts SET seed = 1 WHERE id = ? AND seed IS NULL").bind(1, hid).exec();
+    if (impl_->seed_hosts.size() >= kIdCacheMax) impl_->seed_hosts.clear();
+    impl_->seed_hosts.insert(hid);
+}
+
+bool Store::Impl::is_seed_host(int64_t host_id) {
+    if (seed_hosts.count(host_id)) return true;
+    if (other_hosts.count(host_id)) return false;
+    Stmt& st = q("SELECT seed FROM hosts WHERE id = ?");
+    st.bind(1, host_id);
+    bool seed = st.step() && !st.is_null(0);
+    st.reset();
+    auto& cache = seed ? seed_hosts : other_hosts;
+    if (cache.size() >= kIdCacheMax) cache.clear();
+    cache.insert(host_id);
+    return seed;
 }
 
 void Store::add_seed_domain(const std::string& domain) {

@@ -25,7 +25,7 @@ namespace frontier {
 
 // Newest schema this build reads and writes. Older files are migrated
 // forward on open by a writing tool; newer files are refused.
-constexpr int kSchemaVersion = 2;
+constexpr int kSchemaVersion = 3;
 
 struct FetchFacts;   // lib/done.hpp
 struct DoneOutcome;  // lib/done.hpp
@@ -96,6 +96,9 @@ public:
     AddResult add_url(const AddRequest& r);
     bool is_seed_domain(const std::string& domain);
     void add_seed_domain(const std::string& domain);
+    // Marks the host (scheme://authority) of a seed: with net.seed-hosts its
+    // URLs may connect to local addresses (frontier(7), ADDRESS GUARD).
+    void add_seed_host(const std::string& host_key);
     int64_t count(std::string_view counter);  // maintained counters ("queued", "leased", ...)
 
     // --- leasing (own transaction) --------------------------------------

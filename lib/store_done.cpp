@@ -174,8 +174,12 @@ DoneOutcome Store::finish(const FetchFacts& f, double now) {
         // 3xx (a redirect fetch did not follow: a 6th one, a loop, another
         // scheme) and 4xx: "unavailable", allow all (RFC 9309 2.3.1.2-3).
         // (An older fetch reported the first cases as too-many-redirects.)
+        // A robots.txt the address guard would not fetch (or not follow to)
+        // is unavailable too: the host's URLs then fail one by one with
+        // blocked-address, each saying why (frontier(7), ADDRESS GUARD).
         bool allow_all = (f.error_class.empty() && f.status >= 300 && f.status < 500) ||
-                         (f.error_class == "too-many-redirects" && f.status >= 300 && f.status < 400);
+                         (f.error_class == "too-many-redirects" && f.status >= 300 && f.status < 400) ||
+                         f.error_class == "blocked-address";
         std::optional<double> crawl_delay;
         if (ok || allow_all) {
             std::string text;

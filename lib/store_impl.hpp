@@ -78,6 +78,10 @@ struct Store::Impl {
     };
     std::unordered_map<std::string, HostQueue> host_queues;
     std::unordered_set<std::string> seed_domains;
+    // Host ids known to be seed hosts / not (yet) seed hosts. other_hosts
+    // is cleared at the start of every lease call: a seed added meanwhile
+    // by another process counts from the next call.
+    std::unordered_set<int64_t> seed_hosts, other_hosts;
     std::unordered_map<int64_t, RobotsRules> robots_cache;
 
     // Deltas flushed at commit.
@@ -128,6 +132,7 @@ struct Store::Impl {
     std::optional<int64_t> find_id(const char* sql, const std::string& key);
     int64_t queue_id_for(const std::string& key, const Settings& s);
     int64_t host_id_for(const std::string& name);
+    bool is_seed_host(int64_t host_id);  // hosts.seed, cached (seed_hosts, other_hosts)
     // Both ids of an added URL, through host_queues.
     std::pair<int64_t, int64_t> ids_for(const std::string& host_key, const std::string& queue_key, const Settings& s);
     const RobotsRules& robots_rules(int64_t host_id, std::string_view text);

@@ -13,6 +13,7 @@
 #include <unordered_set>
 
 #include "error.hpp"
+#include "net/address_guard.hpp"
 #include "store.hpp"
 #include "store_impl.hpp"
 
@@ -130,6 +131,10 @@ LeaseOutcome Store::lease(const LeaseRequest& req) {
     m.now = req.now;
     const double now = req.now;
     housekeeping(now);
+    m.other_hosts.clear();  // a seed added since the last call counts now
+    auto addresses_of = [&](int64_t host_id) {
+        return url_address_kinds(s.net_allow, s.net_seed_hosts && m.is_seed_host(host_id));
+    };
 
     LeaseOutcome out;
     int64_t in_flight = count("leased") + count("robots_leased");
@@ -384,6 +389,7 @@ LeaseOutcome Store::lease(const LeaseRequest& req) {
                     r.queue = qi.key;
                     r.attempt = 1;
                     r.expires = now + req.ttl;
+                    r.addresses = addresses_of(hid);
                     m.q("UPDATE hosts SET robots_lease_seq = ?, robots_lease_expires = ?, robots_queue = ? WHERE id = ?")
                         .bind(1, rseq).bind(2, r.expires).bind(3, qi.id).bind(4, hid).exec();
                     qi.served = m.next_served();
@@ -415,6 +421,7 @@ LeaseOutcome Store::lease(const LeaseRequest& req) {
             it.lease = hex(id) + "-" + hex(seq);
             it.queue = qi.key;
             it.expires = now + req.ttl;
+            it.addresses = addresses_of(hid);
             m.q("UPDATE urls SET state = 1, lease_seq = ?, attempts = attempts + 1, lease_expires = ? WHERE id = ?")
                 .bind(1, seq).bind(2, it.expires).bind(3, id).exec();
             // The queue row after this lease, written once; after_spend

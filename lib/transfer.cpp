@@ -1,10 +1,15 @@
 #include "transfer.hpp"
 
+#include <arpa/inet.h>
+#include <netinet/in.h>
+#include <sys/socket.h>
+
 #include <algorithm>
 #include <cstring>
 
 #include "clock.hpp"
 #include "http_date.hpp"
+#include "net/address_guard.hpp"
 #include "robots.hpp"
 
 namespace frontier {
@@ -74,6 +79,8 @@ Transfer::Transfer(const FetchOptions& opt) : opt_(opt), xxh_(XXH3_createState()
     curl_easy_setopt(e, CURLOPT_MAXREDIRS, 5L);
     curl_easy_setopt(e, CURLOPT_PIPEWAIT, 1L);
     curl_easy_setopt(e, CURLOPT_ERRORBUFFER, errbuf_);
+    curl_easy_setopt(e, CURLOPT_OPENSOCKETFUNCTION, &Transfer::on_open_socket);
+    curl_easy_setopt(e, CURLOPT_OPENSOCKETDATA, this);
     if (!opt.warc_prefix.empty()) {
         curl_easy_setopt(e, CURLOPT_DEBUGFUNCTION, &Transfer::on_debug);
         curl_easy_setopt(e, CURLOPT_DEBUGDATA, this);
@@ -89,6 +96,9 @@ void Transfer::begin(FetchJob&& job, double fetched_at) {
     res_.fetched_at = fetched_at;
     res_.warc = !opt_.warc_prefix.empty();
     too_large_ = robots_cut_ = conn_failed_ = response_seen_ = false;
+    responses_ = 0;
+    first_kind_ = 0;
+    denied_.clear();
     response_url_.clear();
     latency_ = 0;
     errbuf_[0] = '\0';
@@ -113,6 +123,38 @@ void Transfer::begin(FetchJob&& job, double fetched_at) {
     curl_easy_setopt(e, CURLOPT_MAXFILESIZE_LARGE,
                      static_cast<curl_off_t>(res_.job.robots ? 0 : opt_.max_size));
     curl_easy_setopt(e, CURLOPT_URL, res_.job.url.c_str());
+}
+
+// The address guard (fetch(1), ADDRESS GUARD): every connection is checked
+// on the address it is about to connect to, after DNS, so no name can lead
+// past it. The job's kinds apply to every connection, and a redirect
+// (robots.txt records) from a public address may not lead to another kind:
+// a public host cannot send the fetcher into a local network.
+curl_socket_t Transfer::on_open_socket(void* self, curlsocktype purpose, struct curl_sockaddr* a) {
+    auto* t = static_cast<Transfer*>(self);
+    if (purpose == CURLSOCKTYPE_IPCXN) {
+        unsigned allowed = t->res_.job.addresses ? t->res_.job.addresses
+                         : t->opt_.addresses    ? t->opt_.addresses
+                                                : kAddrDefault;
+        AddressKind kind = address_kind(&a->addr);
+        bool ok = (allowed & kind) != 0;
+        if (ok && t->responses_ > 0 && t->first_kind_ == kAddrPublic && kind != kAddrPublic) ok = false;
+        if (!ok) {
+            char text[INET6_ADDRSTRLEN] = "?";
+            if (a->family == AF_INET)
+                inet_ntop(AF_INET, &reinterpret_cast<const sockaddr_in*>(&a->addr)->sin_addr, text, sizeof text);
+            else if (a->family == AF_INET6)
+                inet_ntop(AF_INET6, &reinterpret_cast<const sockaddr_in6*>(&a->addr)->sin6_addr, text, sizeof text);
+            t->denied_ = std::string("address guard: ") + text + " is a " + address_kind_name(kind) + " address";
+            if (allowed & kind)
+                t->denied_ += ", and a redirect from a public address may not lead to one";
+            else
+                t->denied_ += "; this URL may connect to " + format_address_kinds(allowed) + " addresses";
+            return CURL_SOCKET_BAD;
+        }
+        if (t->first_kind_ == 0) t->first_kind_ = kind;
+    }
+    return socket(a->family, a->socktype, a->protocol);
 }
 
 size_t Transfer::on_body(char* p, size_t size, size_t n, void* self) {
@@ -163,6 +205,7 @@ bool header_is(std::string_view line, std::string_view name, std::string_view& v
 void Transfer::header_line(std::string_view line) {
     while (!line.empty() && (line.back() == '\n' || line.back() == '\r')) line.remove_suffix(1);
     if (line.size() >= 5 && line.compare(0, 5, "HTTP/") == 0) {
+        ++responses_;
         res_.etag.clear();
         retry_after_raw_.clear();
         last_modified_raw_.clear();
@@ -249,10 +292,8 @@ FetchResult Transfer::finish(CURLcode rc) {
         res_.location = s;
     s = nullptr;
     if (curl_easy_getinfo(e, CURLINFO_EFFECTIVE_URL, &s) == CURLE_OK && s && res_.job.url != s) res_.effective_url = s;
-    if (res_.warc) {
-        s = nullptr;
-        if (curl_easy_getinfo(e, CURLINFO_PRIMARY_IP, &s) == CURLE_OK && s) res_.ip = s;
-    }
+    s = nullptr;
+    if (curl_easy_getinfo(e, CURLINFO_PRIMARY_IP, &s) == CURLE_OK && s && *s) res_.ip = s;
     if (!last_modified_raw_.empty()) res_.http_last_modified = parse_http_date(last_modified_raw_);
     if (!retry_after_raw_.empty()) res_.retry_after = parse_retry_after(retry_after_raw_, now());
     if (rc == CURLE_OK) {
@@ -269,6 +310,11 @@ FetchResult Transfer::finish(CURLcode rc) {
             res_.location = res_.effective_url.empty() || res_.effective_url == response_url_ ? location_raw_
                                                                                              : res_.effective_url;
         res_.effective_url = response_url_ == res_.job.url ? std::string() : response_url_;
+    } else if (!denied_.empty()) {
+        // Refused by the address guard: not a host that is down (no
+        // host-down back-off), a failure of this URL.
+        res_.error_class = "blocked-address";
+        res_.error = denied_;
     } else {
         res_.error_class = classify_curl_error(rc, too_large_);
         res_.error = errbuf_[0] ? errbuf_ : curl_easy_strerror(rc);

@@ -46,6 +46,7 @@ private:
     static size_t on_body(char* p, size_t size, size_t n, void* self);
     static size_t on_header(char* p, size_t size, size_t n, void* self);
     static int on_debug(CURL*, curl_infotype type, char* p, size_t n, void* self);
+    static curl_socket_t on_open_socket(void* self, curlsocktype purpose, struct curl_sockaddr* address);
     void header_line(std::string_view line);
     bool unfollowed_redirect(CURLcode rc) const;
 
@@ -60,6 +61,9 @@ private:
     std::string response_url_;    // the URL that sent the last response header
     bool conn_failed_ = false;
     bool response_seen_ = false;  // a response header arrived since the last request
+    int responses_ = 0;           // response headers so far (more than 0: a redirect hop)
+    unsigned first_kind_ = 0;     // address kind of the first connection (0: none yet)
+    std::string denied_;          // the address guard refused a connection: why
     double latency_ = 0;
     char errbuf_[CURL_ERROR_SIZE] = {};
     std::string retry_after_raw_;

@@ -1,6 +1,7 @@
 // fetch: fetch URLs with the libcurl multi interface and report each result
 // as a JSON line (SPEC §7). Options here; the work is in lib/fetcher.cpp.
 #include "fetcher.hpp"
+#include "net/address_guard.hpp"
 #include "tool.hpp"
 
 int main(int argc, char** argv) {
@@ -8,6 +9,7 @@ int main(int argc, char** argv) {
     frontier::CommonOptions common;
     std::vector<std::string> inputs;
     bool no_http2 = false;
+    std::string addresses;
     return frontier::run_tool(
         "fetch", argc, argv,
         [&](CLI::App& app) {
@@ -34,10 +36,19 @@ int main(int argc, char** argv) {
             app.add_option("--read-ahead", o.read_ahead,
                            "input records held back waiting for their host (default 4 x concurrency + 10000)");
             app.add_flag("--no-http2", no_http2, "never offer HTTP/2 (HTTP/1.1 only)");
+            app.add_option("--addresses", addresses,
+                           "address kinds a record without \"addresses\" may connect to: public, loopback, private, "
+                           "special, link-local, all (default: all but link-local)")
+                ->check([](const std::string& v) {
+                    return frontier::parse_address_kinds(v) ? std::string()
+                                                            : "expected a comma-separated list of public, loopback, "
+                                                              "private, special, link-local or all";
+                });
         },
         [&]() {
             if (!inputs.empty()) o.inputs = inputs;
             o.http2 = !no_http2;
+            if (!addresses.empty()) o.addresses = *frontier::parse_address_kinds(addresses);
             o.quiet = common.quiet;
             o.verbose = common.verbose;
             o.progress = common.progress;

@@ -66,7 +66,8 @@ queue_json() { frontier-report -f "$1" --queues --json | jq -c "select(.queue ==
 
 # --- research crawl: pauses at its per-site budget -------------------------------
 echo "http://$H1/index.html" > seeds.txt
-DEPTH=3 PER_SITE=6 "$EX/research-crawl.sh" seeds.txt research 2> research.err || { cat research.err; fail "research-crawl.sh failed"; }
+# H2 is reached by a link from H1: both on 127.0.0.1, allowed as loopback.
+DEPTH=3 PER_SITE=6 SETTINGS='net.allow=["loopback"]' "$EX/research-crawl.sh" seeds.txt research 2> research.err || { cat research.err; fail "research-crawl.sh failed"; }
 grep -q 'research-crawl: paused at finish' research.err || { cat research.err; fail "research crawl did not pause at its budget"; }
 for f in crawl.db results.jsonl report.txt report.html; do [ -s "research/$f" ] || fail "research/$f missing"; done
 grep -q '^[0-9]* queues: ' research/report.txt || fail "research/report.txt is not a report"
@@ -87,7 +88,8 @@ overrides=$(frontier-budget -f research/crawl.db | jq -c '[.overrides[] | .total
 [ "$overrides" = "[10,10]" ] || fail "budgets after the bump: $overrides"
 "$EX/budget-bump.sh" research/crawl.db 4 > /dev/null 2> none.err  # nothing retired now: a no-op
 grep -q 'no retired queue' none.err || fail "budget-bump with nothing retired: $(cat none.err)"
-DEPTH=3 PER_SITE=6 "$EX/research-crawl.sh" seeds.txt research 2> resume.err || { cat resume.err; fail "resumed crawl failed"; }
+# H2 is reached by a link from H1: both on 127.0.0.1, allowed as loopback.
+DEPTH=3 PER_SITE=6 SETTINGS='net.allow=["loopback"]' "$EX/research-crawl.sh" seeds.txt research 2> resume.err || { cat resume.err; fail "resumed crawl failed"; }
 for h in "$H1" "$H2"; do
     row=$(queue_json research/crawl.db "$h")
     spend=$(jq .total_spend <<<"$row") size=$(jq .size <<<"$row")

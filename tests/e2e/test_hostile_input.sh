@@ -131,7 +131,7 @@ add(b'{"lease":"' + next(it).encode() + b'","status":200,"x":"\xc3\x28"}', "reje
 add(b'{"lease":"' + next(it).encode() + b'","status":200,"meta":' + b"[" * 5000 + b"]" * 5000 + b"}", "rejected", "bad-json")
 add(j({"lease": next(it), "status": 429, "retry_after": 1e308}), "retry", "retry_after")
 add(j({"lease": next(it), "status": 429, "retry_after": -1e308}), "retry")
-add(j({"lease": next(it), "status": 200, "duration_ms": 1e308}), "done")
+add(j({"lease": next(it), "status": 200, "duration_ms": 1e308}), "rejected", "bad-field")  # a week or more is no measurement
 add(j({"lease": next(it), "status": 99999}), "rejected", "bad-field")  # not a three-digit status (frontier-done(1), status)
 add(j({"lease": next(it), "status": 200, "links": [1, None, [], {}, {"url": 5}, "http://" + "a" * 10240 + ".example/",
        "javascript:alert(1)", "ftp://x/", "http://[::1]:99999/", "http://good.example/" + "x" * 3000,

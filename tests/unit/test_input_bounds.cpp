@@ -7,6 +7,9 @@
 
 #include "budget_cmd.hpp"
 #include "done.hpp"
+#include "enqueue.hpp"
+#include "error.hpp"
+#include "settings.hpp"
 #include "store.hpp"
 #include "temp_dir.hpp"
 
@@ -85,11 +88,50 @@ TEST_CASE("frontier-done: status and fetched_at must be possible", "[done][bound
     }
 }
 
+TEST_CASE("frontier-done: duration_ms must be a measurement", "[done][bounds]") {
+    TempDir dir;
+    Store store(dir.path + "/f.db", Store::Mode::create);
+    DoneProcessor p(store);
+    for (const char* json : {R"({"lease":"1-1","status":200,"duration_ms":-1})",
+                             R"({"lease":"1-1","status":200,"duration_ms":604800000})",
+                             R"({"lease":"1-1","status":200,"duration_ms":1e300})"}) {
+        INFO(json);
+        CHECK(done(p, json) == "rejected bad-field duration_ms");
+    }
+    for (const char* json : {R"({"lease":"1-1","status":200,"duration_ms":0})",
+                             R"({"lease":"1-1","status":200,"duration_ms":604799999})"}) {
+        INFO(json);
+        CHECK(done(p, json) == "stale  ");
+    }
+}
+
+TEST_CASE("frontier-add: a lister's last_modified must be a possible time", "[add][bounds]") {
+    TempDir dir;
+    Store store(dir.path + "/f.db", Store::Mode::create);
+    Enqueuer enq(store);
+    auto add = [&](const char* json) {
+        Record r;
+        REQUIRE(parse_record(json, r));
+        EnqueueResult res = enq.add(r, kNow);
+        return std::string(add_status_name(res.status)) + " " + res.reason + " " + res.field;
+    };
+    for (const char* json : {R"({"url":"http://a.example/1","last_modified":-1e18})",
+                             R"({"url":"http://a.example/2","last_modified":"9999-12-31T23:59:59Z"})",
+                             R"({"url":"http://a.example/3","last_modified":631151999})"}) {
+        INFO(json);
+        CHECK(add(json) == "rejected bad-field last_modified");
+    }
+    CHECK(add(R"({"url":"http://a.example/4","last_modified":"2026-01-01T00:00:00Z"})") == "added  ");
+}
+
 TEST_CASE("frontier-budget: --apply checks what the options check", "[budget][bounds]") {
-    CHECK(budget_total_problem(-1).empty());
-    CHECK(budget_total_problem(0).empty());
-    CHECK(!budget_total_problem(-2).empty());
-    CHECK(!budget_total_problem(INT64_MIN).empty());
+    // budget.total is -1 (none) or at least 0, through frontier-config,
+    // --total-budget and --apply alike; budget.replenish any integer.
+    CHECK(normalise_setting("budget.total", "-1") == "-1");
+    CHECK(normalise_setting("budget.total", "0") == "0");
+    CHECK_THROWS_AS(normalise_setting("budget.total", "-2"), UsageError);
+    CHECK_THROWS_AS(normalise_setting("budget.total", "-9223372036854775808"), UsageError);
+    CHECK(normalise_setting("budget.replenish", "-5") == "-5");
     for (const char* ok : {"example.org", "a-b_c.example", "127.0.0.1:8080", "[::1]:8080", "xn--bcher-kva.example"})
         CHECK(budget_scope_problem(ok).empty());
     for (std::string bad : {std::string(""), std::string("a b"), std::string("a\0b", 3), std::string("a\tb"),
