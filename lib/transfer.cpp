@@ -137,9 +137,7 @@ curl_socket_t Transfer::on_open_socket(void* self, curlsocktype purpose, struct 
                          : t->opt_.addresses    ? t->opt_.addresses
                                                 : kAddrDefault;
         AddressKind kind = address_kind(&a->addr);
-        bool ok = (allowed & kind) != 0;
-        if (ok && t->responses_ > 0 && t->first_kind_ == kAddrPublic && kind != kAddrPublic) ok = false;
-        if (!ok) {
+        if (!connection_allowed(allowed, kind, t->first_kind_, t->responses_ > 0)) {
             char text[INET6_ADDRSTRLEN] = "?";
             if (a->family == AF_INET)
                 inet_ntop(AF_INET, &reinterpret_cast<const sockaddr_in*>(&a->addr)->sin_addr, text, sizeof text);

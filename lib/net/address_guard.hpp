@@ -46,6 +46,16 @@ inline unsigned url_address_kinds(unsigned net_allow, bool local_seed_host) {
     return kAddrPublic | net_allow | (local_seed_host ? kAddrLocal : 0);
 }
 
+// May a connection to an address of `kind` be opened, for a record that
+// allows `allowed`? `first_kind` is the kind of the transfer's first
+// connection (0 when this is it), `redirect` whether a response came before
+// (a redirect being followed): a redirect from a public address may not
+// lead to a non-public one, whatever `allowed` says.
+inline bool connection_allowed(unsigned allowed, AddressKind kind, unsigned first_kind, bool redirect) {
+    if (!(allowed & kind)) return false;
+    return !(redirect && first_kind == kAddrPublic && kind != kAddrPublic);
+}
+
 // "public", "loopback", "private", "special", "link-local".
 const char* address_kind_name(AddressKind k);
 // "public,loopback" for a mask (kinds in the order above); "" for 0.

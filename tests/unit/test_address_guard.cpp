@@ -102,3 +102,19 @@ TEST_CASE("the kinds a leased URL may connect to", "[net]") {
     CHECK((url_address_kinds(0, true) & kAddrLinkLocal) == 0);
     CHECK(url_address_kinds(kAddrLinkLocal, true) == kAddrAll);
 }
+
+TEST_CASE("which connections a transfer may open", "[net]") {
+    unsigned seed_host = url_address_kinds(0, true);
+    // The first connection: the record's kinds.
+    CHECK(connection_allowed(seed_host, kAddrLoopback, 0, false));
+    CHECK(!connection_allowed(kAddrPublic, kAddrLoopback, 0, false));
+    CHECK(!connection_allowed(seed_host, kAddrLinkLocal, 0, false));
+    // A redirect (robots.txt): from a local address to another local kind
+    // of a seed's host is fine; from a public one only to public ones, even
+    // when net.allow lets every URL reach the kind.
+    CHECK(connection_allowed(seed_host, kAddrPrivate, kAddrLoopback, true));
+    CHECK(connection_allowed(seed_host, kAddrPublic, kAddrLoopback, true));
+    CHECK(!connection_allowed(seed_host, kAddrLoopback, kAddrPublic, true));
+    CHECK(!connection_allowed(kAddrAll, kAddrLinkLocal, kAddrPublic, true));
+    CHECK(connection_allowed(kAddrPublic, kAddrPublic, kAddrPublic, true));
+}
