@@ -52,6 +52,7 @@ void print_item(const LeaseItem& it) {
     if (it.content_hash) w.field("content_hash", *it.content_hash);
     w.field("expires", it.expires);
     if (it.addresses) w.field("addresses", format_address_kinds(it.addresses));
+    if (!it.user_agent.empty()) w.field("user_agent", it.user_agent);
     w.end();
     out().write_line(w.str());
 }

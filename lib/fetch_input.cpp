@@ -5,6 +5,7 @@
 
 #include "http_date.hpp"
 #include "net/address_guard.hpp"
+#include "robots.hpp"
 
 namespace frontier {
 
@@ -58,6 +59,13 @@ FetchJob make_fetch_job(InputLine&& line) {
         job.host = std::move(*host);
         job.robots = job.rec.get_bool("robots").value_or(false);
         job.etag = job.rec.get_string("etag").value_or("");
+        if (auto ua = job.rec.get_string("user_agent")) {
+            if (ua->empty() || ua->size() > 64 || product_token(*ua) != *ua) {
+                job.bad = "user_agent is not a crawler name (1 to 64 of A-Z a-z _ -)";
+                return job;
+            }
+            job.user_agent = std::move(*ua);
+        }
         if (auto kinds = job.rec.get_string("addresses")) {
             auto mask = parse_address_kinds(*kinds);
             if (!mask) {

@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "json.hpp"
@@ -38,7 +39,10 @@ struct FetchOptions {
                                              // (lib/net/address_guard.hpp); 0 = kAddrDefault
 };
 
-// "fetch/0.1.0 (+crawl-frontier; libcurl/7.88.1)".
+// "NAME/0.1.0 (+crawl-frontier; libcurl/7.88.1)": the User-Agent header of
+// the crawler NAME (a robots.txt product token).
+std::string user_agent_for(std::string_view crawler);
+// user_agent_for("frontier"), the default robots.user-agent.
 std::string default_user_agent();
 
 // One input line, validated by the reader thread.
@@ -52,6 +56,7 @@ struct FetchJob {
     std::string etag;            // If-None-Match
     std::optional<double> if_modified_since;  // from http_last_modified
     unsigned addresses = 0;      // address kinds it may connect to (lib/net/address_guard.hpp)
+    std::string user_agent;      // the crawler's name (product token); empty = "frontier"
 };
 
 // What happened to one job; built by the network thread, written by the

@@ -77,6 +77,7 @@ struct LeaseItem {
     double expires = 0;
     std::optional<std::string> etag, http_last_modified, content_hash;
     unsigned addresses = 0;  // address kinds it may connect to (lib/net/address_guard.hpp)
+    std::string user_agent;  // the crawler's name (robots.user-agent's product token)
 };
 
 enum class LeaseStatus { emitted, not_ready, paused, finished };

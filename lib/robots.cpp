@@ -119,19 +119,6 @@ bool pattern_matches(std::string_view pattern, std::string_view path) {
     }
 }
 
-// The product token at the start of a user-agent value: the leading run of
-// [A-Za-z_-] (RFC 9309 2.2.1), so "frontier/0.1" gives "frontier".
-std::string_view product_token(std::string_view ua) {
-    ua = trim(ua);
-    std::size_t n = 0;
-    while (n < ua.size()) {
-        char c = ua[n];
-        if (!((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '-' || c == '_')) break;
-        ++n;
-    }
-    return ua.substr(0, n);
-}
-
 enum class Key { kUserAgent, kAllow, kDisallow, kCrawlDelay, kSitemap, kOther };
 
 Key classify(std::string_view key) {
@@ -203,6 +190,20 @@ struct Selection {
 };
 
 }  // namespace
+
+// The product token at the start of a user-agent value: the leading run of
+// [A-Za-z_-] (RFC 9309 2.2.1), so "frontier/0.1" gives "frontier".
+std::string_view product_token(std::string_view ua) {
+    ua = trim(ua);
+    std::size_t n = 0;
+    while (n < ua.size()) {
+        char c = ua[n];
+        if (!((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '-' || c == '_')) break;
+        ++n;
+    }
+    return ua.substr(0, n);
+}
+
 
 RobotsRules RobotsRules::parse(std::string_view body, std::string_view user_agent) {
     if (body.size() >= kRobotsMaxBytes) {

@@ -24,6 +24,10 @@ struct RobotsRule {
     std::string pattern;  // path pattern as written (percent-encoding normalised), may hold '*' and a final '$'
 };
 
+// The product token at the start of a user-agent value: the leading run of
+// [A-Za-z_-] (RFC 9309 2.2.1), so "frontier/0.1 (+...)" gives "frontier".
+std::string_view product_token(std::string_view ua);
+
 class RobotsRules {
 public:
     // Parses a robots.txt body (at most the first 500 KiB are read; binary

@@ -9,6 +9,7 @@
 #include "error.hpp"
 #include "json.hpp"
 #include "net/address_guard.hpp"
+#include "robots.hpp"
 
 namespace frontier {
 
@@ -28,7 +29,7 @@ const std::vector<SettingDef> kDefs = {
      "robots.txt Crawl-delay honoured up to this"},
     {"robots.enabled", "true", K::boolean, nullptr, true, false, "robots.txt as a prerequisite"},
     {"robots.user-agent", "\"frontier\"", K::string, nullptr, true, false,
-     "product token matched against robots.txt groups"},
+     "the crawler's name: matched against robots.txt groups and sent by fetch as its User-Agent"},
     {"retry.delay", "3600", K::number, nullptr, false, false, "wait before retrying a soft error"},
     {"retry.max", "12", K::integer, nullptr, false, false, "retries before a soft error becomes a failure"},
     {"retry.soft",
@@ -86,6 +87,8 @@ std::string expected_of(const SettingDef& d) {
     if (std::string_view(d.key) == "net.allow")
         return "a JSON array of address kinds: loopback, private, special, link-local, public, all";
     if (std::string_view(d.key) == "budget.replenish") return "an integer";
+    if (std::string_view(d.key) == "robots.user-agent")
+        return "a crawler name: 1 to 64 letters, '-' or '_' (the User-Agent's product token)";
     switch (d.kind) {
         case K::number: return d.allow_negative ? "a number" : "a number >= 0";
         case K::integer: return d.allow_negative ? "an integer >= 0, or -1 for none" : "an integer >= 0";
@@ -230,6 +233,9 @@ std::string normalise_setting(std::string_view key, std::string_view value) {
                 if (!found) bad_value(*d, value);
             } else if (s.empty()) {
                 bad_value(*d, value);
+            } else if (std::string_view(d->key) == "robots.user-agent" &&
+                       (s.size() > 64 || product_token(s) != s)) {
+                bad_value(*d, value);  // fetch sends it as the User-Agent's product token
             }
             append_json_string(out, s);
             return out;

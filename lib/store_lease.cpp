@@ -14,6 +14,7 @@
 
 #include "error.hpp"
 #include "net/address_guard.hpp"
+#include "robots.hpp"
 #include "store.hpp"
 #include "store_impl.hpp"
 
@@ -134,6 +135,14 @@ LeaseOutcome Store::lease(const LeaseRequest& req) {
     m.other_hosts.clear();  // a seed added since the last call counts now
     auto addresses_of = [&](int64_t host_id) {
         return url_address_kinds(s.net_allow, s.net_seed_hosts && m.is_seed_host(host_id));
+    };
+    // The crawler's name for a URL: robots.user-agent for its host, the
+    // name frontier-done matches robots.txt groups with (fetch sends it).
+    auto crawler_for = [&](std::string_view url) {
+        size_t start = url.find("://");
+        start = start == std::string_view::npos ? 0 : start + 3;
+        std::string_view host = url.substr(start, url.find('/', start) - start);
+        return std::string(product_token(s.politeness_for(host).robots_user_agent));
     };
 
     LeaseOutcome out;
@@ -390,6 +399,7 @@ LeaseOutcome Store::lease(const LeaseRequest& req) {
                     r.attempt = 1;
                     r.expires = now + req.ttl;
                     r.addresses = addresses_of(hid);
+                    r.user_agent = crawler_for(r.url);
                     m.q("UPDATE hosts SET robots_lease_seq = ?, robots_lease_expires = ?, robots_queue = ? WHERE id = ?")
                         .bind(1, rseq).bind(2, r.expires).bind(3, qi.id).bind(4, hid).exec();
                     qi.served = m.next_served();
@@ -422,6 +432,7 @@ LeaseOutcome Store::lease(const LeaseRequest& req) {
             it.queue = qi.key;
             it.expires = now + req.ttl;
             it.addresses = addresses_of(hid);
+            it.user_agent = crawler_for(it.url);
             m.q("UPDATE urls SET state = 1, lease_seq = ?, attempts = attempts + 1, lease_expires = ? WHERE id = ?")
                 .bind(1, seq).bind(2, it.expires).bind(3, id).exec();
             // The queue row after this lease, written once; after_spend

@@ -5,11 +5,14 @@
 #include <sys/socket.h>
 
 #include <algorithm>
+#include <atomic>
 #include <cstring>
 
+#include "ascii.hpp"
 #include "clock.hpp"
 #include "http_date.hpp"
 #include "net/address_guard.hpp"
+#include "output.hpp"
 #include "robots.hpp"
 
 namespace frontier {
@@ -54,9 +57,11 @@ std::string classify_curl_error(CURLcode rc, bool too_large) {
     }
 }
 
-std::string default_user_agent() {
-    return std::string("fetch/0.1.0 (crawl-frontier; libcurl/") + curl_version_info(CURLVERSION_NOW)->version + ")";
+std::string user_agent_for(std::string_view crawler) {
+    return std::string(crawler) + "/0.1.0 (+crawl-frontier; libcurl/" + curl_version_info(CURLVERSION_NOW)->version + ")";
 }
+
+std::string default_user_agent() { return user_agent_for("frontier"); }
 
 Transfer::Transfer(const FetchOptions& opt) : opt_(opt), xxh_(XXH3_createState()) {
     if (!xxh_) throw std::bad_alloc();
@@ -66,8 +71,6 @@ Transfer::Transfer(const FetchOptions& opt) : opt_(opt), xxh_(XXH3_createState()
     curl_easy_setopt(e, CURLOPT_WRITEDATA, this);
     curl_easy_setopt(e, CURLOPT_HEADERFUNCTION, &Transfer::on_header);
     curl_easy_setopt(e, CURLOPT_HEADERDATA, this);
-    std::string ua = opt.user_agent.empty() ? default_user_agent() : opt.user_agent;
-    curl_easy_setopt(e, CURLOPT_USERAGENT, ua.c_str());
     curl_easy_setopt(e, CURLOPT_ACCEPT_ENCODING, "");
     curl_easy_setopt(e, CURLOPT_HTTP_VERSION, opt.http2 ? long(CURL_HTTP_VERSION_2TLS) : long(CURL_HTTP_VERSION_1_1));
     curl_easy_setopt(e, CURLOPT_TIMEOUT_MS, static_cast<long>(opt.timeout * 1000));
@@ -117,6 +120,20 @@ void Transfer::begin(FetchJob&& job, double fetched_at) {
     if (res_.job.if_modified_since)
         headers_.append(("If-Modified-Since: " + format_http_date(*res_.job.if_modified_since)).c_str());
     curl_easy_setopt(e, CURLOPT_HTTPHEADER, headers_.get());
+    // One crawler identity (fetch(1), --user-agent): the name robots.txt was
+    // matched with (the record's user_agent, from robots.user-agent) is the
+    // name the site sees, unless --user-agent says otherwise.
+    if (!opt_.user_agent.empty()) {
+        user_agent_ = opt_.user_agent;
+        static std::atomic<bool> warned{false};
+        if (!res_.job.user_agent.empty() && !iequals(product_token(opt_.user_agent), res_.job.user_agent) &&
+            !warned.exchange(true))
+            diag("warning: --user-agent '" + opt_.user_agent + "' names another crawler than the records' '" +
+                 res_.job.user_agent + "' (robots.user-agent), whose robots.txt rules the frontier applies");
+    } else if (user_agent_.empty() || crawler_ != res_.job.user_agent)
+        user_agent_ = user_agent_for(res_.job.user_agent.empty() ? "frontier" : res_.job.user_agent);
+    crawler_ = res_.job.user_agent;
+    curl_easy_setopt(e, CURLOPT_USERAGENT, user_agent_.c_str());
     curl_easy_setopt(e, CURLOPT_FOLLOWLOCATION, res_.job.robots ? 1L : 0L);
     // A robots.txt is read up to kRobotsMaxBytes (RFC 9309 2.5) and cut
     // there, whatever its announced length: --max-size does not apply.

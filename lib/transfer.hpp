@@ -64,6 +64,8 @@ private:
     int responses_ = 0;           // response headers so far (more than 0: a redirect hop)
     unsigned first_kind_ = 0;     // address kind of the first connection (0: none yet)
     std::string denied_;          // the address guard refused a connection: why
+    std::string user_agent_;      // the User-Agent header sent
+    std::string crawler_;         // the job's user_agent it was made for
     double latency_ = 0;
     char errbuf_[CURL_ERROR_SIZE] = {};
     std::string retry_after_raw_;

@@ -8,53 +8,22 @@
 # Migration: a version 2 file gets hosts.seed for the seeds it already has.
 set -euo pipefail
 : "${ROOT:?}"
-export PATH="$ROOT/${FRONTIER_BIN:-bin}:$PATH"
+source "$ROOT/tests/server/common.sh"
 export FRONTIER_NOW=1800000000
 fail() { echo "FAIL: $*"; exit 1; }
-pids=()
-trap 'for p in "${pids[@]}"; do kill "$p" 2>/dev/null || true; done' EXIT
+paths() { cut -f1 "$1/requests"; }  # the paths a site was asked for
 
-# serve NAME: a site on 127.0.0.1 (port in port_NAME) that logs each request
-# path to requests_NAME and answers every path with the page in page_NAME.
-serve() {
-    python3 - "$1" > /dev/null 2> "server_$1.log" <<'PY' &
-import sys
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
-name = sys.argv[1]
-class H(BaseHTTPRequestHandler):
-    def do_GET(self):
-        with open(f"requests_{name}", "a") as f: f.write(self.path + "\n")
-        if self.path == "/robots.txt":
-            self.send_response(404); self.send_header("Content-Length", "0"); self.end_headers(); return
-        body = open(f"page_{name}", "rb").read()
-        self.send_response(200)
-        self.send_header("Content-Type", "text/html")
-        self.send_header("Content-Length", str(len(body)))
-        self.end_headers()
-        self.wfile.write(body)
-    def log_message(self, *a): pass
-s = ThreadingHTTPServer(("127.0.0.1", 0), H)
-open(f"port_{name}.tmp", "w").write(str(s.server_address[1]))
-import os; os.rename(f"port_{name}.tmp", f"port_{name}")
-s.serve_forever()
-PY
-    pids+=($!)
-    for _ in $(seq 200); do [ -s "port_$1" ] && return; sleep 0.05; done
-    cat "server_$1.log"; fail "server $1 did not start"
-}
-echo '<p>nothing here</p>' > page_S2
-touch requests_S2
-serve S2
-P2=$(cat port_S2)
-: > page_S1
-serve S1
-P1=$(cat port_S1)
-cat > page_S1 <<HTML
+echo '<p>nothing here</p>' > S2.html
+start_site S2; P2=$SITE_PORT
+cp S2.html S2/files/index.html
+start_site S1; P1=$SITE_PORT
+cat > S1/files/index.html <<HTML
 <a href="/page2.html">own page</a>
 <a href="http://127.0.0.1:$P2/secret">another local site</a>
 <a href="http://localhost:$P1/by-name">this site by another name</a>
 <a href="http://[::ffff:127.0.0.1]:$P2/mapped">IPv4-mapped</a>
 HTML
+echo '<p>two</p>' > S1/files/page2.html
 
 crawl() {  # F: lease, fetch, done until nothing is left (FRONTIER_NOW steps on)
     local f=$1 now=$FRONTIER_NOW
@@ -76,9 +45,9 @@ frontier-config -f d.db scope.seed-domains false
 frontier-config -f d.db politeness.min-delay 0 > /dev/null
 echo "http://127.0.0.1:$P1/" | frontier-add -q -f d.db
 crawl d.db
-[ ! -s requests_S2 ] || fail "S2 was requested: $(cat requests_S2)"
-grep -qx /page2.html requests_S1 || fail "S1's own page was not fetched: $(cat requests_S1)"
-grep -q by-name requests_S1 && fail "S1 was fetched as localhost"
+[ ! -s S2/requests ] || fail "S2 was requested: $(cat S2/requests)"
+paths S1 | grep -qx /page2.html || fail "S1's own page was not fetched: $(cat S1/requests)"
+paths S1 | grep -q by-name && fail "S1 was fetched as localhost"
 got=$(reasons d.db)
 echo "$got"
 want="http://127.0.0.1:$P1/ 2 -
@@ -100,17 +69,17 @@ frontier-config -f a.db politeness.min-delay 0 > /dev/null
 frontier-config -f a.db net.allow '["loopback"]'
 echo "http://127.0.0.1:$P1/" | frontier-add -q -f a.db
 crawl a.db
-grep -qx /secret requests_S2 || fail "net.allow loopback: S2 /secret not fetched"
-grep -qx /mapped requests_S2 || fail "net.allow loopback: S2 /mapped not fetched"
+paths S2 | grep -qx /secret || fail "net.allow loopback: S2 /secret not fetched"
+paths S2 | grep -qx /mapped || fail "net.allow loopback: S2 /mapped not fetched"
 [ "$(reasons a.db | grep -c blocked-address || true)" = 0 ] || fail "net.allow loopback: still blocked: $(reasons a.db)"
 echo "ok: net.allow loopback: S2 fetched"
 
 # ---- net.seed-hosts false: the seed itself is refused
-: > requests_S1
+: > S1/requests
 frontier-config -f n.db net.seed-hosts false
 echo "http://127.0.0.1:$P1/" | frontier-add -q -f n.db
 crawl n.db
-[ ! -s requests_S1 ] || fail "net.seed-hosts false: S1 was requested: $(cat requests_S1)"
+[ ! -s S1/requests ] || fail "net.seed-hosts false: S1 was requested: $(cat S1/requests)"
 [ "$(reasons n.db)" = "http://127.0.0.1:$P1/ 3 blocked-address" ] || fail "net.seed-hosts false: $(reasons n.db)"
 echo "ok: net.seed-hosts false: the seed is blocked"
 
@@ -119,17 +88,17 @@ frontier-config -f n.db net.allow '["intranet"]' 2> bad.err && fail "net.allow [
 grep -q "net.allow" bad.err || fail "net.allow error: $(cat bad.err)"
 
 # ---- fetch alone
-: > requests_S1
+: > S1/requests
 printf '%s\n' "http://127.0.0.1:$P1/a" "{\"url\":\"http://127.0.0.1:$P1/b\",\"addresses\":\"public\"}" \
     "{\"url\":\"http://127.0.0.1:$P1/c\",\"addresses\":\"loopback\"}" \
     "{\"url\":\"http://127.0.0.1:$P1/d\",\"addresses\":\"intranet\"}" > in.jsonl
 fetch -q < in.jsonl > out.jsonl && fail "fetch: bad input exited 0"
-[ "$(jq -r 'select(.url | endswith("/a")) | "\(.status) \(.ip)"' out.jsonl)" = "200 127.0.0.1" ] || fail "fetch /a: $(cat out.jsonl)"
+[ "$(jq -r 'select(.url | endswith("/a")) | "\(.status) \(.ip)"' out.jsonl)" = "404 127.0.0.1" ] || fail "fetch /a: $(cat out.jsonl)"
 [ "$(jq -r 'select(.url | endswith("/b")) | .error_class' out.jsonl)" = blocked-address ] || fail "fetch /b: $(cat out.jsonl)"
 jq -r 'select(.url | endswith("/b")) | .error' out.jsonl | grep -q '127.0.0.1 is a loopback address' || fail "fetch /b error message"
-[ "$(jq -r 'select(.url | endswith("/c")) | .status' out.jsonl)" = 200 ] || fail "fetch /c: $(cat out.jsonl)"
+[ "$(jq -r 'select(.url | endswith("/c")) | .status' out.jsonl)" = 404 ] || fail "fetch /c: $(cat out.jsonl)"
 [ "$(jq -r 'select(.url | endswith("/d")) | .error_class' out.jsonl)" = bad-input ] || fail "fetch /d: $(cat out.jsonl)"
-[ "$(sort requests_S1 | tr '\n' ' ')" = "/a /c " ] || fail "fetch: S1 requests $(cat requests_S1)"
+[ "$(paths S1 | sort | tr '\n' ' ')" = "/a /c " ] || fail "fetch: S1 requests $(cat S1/requests)"
 echo "http://127.0.0.1:$P1/e" | fetch -q --addresses public,private > e.jsonl
 [ "$(jq -r .error_class e.jsonl)" = blocked-address ] || fail "fetch --addresses public,private: $(cat e.jsonl)"
 fetch --addresses nonsense < /dev/null 2> usage.err && fail "fetch --addresses nonsense accepted"

@@ -81,7 +81,7 @@ PY
 # The User-Agent option and the default.
 echo "$BASE/headers" | fetch --body -q | grep -q 'test-agent' && { echo "UA leaked"; exit 1; }
 echo "$BASE/headers" | fetch --body -q --user-agent "test-agent/9" | grep -q 'test-agent/9'
-echo "$BASE/headers" | fetch --body -q | grep -q 'fetch/[0-9]'
+echo "$BASE/headers" | fetch --body -q | grep -q 'frontier/0.1.0 (+crawl-frontier; libcurl/'
 # If-None-Match and If-Modified-Since are sent as given.
 printf '%s\n' "{\"url\":\"$BASE/headers\",\"etag\":\"\\\"q\\\"\",\"http_last_modified\":784111777}" |
     fetch --body -q > h.jsonl

@@ -20,3 +20,16 @@ start_server() {
 closed_port() {
     python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])'
 }
+# start_site DIR: tests/server/site.py serving DIR/files on 127.0.0.1 (killed
+# on exit; requests logged to DIR/requests); sets SITE_PORT.
+start_site() {
+    mkdir -p "$1/files"
+    touch "$1/requests"
+    python3 "$ROOT/tests/server/site.py" "$1" > /dev/null 2> "$1/server.log" &
+    SITE_PIDS+=($!)
+    trap 'kill "${SITE_PIDS[@]}" 2>/dev/null || true' EXIT
+    for _ in $(seq 200); do [ -s "$1/port" ] && break; sleep 0.05; done
+    [ -s "$1/port" ] || { echo "site $1 did not start"; cat "$1/server.log"; exit 1; }
+    SITE_PORT=$(cat "$1/port")
+}
+SITE_PIDS=()
