@@ -119,6 +119,15 @@ int run_lease(const LeaseOptions& o) {
     if (o.ttl && !(*o.ttl > 0 && *o.ttl <= kMaxLeaseTtl))
         throw UsageError("--ttl must be a number of seconds above 0 and at most 604800 (7 days)");
     Store store(frontier_path(o.common), Store::Mode::write);
+    if (o.reclaim) {
+        if (o.follow) throw UsageError("--reclaim ends leases and exits: give it without --follow");
+        int64_t n = store.reclaim_leases(frontier::now());
+        if (!o.common.quiet)
+            diag("reclaimed " + std::to_string(n) + " lease" + (n == 1 ? "" : "s") +
+                 ": their URLs are queued again (a result that comes back for one is applied while the URL is "
+                 "not leased again)");
+        return 0;
+    }
     LeaseRequest req;
     req.n = o.n;
     req.per_queue = o.per_queue;
@@ -156,6 +165,15 @@ int run_lease(const LeaseOptions& o) {
     const double started = monotonic_seconds();
     double last_report = started;
     int64_t emitted = 0, last_emitted = 0;
+    // Leases out before this run (a crashed or stopped pipeline, or another
+    // worker): say so, since they hold their queues until they expire.
+    if (int64_t before = store.count("leased") + store.count("robots_leased"); before > 0 && !o.common.quiet) {
+        std::optional<double> until = store.last_lease_expiry();
+        diag(std::to_string(before) + " lease" + (before == 1 ? " is" : "s are") +
+             " out from before this run (another worker, or a pipeline that stopped); their URLs wait until " +
+             (until ? "they expire, at the latest " + human_time(*until) : std::string("they expire")) +
+             "; if no one is fetching them, frontier-lease --reclaim hands them out again now");
+    }
     for (;;) {
         if (stop_requested()) {
             if (progress) follow_summary(emitted, started, true);

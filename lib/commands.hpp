@@ -40,6 +40,7 @@ struct LeaseOptions {
     int64_t max_in_flight = 64;
     double refill_ratio = 1.0;
     double poll_interval = 0.2;
+    bool reclaim = false;  // end every lease out now, then exit
 };
 int run_lease(const LeaseOptions& o);
 

@@ -110,6 +110,12 @@ public:
 
     // Applies expired leases and due retries/revisits (done by lease and done).
     void housekeeping(double now);
+    // Ends every lease out now (frontier-lease --reclaim): their URLs and
+    // robots.txt prerequisites go back to their queues as if the leases had
+    // expired. Its own transaction. Returns the leases ended.
+    int64_t reclaim_leases(double now);
+    // The latest expiry of the leases out (URLs and robots.txt), if any.
+    std::optional<double> last_lease_expiry();
 
     // Changes whenever another connection commits to the frontier (PRAGMA
     // data_version; LISTEN/NOTIFY on PostgreSQL, no query): a cheap way for

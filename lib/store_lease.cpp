@@ -39,6 +39,30 @@ std::string hex(int64_t v) {
 
 }  // namespace
 
+int64_t Store::reclaim_leases(double now) {
+    Impl& m = *impl_;
+    begin();
+    refresh_settings();  // housekeeping reschedules queues by their politeness
+    int64_t n = count("leased") + count("robots_leased");
+    m.q("UPDATE urls SET lease_expires = ? WHERE state = 1 AND lease_expires > ?").bind(1, now).bind(2, now).exec();
+    m.q("UPDATE hosts SET robots_lease_expires = ? WHERE robots_lease_expires > ?").bind(1, now).bind(2, now).exec();
+    housekeeping(now);
+    commit();
+    return n;
+}
+
+std::optional<double> Store::last_lease_expiry() {
+    Impl& m = *impl_;
+    std::optional<double> last;
+    for (const char* sql : {"SELECT max(lease_expires) FROM urls WHERE state = 1",
+                            "SELECT max(robots_lease_expires) FROM hosts WHERE robots_lease_expires IS NOT NULL"}) {
+        Stmt& st = m.q(sql);
+        if (st.step() && !st.is_null(0)) last = std::max(last.value_or(st.dbl(0)), st.dbl(0));
+        st.reset();
+    }
+    return last;
+}
+
 void Store::housekeeping(double now) {
     Impl& m = *impl_;
     m.now = now;

@@ -22,11 +22,15 @@ int main(int argc, char** argv) {
                            "with --follow: top up when fewer than ratio x max-in-flight are out (default 1)");
             app.add_option("--poll-interval", o.poll_interval,
                            "with --follow: check for new work at least this often, seconds (default 0.2)");
+            app.add_flag("--reclaim", o.reclaim,
+                         "end every lease out now (after a crash: no one fetches them), then exit");
         },
         [&] { return frontier::run_lease(o); },
         "Hand out URLs that may be fetched now, honouring priority, politeness, budgets and robots.txt.",
         "  # what is ready now (exit 3: nothing yet, stderr says when)\n"
         "  frontier-lease -f crawl.db -n 10\n"
         "  # a whole crawl: lease until finished (exit 4: paused at finish, budgets)\n"
-        "  frontier-lease -f crawl.db --follow | fetch --links | frontier-done -f crawl.db");
+        "  frontier-lease -f crawl.db --follow | fetch --links | frontier-done -f crawl.db\n"
+        "  # after a crash: hand the dead pipeline's leases out again now\n"
+        "  frontier-lease -f crawl.db --reclaim");
 }
