@@ -93,6 +93,7 @@ int run_add(const AddOptions& o) {
         if (store.in_transaction()) store.commit();
         out().flush();
     };
+    int64_t out_of_scope = 0;
     auto store_chunk = [&](Chunk& c) {
         for (size_t i = 0; i < c.n; ++i) {  // every record read is answered, even after SIGTERM
             if (!store.in_transaction()) {
@@ -107,6 +108,7 @@ int run_add(const AddOptions& o) {
             if (r.status == AddStatus::rejected) {
                 // Bad input exits 1; scope decisions are data.
                 if (r.reason != "out-of-scope" && r.reason != "max-depth" && r.reason != "queue-full") ++rejected;
+                if (r.reason == "out-of-scope") ++out_of_scope;
             }
             if (!o.common.quiet) {
                 w.begin();
@@ -159,6 +161,12 @@ int run_add(const AddOptions& o) {
         for (const char* k : {"added", "duplicate", "updated", "rejected"})
             line_s += (line_s.empty() ? "" : ", ") + std::to_string(summary[k]) + " " + k;
         diag(line_s);
+        // Nothing added and only scope to blame: say why, instead of a
+        // silent nothing (frontier-add(1), DIAGNOSTICS).
+        if (summary["added"] == 0 && summary["updated"] == 0 && out_of_scope > 0)
+            diag("nothing added: " + std::to_string(out_of_scope) + " record" + (out_of_scope == 1 ? " was" : "s were") +
+                 " out of scope (scope.include / scope.exclude, or scope.seed-domains: a URL with a discovery "
+                 "must be in the registered domain of a seed; add seeds without \"discovery\" first)");
     }
     return rejected > 0 ? 1 : 0;
 }

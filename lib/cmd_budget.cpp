@@ -268,6 +268,10 @@ int run_budget(const BudgetOptions& o) {
         if (replenish) ov.replenish = to_int(*replenish);
         if (total) ov.total = to_int(*total);
         store.set_budget_override(ov);
+        // Budgets may be set ahead for a queue that does not exist yet; say
+        // so, as a misspelt key would pass otherwise (frontier-budget(1)).
+        if (scope == "queue" && !store.queue_exists(name) && !o.common.quiet)
+            diag("note: no queue " + name + " yet; the override is kept and applies when its first URL arrives");
     } else {
         if (replenish) store.set_setting("budget.replenish", *replenish);
         if (total) store.set_setting("budget.total", *total);

@@ -169,10 +169,13 @@ int run_lease(const LeaseOptions& o) {
     // worker): say so, since they hold their queues until they expire.
     if (int64_t before = store.count("leased") + store.count("robots_leased"); before > 0 && !o.common.quiet) {
         std::optional<double> until = store.last_lease_expiry();
-        diag(std::to_string(before) + " lease" + (before == 1 ? " is" : "s are") +
-             " out from before this run (another worker, or a pipeline that stopped); their URLs wait until " +
-             (until ? "they expire, at the latest " + human_time(*until) : std::string("they expire")) +
-             "; if no one is fetching them, frontier-lease --reclaim hands them out again now");
+        bool one = before == 1;
+        diag(std::to_string(before) + (one ? " lease is" : " leases are") +
+             " out from before this run (another worker, or a pipeline that stopped); " +
+             (one ? "its URL waits until it expires" : "their URLs wait until they expire") +
+             (until ? ", at the latest " + human_time(*until) : std::string()) +
+             (one ? "; if no one is fetching it, frontier-lease --reclaim hands it out again now"
+                  : "; if no one is fetching them, frontier-lease --reclaim hands them out again now"));
     }
     for (;;) {
         if (stop_requested()) {

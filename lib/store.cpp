@@ -253,6 +253,10 @@ Store::BudgetValues Store::effective_budget(const std::string& queue_key) {
     return {b.replenish, b.total};
 }
 
+bool Store::queue_exists(const std::string& key) {
+    return impl_->find_id("SELECT id FROM queues WHERE key = ?", key).has_value();
+}
+
 bool Store::retire_queue(const std::string& key) {
     begin();
     std::optional<int64_t> id = impl_->find_id("SELECT id FROM queues WHERE key = ?", key);

@@ -88,6 +88,8 @@ public:
     // Retires a queue by hand: it stays retired until unretire(). False when
     // no queue has that key.
     bool retire_queue(const std::string& key);
+    // Does a queue with this key exist?
+    bool queue_exists(const std::string& key);
     // Moves a retired queue (by hand or by budget), or all of them when `key`
     // is empty, to the back of the inactive FIFO. Returns how many moved.
     int64_t unretire(const std::string& key);
