@@ -26,7 +26,7 @@ TOOL_BIN := $(foreach t,$(TOOLS),$(if $(wildcard tools/$(t).cpp),$(BIN)/$(t)))
 UNIT_SRC := $(wildcard tests/unit/*.cpp)
 UNIT_OBJ := $(UNIT_SRC:%.cpp=$(BUILD)/%.o)
 
-.PHONY: all deps check check-pg unit cli e2e demo bench bench-pg install clean asan golden fuzz stress
+.PHONY: all deps check check-pg unit cli e2e demo bench bench-pg install uninstall clean asan golden fuzz stress
 all: $(TOOL_BIN)
 
 deps:
@@ -119,12 +119,18 @@ stress: deps
 
 install: all
 	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/man/man1 $(DESTDIR)$(PREFIX)/share/man/man7
-	install -m 755 $(TOOL_BIN) $(DESTDIR)$(PREFIX)/bin/
+	install -m 755 -s $(TOOL_BIN) $(DESTDIR)$(PREFIX)/bin/
 	install -m 644 $(wildcard man/*.1) $(DESTDIR)$(PREFIX)/share/man/man1/
 	install -m 644 $(wildcard man/*.7) $(DESTDIR)$(PREFIX)/share/man/man7/
 	install -d $(DESTDIR)$(PREFIX)/share/bash-completion/completions
 	install -m 644 examples/completion/frontier.bash $(DESTDIR)$(PREFIX)/share/bash-completion/completions/frontier
 	for t in $(notdir $(TOOL_BIN)); do ln -sf frontier $(DESTDIR)$(PREFIX)/share/bash-completion/completions/$$t; done
+
+# Removes exactly what `make install` put in place (same PREFIX and DESTDIR).
+uninstall:
+	for t in $(TOOLS); do rm -f $(DESTDIR)$(PREFIX)/bin/$$t $(DESTDIR)$(PREFIX)/share/man/man1/$$t.1 \
+	    $(DESTDIR)$(PREFIX)/share/bash-completion/completions/$$t; done
+	rm -f $(DESTDIR)$(PREFIX)/share/man/man7/frontier.7 $(DESTDIR)$(PREFIX)/share/bash-completion/completions/frontier
 
 clean:
 	rm -rf build build-asan build-fuzz bin bin-asan

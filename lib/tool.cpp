@@ -62,7 +62,7 @@ int run_tool(const std::string& name, int argc, char** argv,
     set_tool_name(name);
     install_signal_handlers();
     CLI::App app(description, name);
-    app.set_version_flag("--version", [name] { return version_string(name); }, "print version and library versions");
+    app.set_version_flag("-V,--version", [name] { return version_string(name); }, "print version and library versions");
     if (!example.empty()) app.footer("Manual: man " + name + "; concepts: man 7 frontier\n\nExamples:\n" + example);
     setup(app);
     try {

@@ -13,11 +13,13 @@ for p in $pkgs; do
     dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing="$missing $p"
 done
 [ -z "$missing" ] && exit 0
-echo "deps: installing$missing" >&2
+echo "deps: installing Debian packages:$missing (and what they depend on)" >&2
 SUDO=""
 [ "$(id -u)" -ne 0 ] && SUDO=sudo
 export DEBIAN_FRONTEND=noninteractive
-$SUDO apt-get install -y -q --no-install-recommends $missing >/dev/null 2>&1 || {
+# apt-get's own lines (what it installs, with dependencies: a PostgreSQL
+# server among them) stay visible; only the package-list refresh is quiet.
+$SUDO apt-get install -y -q --no-install-recommends $missing || {
     $SUDO apt-get update -q >/dev/null
-    $SUDO apt-get install -y -q --no-install-recommends $missing >/dev/null
+    $SUDO apt-get install -y -q --no-install-recommends $missing
 }

@@ -24,7 +24,9 @@ grep -oE '(^| )/[^ ]+' install.log | grep -v "^ *$ROOT/" | grep -v "^ *$dest" | 
 for t in $TOOLS; do
     f=$dest/usr/bin/$t
     [ -x "$f" ] || { bad "usr/bin/$t missing or not executable"; continue; }
-    cmp -s "$f" "$ROOT/$BIN/$t" || bad "usr/bin/$t differs from $BIN/$t"
+    # Stripped copies of the built tools: no debug sections, same code.
+    file "$f" 2>/dev/null | grep -q 'not stripped' && bad "usr/bin/$t is not stripped"
+    [ "$(stat -c %s "$f")" -lt "$(stat -c %s "$ROOT/$BIN/$t")" ] || bad "usr/bin/$t is not smaller than $BIN/$t"
 done
 # Man pages: one per tool in man1, frontier.7 in man7; man finds them by name
 # in the installed tree and renders them.
@@ -80,6 +82,13 @@ make -C "$ROOT" --no-print-directory -o all install DESTDIR="$PWD/dest2" PREFIX=
     > install2.log 2>&1 || bad "make install PREFIX=/opt/frontier: $(tail -3 install2.log)"
 [ -x dest2/opt/frontier/bin/frontier-add ] && [ -f dest2/opt/frontier/share/man/man7/frontier.7 ] ||
     bad "PREFIX=/opt/frontier: files not under opt/frontier"
+
+# make uninstall removes every file make install put there, and nothing else.
+touch dest2/opt/frontier/bin/not-ours
+make -C "$ROOT" --no-print-directory uninstall DESTDIR="$PWD/dest2" PREFIX=/opt/frontier > uninstall.log 2>&1 ||
+    bad "make uninstall: $(tail -3 uninstall.log)"
+left=$(cd dest2 && find . \( -type f -o -type l \) | sort | tr '\n' ' ')
+[ "$left" = "./opt/frontier/bin/not-ours " ] || bad "make uninstall left: $left"
 
 [ $fails -eq 0 ] && echo "PASS install"
 exit $((fails > 0))
