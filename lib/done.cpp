@@ -16,7 +16,12 @@ const std::initializer_list<std::string_view> kOwned = {
     "url", "lease", "result", "reason", "status", "error_class", "error", "fetched_at", "duration_ms", "ttfb_ms",
     "bytes", "content_type", "content_hash", "etag", "http_last_modified", "location", "retry_after", "links",
     "body", "warc", "queue", "priority", "depth", "attempt", "type", "discovery", "via", "expires", "robots",
-    "cost", "line", "next_visit", "links_added", "links_rejected"};
+    "cost", "line", "next_visit", "links_added", "links_rejected", "addresses", "user_agent"};
+
+// Keys of the input copied to the output after the outcome, in this order.
+constexpr std::string_view kKept[] = {"status",       "error_class", "error",    "fetched_at", "duration_ms",
+                                      "bytes",        "content_type", "content_hash", "location", "warc",
+                                      "queue",        "type",         "discovery", "via"};
 
 constexpr double kMaxDurationMs = 7 * 86400 * 1000.0;
 
@@ -201,6 +206,12 @@ std::string DoneProcessor::process(const InputLine& line, double now, bool& reje
     if (o.next_visit) w.field("next_visit", *o.next_visit);
     w.field("links_added", counts.links_added);
     w.field("links_rejected", counts.links_rejected);
+    // What the fetch found and where the URL came from, kept beside the
+    // outcome so that the output is the crawl's record (frontier-done(1),
+    // OUTPUT): the result's values, the depth from the frontier.
+    if (!o.robots && o.result != "stale") w.field("depth", o.depth);
+    for (std::string_view k : kKept)
+        if (const JsonValue* v = r.find(k)) w.field(k, *v);
     w.pass_through(r, kOwned);
     w.end();
     return w.str();

@@ -168,6 +168,7 @@ public:
     void field(std::string_view k, bool v);
     void field_null(std::string_view k);
     void field_raw(std::string_view k, std::string_view json_text);
+    void field(std::string_view k, const JsonValue& v);  // a value read by the JSON reader
     // Values inside arrays / after key():
     void value(std::string_view v);
     void value(const char* v) { value(std::string_view(v)); }  // not bool

@@ -222,6 +222,12 @@ void append_json_value(std::string& out, const JsonValue& v) {
     }
 }
 
+void JsonWriter::field(std::string_view k, const JsonValue& v) {
+    key(k);
+    sep();
+    append_json_value(buf_, v);
+}
+
 void JsonWriter::pass_through(const Record& r, std::initializer_list<std::string_view> skip) {
     for (const JsonField& f : r.fields) {
         bool skipped = false;
