@@ -18,7 +18,7 @@ override CXXFLAGS += -std=c++20 -Wall -Wextra -Wpedantic -Wno-missing-field-init
 LDLIBS   := -lsqlite3 -lsimdjson -lxxhash -lpsl -lidn2 -lxml2 -lre2 -lz -lpthread
 CURL_LIBS := -lcurl
 
-TOOLS    := frontier-add frontier-lease frontier-done frontier-config frontier-budget frontier-report frontier-export frontier-import fetch
+TOOLS    := frontier-add frontier-lease frontier-done frontier-config frontier-budget frontier-report frontier-export frontier-import fetch frontier-crawl
 LIB_SRC  := $(wildcard lib/*.cpp lib/*/*.cpp)
 LIB_OBJ  := $(LIB_SRC:%.cpp=$(BUILD)/%.o)
 LIB_A    := $(BUILD)/libfrontier.a

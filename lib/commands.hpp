@@ -44,6 +44,21 @@ struct LeaseOptions {
 };
 int run_lease(const LeaseOptions& o);
 
+// frontier-crawl: the one-command crawl (frontier-crawl(1)).
+struct CrawlOptions {
+    CommonOptions common;               // -f (default OUT/crawl.db), -q, -v, --progress
+    std::vector<std::string> seeds;     // seed URLs
+    std::string input;                  // -i FILE: more seeds (URLs or JSON lines), "-" = stdin
+    std::string out = "crawl";          // -o DIR
+    std::optional<int64_t> depth;       // scope.max-depth (5 for a new frontier)
+    std::optional<int64_t> per_site;    // budget.total
+    int64_t concurrency = 16;           // fetches at once over all sites
+    bool warc = false;                  // WARC files in OUT/warc/
+    std::vector<std::string> set;       // KEY=VALUE settings
+    bool reclaim = false;               // end leases left by a crashed run first
+};
+int run_crawl(const CrawlOptions& o);
+
 struct DoneOptions {
     CommonOptions common;
     std::vector<std::string> inputs;

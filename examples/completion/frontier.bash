@@ -1,6 +1,6 @@
 # bash completion for the crawl-frontier toolkit: frontier-add, frontier-lease,
 # frontier-done, frontier-config, frontier-budget, frontier-report, frontier-export,
-# frontier-import and fetch.
+# frontier-import, fetch and frontier-crawl.
 #
 #   source examples/completion/frontier.bash        # this shell
 #   make install                                     # installs it for bash-completion
@@ -247,4 +247,4 @@ _frontier() {
     return 0
 }
 
-complete -F _frontier frontier-add frontier-lease frontier-done frontier-config frontier-budget frontier-report frontier-export frontier-import fetch
+complete -F _frontier frontier-add frontier-lease frontier-done frontier-config frontier-budget frontier-report frontier-export frontier-import fetch frontier-crawl

@@ -32,7 +32,7 @@ expect() {
 }
 lines() { printf '%s\n' "$@"; }
 
-TOOLS="frontier-add frontier-lease frontier-done frontier-config frontier-budget frontier-report frontier-export frontier-import fetch"
+TOOLS="frontier-add frontier-lease frontier-done frontier-config frontier-budget frontier-report frontier-export frontier-import fetch frontier-crawl"
 for t in $TOOLS; do
     [[ $(complete -p "$t" 2>/dev/null) == *"-F _frontier "* ]] || bad "no completion registered for $t"
     # Every option name of the Options: section, long and short, as --help prints them.
