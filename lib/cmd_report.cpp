@@ -1,9 +1,11 @@
 // frontier-report: option checks and the output loop (lib/report.hpp).
 // Data comes from lib/store_report.cpp, rendering from lib/report_text.cpp
 // and lib/report_html.cpp.
+#include <sys/ioctl.h>
 #include <unistd.h>
 
 #include <cstdio>
+#include <cstdlib>
 #include <fstream>
 
 #include "clock.hpp"
@@ -45,11 +47,25 @@ QueueTables read_tables(Store& store, double now, int64_t top, bool with_robots)
     return t;
 }
 
+// The width text tables are fitted to (frontier-report(1), OUTPUT): $COLUMNS
+// when set, else the terminal's when standard output is one, else 0 (whole
+// lines, for files, pipes and grep).
+size_t text_width() {
+    if (const char* c = std::getenv("COLUMNS"); c && *c) {
+        char* end = nullptr;
+        long v = std::strtol(c, &end, 10);
+        if (end && *end == '\0' && v >= 20 && v <= 100000) return static_cast<size_t>(v);
+    }
+    struct winsize ws;
+    if (::isatty(1) && ::ioctl(1, TIOCGWINSZ, &ws) == 0 && ws.ws_col >= 20) return ws.ws_col;
+    return 0;
+}
+
 std::string text_report(Store& store, const ReportOptions& o, const std::string& path) {
     double now = frontier::now();
     Summary s = read_summary(store, now);
     QueueTables t = read_tables(store, now, o.top, false);
-    return render_report_text(s, t.longest, t.costly, "frontier-report: " + path);
+    return render_report_text(s, t.longest, t.costly, "frontier-report: " + path, text_width());
 }
 
 void write_file(const std::string& file, const std::string& data) {
@@ -154,8 +170,10 @@ int run_report(const ReportOptions& o) {
         if (o.json) {
             for_each_queue(store, q, now, [&](const QueueRow& r) { out().write_line(queue_row_json(r)); });
         } else {
-            out().write_line(queue_table_header(true));
-            for_each_queue(store, q, now, [&](const QueueRow& r) { out().write_line(queue_table_row(r, now, true)); });
+            size_t width = text_width();
+            out().write_line(queue_table_header(true, width));
+            for_each_queue(store, q, now,
+                           [&](const QueueRow& r) { out().write_line(queue_table_row(r, now, true, width)); });
         }
         return 0;
     }

@@ -22,10 +22,18 @@ std::string format_relative(double t, double now);
 
 // The text table of queues: a header line and one line per row, fixed
 // column widths so rows can be printed as they are read. Long queue keys
-// are cut with "~"; the URL columns come last and are not cut.
-// `wide` adds the fetch-health and URL columns (frontier-report --queues).
-std::string queue_table_header(bool wide);
-std::string queue_table_row(const QueueRow& r, double now, bool wide);
+// are cut with "~"; the URL columns come last. `wide` adds the
+// fetch-health columns (frontier-report --queues). `width` > 0 fits each
+// line in that many columns: the two URL columns share what the fixed ones
+// leave (each cut with "~"), are dropped when that is under 8 columns each,
+// and a line still too long is cut with "~"; 0 keeps whole lines.
+std::string queue_table_header(bool wide, size_t width = 0);
+std::string queue_table_row(const QueueRow& r, double now, bool wide, size_t width = 0);
+
+// Cuts `line` to `width` columns (the last one "~"); 0 keeps it whole.
+// Columns are bytes: the report's text is ASCII but for URLs, which are
+// percent-encoded.
+std::string fit_line(std::string line, size_t width);
 
 // The revisit section of the text report (three lines): URLs marked for
 // revisiting, due now, next due, disabled; visits by outcome; intervals.
@@ -34,7 +42,7 @@ std::string revisit_text(const RevisitSummary& r, double now);
 // The default text report: title, summary line, URL counts, results,
 // depth, heatmap, then the longest and the most expensive queues.
 std::string render_report_text(const Summary& s, const std::vector<QueueRow>& longest,
-                               const std::vector<QueueRow>& costly, const std::string& title);
+                               const std::vector<QueueRow>& costly, const std::string& title, size_t width = 0);
 
 // --- JSON (lib/report_text.cpp) -------------------------------------------
 

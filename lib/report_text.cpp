@@ -95,17 +95,41 @@ std::string format_relative(double t, double now) {
     return d > 0 ? "in " + v : v + " ago";
 }
 
-std::string queue_table_header(bool wide) {
+namespace {
+
+std::string queue_table_prefix_header(bool wide) {
     std::string h = left("QUEUE", 28) + " " + left("STATE", 10) + right("SIZE", 9) + right("ENQUEUED", 9) +
                     right("BALANCE", 8) + right("COST(AVG)", 11) + right("SPEND/BUDGET", 14) + right("ERR", 6) + "  " +
                     left("DEQUEUED", 9) + " " + left("WAKE", 9);
     if (wide)
         h += right("FLIGHT", 7) + right("LAT-MS", 8) + right("DOWN", 6) + right("RA", 5) + "  " + left("ROBOTS", 11);
-    h += " LAST-PEEK LAST-QUEUED";
     return h;
 }
 
-std::string queue_table_row(const QueueRow& r, double now, bool wide) {
+// The fixed columns, then the two URL columns fitted to `width`.
+std::string with_urls(std::string fixed, const std::string& a, const std::string& b, size_t width) {
+    if (width == 0) return fixed + " " + a + " " + b;
+    size_t room = width > fixed.size() + 2 ? width - fixed.size() - 2 : 0;
+    size_t each = room / 2;
+    if (each < 8) return fit_line(std::move(fixed), width);
+    auto cut = [](std::string s, size_t w) { return s.size() > w ? s.substr(0, w - 1) + "~" : s; };
+    return fixed + " " + left(cut(a, each), each) + " " + cut(b, room - each);
+}
+
+}  // namespace
+
+std::string fit_line(std::string line, size_t width) {
+    if (width > 0 && line.size() > width) line = line.substr(0, width - 1) + "~";
+    return line;
+}
+
+std::string queue_table_header(bool wide, size_t width) {
+    std::string h = with_urls(queue_table_prefix_header(wide), "LAST-PEEK", "LAST-QUEUED", width);
+    while (!h.empty() && h.back() == ' ') h.pop_back();
+    return h;
+}
+
+std::string queue_table_row(const QueueRow& r, double now, bool wide, size_t width) {
     std::string s = left(r.queue, 28) + " " + left(report_state_name(r.state), 10) + right(num(r.size), 9) +
                     right(num(r.enqueued), 9) + right(num(r.session_balance), 8) + right(cost_text(r), 11) +
                     right(spend_text(r), 14) + right(num(r.error_count), 6) + "  " +
@@ -114,12 +138,13 @@ std::string queue_table_row(const QueueRow& r, double now, bool wide) {
     if (wide)
         s += right(num(r.in_flight), 7) + right(r.avg_latency_ms ? fixed(*r.avg_latency_ms, 0) : "-", 8) +
              right(num(r.host_down), 6) + right(num(r.retry_after_blocks), 5) + "  " + left(r.robots, 11);
-    s += " " + r.last_peek_url.value_or("-") + " " + r.last_queued_url.value_or("-");
+    s = with_urls(std::move(s), r.last_peek_url.value_or("-"), r.last_queued_url.value_or("-"), width);
+    while (!s.empty() && s.back() == ' ') s.pop_back();
     return s;
 }
 
 std::string render_report_text(const Summary& s, const std::vector<QueueRow>& longest,
-                               const std::vector<QueueRow>& costly, const std::string& title) {
+                               const std::vector<QueueRow>& costly, const std::string& title, size_t width) {
     std::string o;
     o += title + " at " + format_iso8601(s.now) + "\n";
     o += queue_summary_line(s.queues) + "\n";
@@ -174,8 +199,8 @@ std::string render_report_text(const Summary& s, const std::vector<QueueRow>& lo
     }
     auto table = [&](const char* name, const std::vector<QueueRow>& rows) {
         if (rows.empty()) return;
-        o += std::string("\n") + name + ":\n" + queue_table_header(false) + "\n";
-        for (auto& r : rows) o += queue_table_row(r, s.now, false) + "\n";
+        o += std::string("\n") + name + ":\n" + queue_table_header(false, width) + "\n";
+        for (auto& r : rows) o += queue_table_row(r, s.now, false, width) + "\n";
     };
     table("Longest queues", longest);
     table("Most expensive queues", costly);

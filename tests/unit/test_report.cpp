@@ -97,3 +97,30 @@ TEST_CASE("render_report_html is self-contained and escapes names", "[report]") 
     CHECK(h.find("id=\"chart-spend\"") != std::string::npos);
     CHECK(h.find("#d62728") != std::string::npos);  // over budget in red
 }
+
+TEST_CASE("queue tables fit the width they are given", "[report]") {
+    QueueRow r;
+    r.queue = "example.org";
+    r.last_peek_url = "http://example.org/" + std::string(200, 'p');
+    r.last_queued_url = "http://example.org/" + std::string(200, 'q');
+    // 0: whole lines, the URLs uncut.
+    std::string whole = queue_table_row(r, 1800000000, false, 0);
+    CHECK(whole.find(*r.last_peek_url) != std::string::npos);
+    CHECK(whole.find(*r.last_queued_url) != std::string::npos);
+    for (size_t width : {20u, 80u, 118u, 140u, 211u, 400u}) {
+        INFO(width);
+        for (bool wide : {false, true}) {
+            CHECK(queue_table_header(wide, width).size() <= width);
+            std::string row = queue_table_row(r, 1800000000, wide, width);
+            CHECK(row.size() <= width);
+            CHECK(row.rfind("example.org", 0) == 0);
+        }
+    }
+    // Room for both URL columns: each cut with "~", both present.
+    std::string fitted = queue_table_row(r, 1800000000, false, 211);
+    CHECK(fitted.find("http://example.org/ppp") != std::string::npos);
+    CHECK(fitted.find("http://example.org/qqq") != std::string::npos);
+    CHECK(fitted.back() == '~');
+    CHECK(fit_line("abcdef", 4) == "abc~");
+    CHECK(fit_line("abc", 4) == "abc");
+}
