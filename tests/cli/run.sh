@@ -9,6 +9,7 @@ root="$(cd "$here/../.." && pwd)"
 export PATH="$root/${FRONTIER_BIN:-bin}:$PATH"
 export FRONTIER_NOW=1800000000
 export LC_ALL=C
+unset COLUMNS  # report tables are fitted to it (frontier-report(1)); goldens have whole lines
 regen=0; [ "${1:-}" = "--regen" ] && { regen=1; shift; }
 filter="${1:-}"
 for case in "$here"/cases/*.sh; do
