@@ -1,4 +1,4 @@
-// frontier-budget (SPEC §6): show and change queue budgets mid-crawl, retire
+// frontier-budget (frontier(7), BUDGETS): show and change queue budgets mid-crawl, retire
 // and unretire queues. The options are filled by CLI11 in
 // tools/frontier-budget.cpp (no I/O while parsing); run_budget() validates
 // them, opens the frontier file and applies the edits.

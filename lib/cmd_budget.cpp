@@ -1,4 +1,4 @@
-// frontier-budget: the budget settings and overrides (SPEC §6). See
+// frontier-budget: the budget settings and overrides (frontier(7), BUDGETS). See
 // budget_cmd.hpp for the contract and man/frontier-budget.1 for the tool.
 #include <cctype>
 #include <map>

@@ -125,7 +125,7 @@ std::string DoneProcessor::process(const InputLine& line, double now, bool& reje
         f.error_class = r.get_string("error_class").value_or("");
         f.duration_ms = r.get_number("duration_ms");
         f.retry_after = r.get_number("retry_after");
-        // A server's Retry-After is honoured up to one day (SPEC §5); a
+        // A server's Retry-After is honoured up to one day (frontier(7), LEASES and POLITENESS); a
         // larger one would park the URL for ever, a negative one means none.
         if (f.retry_after) f.retry_after = std::clamp(*f.retry_after, 0.0, 86400.0);
         f.fetched_at = r.get_time("fetched_at");

@@ -1,4 +1,4 @@
-// frontier-done's work (SPEC §8): matching results to leases, the retry
+// frontier-done's work (frontier-done(1)): matching results to leases, the retry
 // policy, politeness wake times, robots.txt storage, revisits, and the
 // enqueueing of discovered links through the frontier-add path.
 #pragma once

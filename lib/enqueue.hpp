@@ -77,7 +77,7 @@ class Enqueuer {
 public:
     explicit Enqueuer(Store& store) : store_(store) {}
 
-    // Adds one input record (SPEC §4 fields). Must be called inside a
+    // Adds one input record (frontier-add(1) INPUT fields). Must be called inside a
     // Store transaction.
     EnqueueResult add(const Record& rec, double now);
 

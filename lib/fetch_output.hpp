@@ -49,7 +49,7 @@ private:
 std::string result_class(const FetchResult& r);
 
 // The JSON line for `r` (without newline): every input key except those the
-// result sets, then the result fields of SPEC §7. `links` and `warc` are
+// result sets, then the result fields of fetch(1), OUTPUT. `links` and `warc` are
 // written when non-null. Inline body capped at `body_cap` bytes. Thread-safe.
 // The line stays under kMaxResultLine bytes (readers refuse lines over
 // 1 MiB): the body is cut further until its JSON text fits, then links past

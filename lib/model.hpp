@@ -13,11 +13,11 @@
 
 namespace frontier {
 
-// URL states (SPEC §5). Stored as integers; never renumber.
+// URL states (frontier(7), URL STATES). Stored as integers; never renumber.
 enum class UrlState : int { queued = 0, leased = 1, done = 2, failed = 3, blocked = 4, disabled = 5 };
 const char* url_state_name(UrlState s);
 
-// Queue membership in the budget rotation (SPEC §6). `active` queues are
+// Queue membership in the budget rotation (frontier(7), BUDGETS). `active` queues are
 // reported as in-process / snoozed / ready, and any queue without queued
 // URLs as exhausted; those are derived, not stored.
 enum class QueueState : int { active = 0, inactive = 1, retired = 2, retired_by_hand = 3 };

@@ -1,4 +1,4 @@
-// Recrawl scheduling (SPEC §9, the Software Heritage policy): the due-revisit
+// Recrawl scheduling (frontier(7), RECRAWL, the Software Heritage policy): the due-revisit
 // tiers, the interval feedback (multiplicative, or the Cho & Garcia-Molina
 // change-rate estimate), lister updates, and the revisit counters behind
 // frontier-report. Pure functions; no SQL.
@@ -55,7 +55,7 @@ struct VisitFeedback {
     double next_visit = 0;   // now + interval +- 10% jitter, never before now + min-interval
 };
 
-// Cho & Garcia-Molina (ANCHORS.md): from n visits with X changes at a
+// Cho & Garcia-Molina (frontier(7), RECRAWL): from n visits with X changes at a
 // regular interval I, r = -ln((n - X + 0.5)/(n + 0.5)) changes per interval
 // and the change rate l = r / I. Visits here are not exactly regular, so I
 // is the mean observed interval, observed / n. Returns changes per second,

@@ -1,4 +1,4 @@
-// frontier-report (SPEC §10): options and the run function behind
+// frontier-report (frontier-report(1)): options and the run function behind
 // tools/frontier-report.cpp. Parsing fills ReportOptions without I/O;
 // run_report() opens the frontier read-only and prints.
 #pragma once

@@ -1,4 +1,4 @@
-// The data behind frontier-report (SPEC §10): a frontier summary read from
+// The data behind frontier-report (frontier-report(1)): a frontier summary read from
 // maintained counters and the queues table, and per-queue rows streamed
 // from the queues table. The SQL lives in lib/store_report.cpp (the storage
 // module); the pure helpers here (state derivation, sort keys, effective
@@ -26,7 +26,7 @@ namespace frontier {
 
 class Store;
 
-// A queue's reported state (SPEC §6): the stored state refined by its
+// A queue's reported state (frontier(7), BUDGETS): the stored state refined by its
 // in-flight leases, wake time and size. The values partition all queues.
 enum class ReportState { in_process, ready, snoozed, inactive, retired, exhausted };
 
@@ -56,7 +56,7 @@ struct UrlCounts {
     int64_t added = 0;          // URLs ever added
 };
 
-// Revisit state (SPEC §9), when the frontier has URLs marked for revisiting.
+// Revisit state (frontier(7), RECRAWL), when the frontier has URLs marked for revisiting.
 // Counts come from maintained counters; due_now and next_due from two
 // queries over revisited URLs (see read_summary).
 struct RevisitSummary {

@@ -1,4 +1,4 @@
-// Frontier settings (SPEC §2): the table of keys with defaults and
+// Frontier settings (frontier(7), SETTINGS): the table of keys with defaults and
 // validation, and the typed Settings every scheduling decision reads.
 // Values are JSON texts; storage (lib/store.cpp) keeps the non-default ones.
 // Pure C++: no SQL here.

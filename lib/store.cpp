@@ -184,7 +184,7 @@ void Store::Impl::requeue_capped() {
 }
 
 void Store::Impl::retire_all_to_inactive() {
-    // SPEC §6: any settings change moves retired queues (not those retired
+    // frontier(7), BUDGETS: any settings change moves retired queues (not those retired
     // by hand) to the back of the inactive FIFO, in the order they retired.
     std::vector<int64_t> ids;
     Stmt& st = q("SELECT id FROM queues WHERE state = 2 ORDER BY retired_seq");
@@ -421,7 +421,7 @@ int64_t Store::Impl::queue_id_for(const std::string& key, const Settings& s) {
     if (auto it = queue_ids.find(key); it != queue_ids.end()) return it->second;
     std::optional<int64_t> id = find_id("SELECT id FROM queues WHERE key = ?", key);
     if (!id) {
-        // SPEC §6: with hold-queues new queues start inactive, at the back of the FIFO.
+        // frontier(7), BUDGETS: with hold-queues new queues start inactive, at the back of the FIFO.
         bool hold = s.hold_queues;
         int64_t seq = hold ? meta_next("fifo_seq") : 0;
         BudgetLimits b = budget_for(key);

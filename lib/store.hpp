@@ -61,12 +61,12 @@ public:
     std::map<std::string, std::string> setting_values();  // stored (non-default) key -> JSON
     std::map<std::string, std::map<std::string, std::string>> domain_setting_values();
     // Stores a validated JSON value; bumps the settings version and moves
-    // retired queues back to the inactive FIFO (SPEC §6). In its own transaction.
+    // retired queues back to the inactive FIFO (frontier(7), BUDGETS). In its own transaction.
     void set_setting(const std::string& key, const std::string& json);
     // Sets a per-domain override; an empty `json` removes it.
     void set_domain_setting(const std::string& domain, const std::string& key, const std::string& json);
 
-    // --- budgets (SPEC §6); each in its own transaction -----------------
+    // --- budgets (frontier(7), BUDGETS); each in its own transaction -----------------
     struct BudgetOverride {
         std::string scope;  // "domain" or "queue"
         std::string name;

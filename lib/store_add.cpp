@@ -46,7 +46,7 @@ AddResult Store::add_url(const AddRequest& r) {
         bool prio_changed = r.priority_given && known->priority != r.priority;
         bool recrawl_changed = r.recrawl && !known->recrawl;
         // A disabled revisit comes back when it is listed again (frontier-add,
-        // a sitemap), not when a crawled page links to it (SPEC §9).
+        // a sitemap), not when a crawled page links to it (frontier(7), RECRAWL).
         std::string_view disc = canonical_discovery(r.discovery);
         bool relisted = known->state == static_cast<int>(UrlState::disabled) && disc != "link" && disc != "redirect";
         bool visit_now = r.visit_now && known->state != static_cast<int>(UrlState::leased) &&

@@ -1,4 +1,4 @@
-// Store::finish: one fetch result applied to the frontier (SPEC §8, §9).
+// Store::finish: one fetch result applied to the frontier (frontier-done(1); frontier(7), RECRAWL).
 #include <algorithm>
 #include <cmath>
 #include <cstdlib>
@@ -52,7 +52,7 @@ std::string result_class(const FetchFacts& f) {
 
 }  // namespace
 
-// Politeness after a fetch of queue `qid` (SPEC §5): wake time, Retry-After
+// Politeness after a fetch of queue `qid` (frontier(7), LEASES and POLITENESS): wake time, Retry-After
 // and 429 blocks, latency, error counts and the error penalty, summed per
 // queue in fetch_deltas; flush_fetches() writes and reschedules each queue.
 void Store::Impl::after_fetch(const Settings& s, int64_t qid, const FetchFacts& f,
@@ -359,7 +359,7 @@ DoneOutcome Store::finish(const FetchFacts& f, double now) {
             o.reason = *reason;
         }
     }
-    // A revisited URL keeps its place among the due revisits (SPEC §9 tiers),
+    // A revisited URL keeps its place among the due revisits (frontier(7), RECRAWL tiers),
     // after a success and after a failure alike.
     if (recrawl) tier = recrawl_tier({true, last_modified, last_success, successes, next_visit, false, now});
     UrlUpdate u;

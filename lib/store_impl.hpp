@@ -139,7 +139,7 @@ struct Store::Impl {
     void retire_all_to_inactive();
     void requeue_capped();
     void load_budgets();
-    // Politeness after a fetch of queue `qid` (SPEC §5): ends the in-flight
+    // Politeness after a fetch of queue `qid` (frontier(7), LEASES and POLITENESS): ends the in-flight
     // slot, sets the wake time (delay factor, Crawl-delay, Retry-After, 429
     // back-off), latency, error count and error penalty, adds the URL's new
     // state to the queue's counts (`ended`: done, failed, queued, or other

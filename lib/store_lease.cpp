@@ -1,6 +1,6 @@
 // Store::lease and Store::housekeeping: expired leases, due retries and
 // revisits, waking queues, then picking URLs across queues in the order of
-// SPEC §5 with politeness, robots.txt prerequisites and budgets (SPEC §6).
+// frontier-lease(1), with politeness, robots.txt prerequisites and budgets (frontier(7)).
 //
 // Queue selection never scans all queues: ready queues sit in a partial
 // index ordered by (best rank, last served), sleeping ones in an index by
@@ -319,7 +319,7 @@ LeaseOutcome Store::lease(const LeaseRequest& req) {
     };
 
     // After spending on a queue: retire over total budget, rotate out when
-    // the session balance is spent (SPEC §6).
+    // the session balance is spent (frontier(7), BUDGETS).
     auto after_spend = [&](QueueInfo& qi) {
         BudgetLimits b = m.budget_for(qi.key);
         if (b.total >= 0 && qi.total_spend >= b.total) {
@@ -347,7 +347,7 @@ LeaseOutcome Store::lease(const LeaseRequest& req) {
 
     // Checked at the front of the ready list, before leasing: a total budget
     // lowered mid-crawl, or reached through error penalties, retires the
-    // queue before it spends more (SPEC §6).
+    // queue before it spends more (frontier(7), BUDGETS).
     auto over_total = [&](const QueueInfo& qi) -> bool {
         BudgetLimits b = m.budget_for(qi.key);
         if (b.total < 0 || qi.total_spend < b.total) return false;

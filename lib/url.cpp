@@ -1,4 +1,4 @@
-// URL canonicalisation (SPEC §3), fingerprints and queue keys.
+// URL canonicalisation (frontier(7), URLS, CANONICAL FORM AND FINGERPRINTS), fingerprints and queue keys.
 //
 // Speed (2-core build machine, g++ -O2, one thread, 1M canonicalize_url calls
 // on "http://h3.site12.com/news/article/123?id=456", CanonResult built and

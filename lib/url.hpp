@@ -1,4 +1,4 @@
-// URL canonicalisation (SPEC §3), fingerprints and queue keys.
+// URL canonicalisation (frontier(7), URLS, CANONICAL FORM AND FINGERPRINTS), fingerprints and queue keys.
 //
 // Parsing is libcurl's URL API; IDNA is libidn2; registered domains come
 // from libpsl's built-in public-suffix list. All functions are thread-safe.
@@ -43,7 +43,7 @@ struct CanonResult {
     Url url;
 };
 
-// Canonical form per SPEC §3: whitespace trimmed, scheme and host lower-case,
+// Canonical form per frontier(7), URLS, CANONICAL FORM AND FINGERPRINTS: whitespace trimmed, scheme and host lower-case,
 // IDN host to punycode, default port removed, empty path -> "/", dot segments
 // resolved, percent-encoding normalised (upper-case hex, unreserved decoded,
 // spaces and non-ASCII encoded), fragment removed, session parameters

@@ -1,5 +1,5 @@
 // fetch: fetch URLs with the libcurl multi interface and report each result
-// as a JSON line (SPEC §7). Options here; the work is in lib/fetcher.cpp.
+// as a JSON line (fetch(1)). Options here; the work is in lib/fetcher.cpp.
 #include "fetcher.hpp"
 #include "net/address_guard.hpp"
 #include "tool.hpp"

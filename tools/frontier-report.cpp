@@ -1,4 +1,4 @@
-// frontier-report: summary, per-queue table, JSON and an HTML page (SPEC §10).
+// frontier-report: summary, per-queue table, JSON and an HTML page (frontier-report(1)).
 #include "report.hpp"
 
 int main(int argc, char** argv) {

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# SPEC §5: across queues, ties go to the queue served least recently (round
+# frontier(7), LEASES and POLITENESS: across queues, ties go to the queue served least recently (round
 # robin). With more tied queues than one page of the ready index (256), a
 # batch that may take several URLs per queue must still visit every queue
 # once before any queue a second time. Then one queue gives 30 URLs in one

@@ -1,4 +1,4 @@
-# Recrawl simulation (SPEC §9): 97 pages on a local server whose content
+# Recrawl simulation (frontier(7), RECRAWL): 97 pages on a local server whose content
 # changes on a fixed schedule (Poisson processes with mean change intervals
 # from 12 hours to never, tests/server/recrawl_sim.py), crawled for 5
 # simulated weeks through the real tools -- frontier-lease | fetch |

@@ -79,7 +79,7 @@ TEST_CASE("fetch: libcurl error classes", "[fetch]") {
     CHECK(classify_curl_error(CURLE_OUT_OF_MEMORY, false) == "other");
 }
 
-TEST_CASE("fetch: result lines keep input keys and add SPEC fields", "[fetch]") {
+TEST_CASE("fetch: result lines keep input keys and add the result fields", "[fetch]") {
     FetchResult r;
     r.job = make_fetch_job(line_of({{"url", "\"http://h.org/\""},
                                     {"lease", "\"L1\""},

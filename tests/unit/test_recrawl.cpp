@@ -1,4 +1,4 @@
-// Unit tests for lib/recrawl.cpp (SPEC §9): tiers, the multiplicative and
+// Unit tests for lib/recrawl.cpp (frontier(7), RECRAWL): tiers, the multiplicative and
 // estimate interval rules, jitter, lister updates and the report counters;
 // and the revisit section of the report renderers.
 #include <catch2/catch.hpp>

@@ -67,7 +67,7 @@ TEST_CASE("text helpers", "[report]") {
     CHECK(html_escape("<a href=\"x\">&'") == "&lt;a href=&quot;x&quot;&gt;&amp;&#39;");
 }
 
-TEST_CASE("render_summary_json has the SPEC keys", "[report]") {
+TEST_CASE("render_summary_json has the documented keys", "[report]") {
     Summary s;
     s.now = 5;
     s.results = {{"2xx", 3}, {"err:dns", 2}};

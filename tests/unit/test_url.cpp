@@ -1,4 +1,4 @@
-// Unit tests for lib/url.hpp: canonicalisation (SPEC §3), resolution,
+// Unit tests for lib/url.hpp: canonicalisation (frontier(7), URLS, CANONICAL FORM AND FINGERPRINTS), resolution,
 // fingerprints, registered domains and queue keys.
 #include <catch2/catch.hpp>
 #include <string>

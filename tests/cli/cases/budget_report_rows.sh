@@ -1,4 +1,4 @@
-# The SPEC §6 round trip: frontier-report --queues --json rows, edited, fed
+# The frontier-budget(1) round trip: frontier-report --queues --json rows, edited, fed
 # to frontier-budget --apply. Keys that are not edits (state, size, spend,
 # session_budget, ...) are ignored; the edited total_budget brings a retired
 # queue back, the other retired queue stays put (its row was not fed back).

@@ -1,4 +1,4 @@
-# Feedback in frontier-done (SPEC §9): eventful = content hash changed (a 304
+# Feedback in frontier-done (frontier(7), RECRAWL): eventful = content hash changed (a 304
 # or an equal hash is not); interval / or x adjust-factor clamped to
 # [min, max]; +-10% jitter not stored; recrawl.types; a failure keeps the
 # last success and counts; retry after recrawl.fail-delay; disabled after

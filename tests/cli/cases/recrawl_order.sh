@@ -1,4 +1,4 @@
-# Due-revisit order (SPEC §9): the seed's tiers within a priority level,
+# Due-revisit order (frontier(7), RECRAWL): the seed's tiers within a priority level,
 # without and with the lister's last_modified; visit_now; a lister date newer
 # than the last visit makes a waiting revisit due (after min-interval);
 # together with politeness and budgets.
