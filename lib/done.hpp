@@ -13,19 +13,6 @@
 
 namespace frontier {
 
-// The facts of one fetch result that the frontier uses.
-struct FetchFacts {
-    std::string lease;
-    std::string url;
-    bool has_status = false;
-    int64_t status = 0;
-    std::string error_class;
-    std::optional<double> duration_ms;
-    std::optional<double> retry_after;
-    std::optional<double> fetched_at;
-    std::optional<std::string> etag, http_last_modified, content_hash, content_type, body;
-};
-
 // What Store::finish decided for one result.
 struct DoneOutcome {
     std::string result;  // done, retry, failed, blocked, stale, rejected

@@ -68,6 +68,20 @@ struct LeaseRequest {
     std::unordered_map<int64_t, int64_t>* taken = nullptr;
 };
 
+// The facts of one fetch result that the frontier uses (frontier-done(1)
+// INPUT), read by frontier-done.
+struct FetchFacts {
+    std::string lease;
+    std::string url;
+    bool has_status = false;
+    int64_t status = 0;
+    std::string error_class;
+    std::optional<double> duration_ms;
+    std::optional<double> retry_after;
+    std::optional<double> fetched_at;
+    std::optional<std::string> etag, http_last_modified, content_hash, content_type, body;
+};
+
 struct LeaseItem {
     std::string url, lease, queue;
     bool robots = false;

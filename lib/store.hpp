@@ -27,7 +27,6 @@ namespace frontier {
 // forward on open by a writing tool; newer files are refused.
 constexpr int kSchemaVersion = 3;
 
-struct FetchFacts;   // lib/done.hpp
 struct DoneOutcome;  // lib/done.hpp
 
 class Store {

@@ -4,6 +4,7 @@
 #include <cstdlib>
 
 #include "done.hpp"
+#include "policy/outcome.hpp"
 #include "recrawl.hpp"
 #include "store.hpp"
 #include "store_impl.hpp"
@@ -65,19 +66,8 @@ void Store::Impl::after_fetch(const Settings& s, int64_t qid, const FetchFacts& 
         d.n429 = qi.n429;
         d.wake_at = qi.wake_at;
     }
-    const Politeness& p = s.politeness_for(d.key);
-    double dur = f.duration_ms.value_or(0) / 1000.0;
-    double wait = std::clamp(p.delay_factor * dur, p.min_delay, std::max(p.min_delay, p.max_delay));
-    if (crawl_delay) wait = std::max(wait, std::min(*crawl_delay, p.max_crawl_delay));
-    if (f.status == 429 || f.status == 503) {
-        if (f.retry_after) {
-            wait = std::max(wait, std::min(*f.retry_after, 86400.0));
-            ++d.ra_blocks;
-        } else if (f.status == 429) {
-            wait = std::max(wait, std::min(60.0 * std::pow(2.0, static_cast<double>(std::min<int64_t>(d.n429, 20))),
-                                           86400.0));
-        }
-    }
+    double wait = politeness_wait(s.politeness_for(d.key), f, crawl_delay, d.n429);
+    if ((f.status == 429 || f.status == 503) && f.retry_after) ++d.ra_blocks;
     d.n429 = f.status == 429 ? d.n429 + 1 : 0;
     d.wake_at = std::max(d.wake_at, now + wait);
     ++d.ended;
@@ -170,20 +160,11 @@ DoneOutcome Store::finish(const FetchFacts& f, double now) {
         m.count("robots_leased", -1);
         m.count(result_class(f), 1);
         m.robots_cache.erase(hid);
-        bool ok = f.error_class.empty() && f.status >= 200 && f.status < 300;
-        // 3xx (a redirect fetch did not follow: a 6th one, a loop, another
-        // scheme) and 4xx: "unavailable", allow all (RFC 9309 2.3.1.2-3).
-        // (An older fetch reported the first cases as too-many-redirects.)
-        // A robots.txt the address guard would not fetch (or not follow to)
-        // is unavailable too: the host's URLs then fail one by one with
-        // blocked-address, each saying why (frontier(7), ADDRESS GUARD).
-        bool allow_all = (f.error_class.empty() && f.status >= 300 && f.status < 500) ||
-                         (f.error_class == "too-many-redirects" && f.status >= 300 && f.status < 400) ||
-                         f.error_class == "blocked-address";
+        RobotsOutcome ro = robots_outcome(f, retries, s, now);
         std::optional<double> crawl_delay;
-        if (ok || allow_all) {
+        if (ro.state == RobotsOutcome::HostState::known) {
             std::string text;
-            if (ok) {
+            if (ro.parse_body) {
                 std::string ua = s.politeness_for(host.substr(host.find("://") + 3)).robots_user_agent;
                 RobotsRules rules = RobotsRules::parse(f.body.value_or(""), ua);
                 text = rules.serialize();
@@ -193,22 +174,20 @@ DoneOutcome Store::finish(const FetchFacts& f, double now) {
             m.q("UPDATE hosts SET robots_state = 1, robots_rules = ?, robots_at = ?, robots_status = ?, "
                 "robots_retries = 0, robots_retry_at = NULL, robots_lease_expires = NULL, crawl_delay = ? WHERE id = ?")
                 .bind(1, text).bind(2, now).bind(3, f.status).bind(4, crawl_delay).bind(5, hid).exec();
-            o.result = "done";
-        } else if (retries < s.retry_max) {
+        } else if (ro.state == RobotsOutcome::HostState::retry) {
             m.q("UPDATE hosts SET robots_state = 2, robots_retries = robots_retries + 1, robots_retry_at = ?, "
                 "robots_status = ?, robots_lease_expires = NULL WHERE id = ?")
-                .bind(1, now + s.retry_delay).bind(2, f.status).bind(3, hid).exec();
-            o.result = "retry";
-            o.next_visit = now + s.retry_delay;
+                .bind(1, *ro.retry_at).bind(2, f.status).bind(3, hid).exec();
+            o.next_visit = ro.retry_at;
         } else {
             m.q("UPDATE hosts SET robots_state = 3, robots_status = ?, robots_lease_expires = NULL WHERE id = ?")
                 .bind(1, f.status).bind(2, hid).exec();
-            o.result = "failed";
-            o.reason = "robots-unreachable";
         }
+        o.result = ro.result;
+        o.reason = ro.reason;
         m.crawl_delays.erase(hid);
         // The robots.txt lease changes no URL count (UrlState::leased: none).
-        m.after_fetch(s, qid, f, crawl_delay, !(ok || allow_all), now, UrlState::leased);
+        m.after_fetch(s, qid, f, crawl_delay, ro.unsuccessful, now, UrlState::leased);
         return o;
     }
 
@@ -246,7 +225,7 @@ DoneOutcome Store::finish(const FetchFacts& f, double now) {
     m.settle_url(id);  // a repeated result in this transaction reads the row as updated
     Stmt& st = m.q("SELECT url, queue_id, host_id, state, lease_seq, lease_expires, due_at, depth, recrawl, retries, "
                    "failures, content_hash, interval, visits, successes, changes, last_modified, last_success, "
-                   "next_visit, etag, http_last_modified FROM urls WHERE id = ?");
+                   "next_visit, etag, http_last_modified, first_success FROM urls WHERE id = ?");
     st.bind(1, id);
     if (!st.step()) {
         st.reset();
@@ -262,16 +241,21 @@ DoneOutcome Store::finish(const FetchFacts& f, double now) {
         return o;
     }
     o.depth = st.i64(7);
-    bool recrawl = st.i64(8) != 0;
-    int64_t retries = st.i64(9), failures = st.i64(10);
-    std::optional<std::string> old_hash;
-    if (!st.is_null(11)) old_hash = st.str(11);
-    std::optional<double> interval = st.opt_dbl(12);
-    int64_t visits = st.i64(13), successes = st.i64(14), changes = st.i64(15);
-    std::optional<double> last_modified = st.opt_dbl(16), last_success = st.opt_dbl(17), next_visit = st.opt_dbl(18);
-    std::optional<std::string> etag, hlm;
-    if (!st.is_null(19)) etag = st.str(19);
-    if (!st.is_null(20)) hlm = st.str(20);
+    UrlHistory h;
+    h.recrawl = st.i64(8) != 0;
+    h.retries = st.i64(9);
+    h.failures = st.i64(10);
+    if (!st.is_null(11)) h.content_hash = st.str(11);
+    h.interval = st.opt_dbl(12);
+    h.visits = st.i64(13);
+    h.successes = st.i64(14);
+    h.changes = st.i64(15);
+    h.last_modified = st.opt_dbl(16);
+    h.last_success = st.opt_dbl(17);
+    h.next_visit = st.opt_dbl(18);
+    if (!st.is_null(19)) h.etag = st.str(19);
+    if (!st.is_null(20)) h.http_last_modified = st.str(20);
+    h.first_success = st.opt_dbl(21);
     st.reset();
 
     if (leased) {
@@ -282,109 +266,36 @@ DoneOutcome Store::finish(const FetchFacts& f, double now) {
     }
     m.count(result_class(f), 1);
 
-    const std::string& ec = f.error_class;
-    bool ok = ec.empty() && f.status >= 200 && f.status < 400;
-    UrlState next = UrlState::done;
-    std::optional<double> due;
-    std::optional<std::string> reason;
-    std::optional<std::string> hash = f.content_hash;
-    if (f.status == 304 && !hash) hash = old_hash;
-    if (f.etag) etag = f.etag;
-    if (f.http_last_modified) hlm = f.http_last_modified;
-    ++visits;
-    Tier tier{0, 0};
-    std::optional<double> first_success;
-    if (ok) {
-        o.result = "done";
-        o.follow_links = true;
-        ++successes;
-        failures = 0;
-        if (recrawl) {
-            bool eventful = f.status != 304 && hash && old_hash && *hash != *old_hash;
-            if (eventful) ++changes;
-            // The estimate policy's observation window starts at the first
-            // success (urls.first_success); the multiplicative one needs none.
-            double observed = 0;
-            if (!interval) {
-                first_success = now;
-            } else if (s.recrawl_policy == "estimate") {
-                Stmt& fs = m.q("SELECT first_success FROM urls WHERE id = ?");
-                fs.bind(1, id);
-                if (fs.step() && !fs.is_null(0)) observed = now - fs.dbl(0);
-                fs.reset();
-            }
-            VisitFeedback fb = next_revisit(s, {interval, eventful, successes - 1, changes, observed}, now,
-                                            static_cast<uint64_t>(id) * 1000003u + static_cast<uint64_t>(visits));
-            for (auto& [name, d] : revisit_counter_deltas(interval, fb.interval, !interval, eventful)) m.count(name, d);
-            interval = fb.interval;
-            next_visit = fb.next_visit;
-            due = fb.next_visit;
-            o.next_visit = fb.next_visit;
-            last_success = now;
-        } else {
-            last_success = now;
-        }
-    } else if (ec == "host-down") {
-        o.result = "retry";
-        next = UrlState::queued;
-        due = now + f.retry_after.value_or(600);
-        o.next_visit = due;
-    } else {
-        bool soft = s.is_soft(ec, f.status);
-        if (soft && retries < s.retry_max) {
-            o.result = "retry";
-            next = UrlState::queued;
-            ++retries;
-            due = now + std::max(s.retry_delay, f.retry_after.value_or(0));
-            o.next_visit = due;
-        } else {
-            reason = !ec.empty() ? ec : "http-" + std::to_string(f.status);
-            if (soft) reason = *reason + " (retries exhausted)";
-            if (recrawl) {
-                ++failures;
-                retries = 0;
-                if (failures >= s.recrawl_max_failures) {
-                    next = UrlState::disabled;
-                    o.result = "failed";
-                } else {
-                    next = UrlState::failed;
-                    due = now + s.recrawl_fail_delay;
-                    o.next_visit = due;
-                    o.result = "retry";
-                }
-            } else {
-                next = UrlState::failed;
-                o.result = "failed";
-            }
-            o.reason = *reason;
-        }
-    }
-    // A revisited URL keeps its place among the due revisits (frontier(7), RECRAWL tiers),
-    // after a success and after a failure alike.
-    if (recrawl) tier = recrawl_tier({true, last_modified, last_success, successes, next_visit, false, now});
+    UrlOutcome uo = url_outcome(h, f, s, now, static_cast<uint64_t>(id) * 1000003u + static_cast<uint64_t>(h.visits + 1));
+    for (auto& [name, d] : uo.counters) m.count(name, d);
+    o.result = uo.result;
+    o.reason = uo.reason;
+    o.follow_links = uo.follow_links;
+    o.next_visit = uo.next_visit;
+    const UrlHistory& a2 = uo.after;
     UrlUpdate u;
     u.id = id;
-    u.state = static_cast<int>(next);
-    u.due = due;
-    u.reason = reason;
+    u.state = static_cast<int>(uo.state);
+    u.due = uo.due;
+    if (!uo.reason.empty()) u.reason = uo.reason;
     if (f.has_status) u.status = f.status;
-    if (!ec.empty()) u.error_class = ec;
+    if (!f.error_class.empty()) u.error_class = f.error_class;
     u.fetched_at = f.fetched_at.value_or(now);
-    u.etag = etag;
-    u.http_last_modified = hlm;
-    u.content_hash = hash;
-    u.retries = retries;
-    u.failures = failures;
+    u.etag = a2.etag;
+    u.http_last_modified = a2.http_last_modified;
+    u.content_hash = a2.content_hash;
+    u.retries = a2.retries;
+    u.failures = a2.failures;
     u.last_visit = now;
-    u.last_success = last_success;
-    u.visits = visits;
-    u.successes = successes;
-    u.changes = changes;
-    u.interval = interval;
-    u.next_visit = next_visit;
-    u.tier = tier.tier;
-    u.tier_key = tier.key;
-    u.first_success = first_success;
+    u.last_success = a2.last_success;
+    u.visits = a2.visits;
+    u.successes = a2.successes;
+    u.changes = a2.changes;
+    u.interval = a2.interval;
+    u.next_visit = a2.next_visit;
+    u.tier = uo.tier.tier;
+    u.tier_key = uo.tier.key;
+    u.first_success = uo.first_success;
     // A leased row leaves no index a lease or report in this transaction
     // reads, so its update is held and written in row-id order at commit
     // (url_updates.hpp); a late result's row is back in the next-URL index,
@@ -396,9 +307,9 @@ DoneOutcome Store::finish(const FetchFacts& f, double now) {
     } else {
         m.write_url_update(u);
     }
-    m.count(url_state_name(next), 1);
+    m.count(url_state_name(uo.state), 1);
     // Per-queue counts (a disabled URL is counted by the URL counters only).
-    m.after_fetch(s, qid, f, m.crawl_delay(hid), !ok, now, next);
+    m.after_fetch(s, qid, f, m.crawl_delay(hid), !uo.follow_links, now, uo.state);
     return o;
 }
 

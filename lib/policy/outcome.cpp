@@ -1,0 +1,126 @@
+#include "policy/outcome.hpp"
+
+#include <algorithm>
+#include <cmath>
+
+namespace frontier {
+
+RobotsOutcome robots_outcome(const FetchFacts& f, int64_t retries, const Settings& s, double now) {
+    RobotsOutcome o;
+    bool ok = f.error_class.empty() && f.status >= 200 && f.status < 300;
+    // 3xx (a redirect fetch did not follow: a 6th one, a loop, another
+    // scheme) and 4xx: "unavailable", allow all (RFC 9309 2.3.1.2-3).
+    // (An older fetch reported the first cases as too-many-redirects.)
+    // A robots.txt the address guard would not fetch (or not follow to)
+    // is unavailable too: the host's URLs then fail one by one with
+    // blocked-address, each saying why (frontier(7), ADDRESS GUARD).
+    bool allow_all = (f.error_class.empty() && f.status >= 300 && f.status < 500) ||
+                     (f.error_class == "too-many-redirects" && f.status >= 300 && f.status < 400) ||
+                     f.error_class == "blocked-address";
+    if (ok || allow_all) {
+        o.state = RobotsOutcome::HostState::known;
+        o.parse_body = ok;
+        o.result = "done";
+    } else if (retries < s.retry_max) {
+        o.state = RobotsOutcome::HostState::retry;
+        o.result = "retry";
+        o.retry_at = now + s.retry_delay;
+    } else {
+        o.state = RobotsOutcome::HostState::given_up;
+        o.result = "failed";
+        o.reason = "robots-unreachable";
+    }
+    o.unsuccessful = !(ok || allow_all);
+    return o;
+}
+
+UrlOutcome url_outcome(const UrlHistory& h, const FetchFacts& f, const Settings& s, double now,
+                       uint64_t jitter_seed) {
+    UrlOutcome o;
+    UrlHistory& a = o.after;
+    a = h;
+    const std::string& ec = f.error_class;
+    bool ok = ec.empty() && f.status >= 200 && f.status < 400;
+    a.content_hash = f.content_hash;
+    if (f.status == 304 && !a.content_hash) a.content_hash = h.content_hash;
+    if (f.etag) a.etag = f.etag;
+    if (f.http_last_modified) a.http_last_modified = f.http_last_modified;
+    ++a.visits;
+    if (ok) {
+        o.result = "done";
+        o.follow_links = true;
+        ++a.successes;
+        a.failures = 0;
+        if (h.recrawl) {
+            bool eventful = f.status != 304 && a.content_hash && h.content_hash && *a.content_hash != *h.content_hash;
+            if (eventful) ++a.changes;
+            // The estimate policy's observation window starts at the first
+            // success (urls.first_success); the multiplicative one needs none.
+            double observed = 0;
+            if (!h.interval) o.first_success = now;
+            else if (s.recrawl_policy == "estimate" && h.first_success) observed = now - *h.first_success;
+            VisitFeedback fb = next_revisit(s, {h.interval, eventful, a.successes - 1, a.changes, observed}, now,
+                                            jitter_seed);
+            o.counters = revisit_counter_deltas(h.interval, fb.interval, !h.interval, eventful);
+            a.interval = fb.interval;
+            a.next_visit = fb.next_visit;
+            o.due = fb.next_visit;
+            o.next_visit = fb.next_visit;
+        }
+        a.last_success = now;
+    } else if (ec == "host-down") {
+        o.result = "retry";
+        o.state = UrlState::queued;
+        o.due = now + f.retry_after.value_or(600);
+        o.next_visit = o.due;
+    } else {
+        bool soft = s.is_soft(ec, f.status);
+        if (soft && h.retries < s.retry_max) {
+            o.result = "retry";
+            o.state = UrlState::queued;
+            ++a.retries;
+            o.due = now + std::max(s.retry_delay, f.retry_after.value_or(0));
+            o.next_visit = o.due;
+        } else {
+            o.reason = !ec.empty() ? ec : "http-" + std::to_string(f.status);
+            if (soft) o.reason += " (retries exhausted)";
+            if (h.recrawl) {
+                ++a.failures;
+                a.retries = 0;
+                if (a.failures >= s.recrawl_max_failures) {
+                    o.state = UrlState::disabled;
+                    o.result = "failed";
+                } else {
+                    o.state = UrlState::failed;
+                    o.due = now + s.recrawl_fail_delay;
+                    o.next_visit = o.due;
+                    o.result = "retry";
+                }
+            } else {
+                o.state = UrlState::failed;
+                o.result = "failed";
+            }
+        }
+    }
+    // A revisited URL keeps its place among the due revisits (frontier(7),
+    // RECRAWL tiers), after a success and after a failure alike.
+    if (h.recrawl) o.tier = recrawl_tier({true, a.last_modified, a.last_success, a.successes, a.next_visit, false, now});
+    return o;
+}
+
+double politeness_wait(const Politeness& p, const FetchFacts& f, std::optional<double> crawl_delay, int64_t n429) {
+    double dur = f.duration_ms.value_or(0) / 1000.0;
+    double wait = std::clamp(p.delay_factor * dur, p.min_delay, std::max(p.min_delay, p.max_delay));
+    if (crawl_delay) wait = std::max(wait, std::min(*crawl_delay, p.max_crawl_delay));
+    if (f.status == 429 || f.status == 503) {
+        if (f.retry_after) {
+            wait = std::max(wait, std::min(*f.retry_after, 86400.0));
+        } else if (f.status == 429) {
+            wait = std::max(wait, std::min(60.0 * std::pow(2.0, static_cast<double>(std::min<int64_t>(n429, 20))),
+                                           86400.0));
+        }
+    }
+    return wait;
+}
+
+}  // namespace frontier

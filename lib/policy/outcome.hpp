@@ -1,0 +1,83 @@
+// What a fetch result means (frontier-done(1); frontier(7), ROBOTS.TXT,
+// RETRIES, RECRAWL, POLITENESS): plain functions from a URL's or a host's
+// stored facts, the result and the settings to the new facts. No database:
+// Store::finish reads the row, asks these, and writes what they return.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "model.hpp"
+#include "recrawl.hpp"
+#include "settings.hpp"
+
+namespace frontier {
+
+// ---- robots.txt results
+
+// What a robots.txt result does to its host.
+struct RobotsOutcome {
+    enum class HostState { known = 1, retry = 2, given_up = 3 };  // hosts.robots_state
+    HostState state = HostState::known;
+    bool parse_body = false;             // 2xx: the rules are the body's; otherwise allow all
+    std::string result;                  // done, retry, failed
+    std::string reason;                  // robots-unreachable when given up
+    std::optional<double> retry_at;      // with retry
+    bool unsuccessful = false;           // counts as an error of the queue
+};
+
+// 2xx: rules from the body. 3xx (a redirect fetch did not follow), 4xx, or
+// refused by the address guard: unavailable, allow all (RFC 9309
+// 2.3.1.2-3). Anything else (5xx, a transport error): unreachable, retried
+// after retry.delay while the host's retries are under retry.max, then
+// given up (its URLs fail robots-unreachable).
+RobotsOutcome robots_outcome(const FetchFacts& f, int64_t retries, const Settings& s, double now);
+
+// ---- URL results
+
+// The stored facts of a URL that a result reads and changes.
+struct UrlHistory {
+    bool recrawl = false;
+    int64_t retries = 0, failures = 0, visits = 0, successes = 0, changes = 0;
+    std::optional<std::string> content_hash, etag, http_last_modified;
+    std::optional<double> interval, last_modified, last_success, next_visit, first_success;
+};
+
+// What a result does to its URL.
+struct UrlOutcome {
+    std::string result;                  // done, retry, failed
+    std::string reason;                  // with failed, and retry after a failed revisit
+    bool follow_links = false;           // a success: its links and Location are enqueued
+    UrlState state = UrlState::done;     // the URL's new state
+    std::optional<double> due;           // when it is due again (retry, revisit)
+    std::optional<double> next_visit;    // reported: due, or the next revisit
+    UrlHistory after;                    // the new stored facts
+    std::optional<double> first_success; // set now by the first success of a revisited URL
+    Tier tier;                           // the revisit tier (revisited URLs)
+    std::vector<std::pair<std::string, int64_t>> counters;  // revisit counter deltas
+};
+
+// 2xx/3xx: done (a revisited URL is scheduled by the interval rule; a 304
+// or an equal content hash is uneventful). host-down: queued again after
+// Retry-After or 600 s, no retry spent. A soft error (retry.soft) while
+// retries are under retry.max: retry after max(retry.delay, Retry-After).
+// Otherwise failed with the error class or http-STATUS (" (retries
+// exhausted)" for soft ones); a revisited URL is retried after
+// recrawl.fail-delay until recrawl.max-failures failures in a row, then
+// disabled. `jitter_seed` seeds the revisit jitter (reproducible).
+UrlOutcome url_outcome(const UrlHistory& h, const FetchFacts& f, const Settings& s, double now,
+                       uint64_t jitter_seed);
+
+// ---- politeness
+
+// The wait before a queue's next fetch after this result: delay-factor x
+// the fetch's duration, held to [min-delay, max-delay]; at least the host's
+// Crawl-delay (up to max-crawl-delay); on 429/503 at least Retry-After (up
+// to a day), or for a 429 without one 60 s doubling with each 429 in a row
+// (`n429` before this one, up to a day).
+double politeness_wait(const Politeness& p, const FetchFacts& f, std::optional<double> crawl_delay, int64_t n429);
+
+}  // namespace frontier

@@ -1,0 +1,196 @@
+// What a fetch result means (lib/policy/outcome.hpp), without a database:
+// robots.txt results, URL results (retries, give-up, revisits, disabling)
+// and the politeness wait, table-driven.
+#include <catch2/catch.hpp>
+
+#include <string>
+
+#include "policy/outcome.hpp"
+
+using namespace frontier;
+
+namespace {
+
+constexpr double kNow = 1800000000;
+
+FetchFacts result(int64_t status, std::string error_class = "") {
+    FetchFacts f;
+    f.has_status = true;
+    f.status = status;
+    f.error_class = std::move(error_class);
+    return f;
+}
+
+Settings defaults() { return build_settings({}, {}); }
+
+}  // namespace
+
+TEST_CASE("robots.txt results: rules, allow all, retry, give up", "[outcome]") {
+    Settings s = defaults();  // retry.max 12, retry.delay 3600
+    struct Case {
+        int64_t status;
+        const char* error_class;
+        int64_t retries;
+        RobotsOutcome::HostState state;
+        bool parse;
+        const char* result;
+    };
+    using H = RobotsOutcome::HostState;
+    for (Case c : std::initializer_list<Case>{
+             {200, "", 0, H::known, true, "done"},
+             {204, "", 0, H::known, true, "done"},
+             {301, "", 0, H::known, false, "done"},              // a redirect fetch did not follow
+             {404, "", 0, H::known, false, "done"},              // unavailable: allow all
+             {403, "", 0, H::known, false, "done"},
+             {302, "too-many-redirects", 0, H::known, false, "done"},
+             {0, "blocked-address", 0, H::known, false, "done"},  // the address guard: unavailable
+             {500, "", 0, H::retry, false, "retry"},
+             {503, "", 11, H::retry, false, "retry"},
+             {0, "dns", 3, H::retry, false, "retry"},
+             {500, "", 12, H::given_up, false, "failed"},
+             {0, "timeout", 12, H::given_up, false, "failed"},
+         }) {
+        INFO(c.status << " " << c.error_class << " retries " << c.retries);
+        RobotsOutcome o = robots_outcome(result(c.status, c.error_class), c.retries, s, kNow);
+        CHECK(o.state == c.state);
+        CHECK(o.parse_body == c.parse);
+        CHECK(o.result == c.result);
+        CHECK(o.unsuccessful == (c.state != H::known));
+        CHECK(o.retry_at.has_value() == (c.state == H::retry));
+        if (o.retry_at) CHECK(*o.retry_at == kNow + 3600);
+        CHECK(o.reason == (c.state == H::given_up ? "robots-unreachable" : ""));
+    }
+}
+
+TEST_CASE("URL results: done, retry, failed", "[outcome]") {
+    Settings s = defaults();  // retry.soft: dns, connect, timeout, reset, host-down, 408, 429, 5xx ...
+    struct Case {
+        int64_t status;
+        const char* error_class;
+        int64_t retries;
+        const char* result;
+        UrlState state;
+        const char* reason;
+        std::optional<double> due;
+    };
+    for (Case c : std::initializer_list<Case>{
+             {200, "", 0, "done", UrlState::done, "", std::nullopt},
+             {301, "", 0, "done", UrlState::done, "", std::nullopt},
+             {304, "", 0, "done", UrlState::done, "", std::nullopt},
+             {404, "", 0, "failed", UrlState::failed, "http-404", std::nullopt},
+             {0, "blocked-address", 0, "failed", UrlState::failed, "blocked-address", std::nullopt},
+             {0, "too-large", 0, "failed", UrlState::failed, "too-large", std::nullopt},
+             {503, "", 0, "retry", UrlState::queued, "", kNow + 3600},
+             {0, "dns", 11, "retry", UrlState::queued, "", kNow + 3600},
+             {503, "", 12, "failed", UrlState::failed, "http-503 (retries exhausted)", std::nullopt},
+             {0, "timeout", 12, "failed", UrlState::failed, "timeout (retries exhausted)", std::nullopt},
+             {0, "host-down", 12, "retry", UrlState::queued, "", kNow + 600},  // no retry spent
+         }) {
+        INFO(c.status << " " << c.error_class << " retries " << c.retries);
+        UrlHistory h;
+        h.retries = c.retries;
+        UrlOutcome o = url_outcome(h, result(c.status, c.error_class), s, kNow, 1);
+        CHECK(o.result == c.result);
+        CHECK(o.state == c.state);
+        CHECK(o.reason == c.reason);
+        CHECK(o.due == c.due);
+        CHECK(o.follow_links == (o.result == "done"));
+        CHECK(o.after.visits == 1);
+        CHECK(o.after.successes == (o.result == "done" ? 1 : 0));
+        bool spent = o.result == "retry" && std::string(c.error_class) != "host-down";
+        CHECK(o.after.retries == c.retries + (spent ? 1 : 0));
+        CHECK(o.after.last_success == (o.result == "done" ? std::optional<double>(kNow) : std::nullopt));
+    }
+    // Retry-After beyond retry.delay pushes the retry out.
+    FetchFacts ra = result(429);
+    ra.retry_after = 7200;
+    CHECK(url_outcome({}, ra, s, kNow, 1).due == kNow + 7200);
+    FetchFacts down = result(0, "host-down");
+    down.retry_after = 30;
+    CHECK(url_outcome({}, down, s, kNow, 1).due == kNow + 30);
+}
+
+TEST_CASE("URL results: validators and content hashes", "[outcome]") {
+    Settings s = defaults();
+    UrlHistory h;
+    h.content_hash = "aaaa";
+    h.etag = "\"v1\"";
+    FetchFacts f = result(304);
+    UrlOutcome o = url_outcome(h, f, s, kNow, 1);
+    CHECK(o.after.content_hash == "aaaa");  // a 304 keeps the old hash
+    CHECK(o.after.etag == "\"v1\"");
+    f = result(200);
+    f.content_hash = "bbbb";
+    f.etag = "\"v2\"";
+    o = url_outcome(h, f, s, kNow, 1);
+    CHECK(o.after.content_hash == "bbbb");
+    CHECK(o.after.etag == "\"v2\"");
+}
+
+TEST_CASE("URL results: revisits (the seed's multiplicative rule)", "[outcome]") {
+    Settings s = defaults();  // interval 1 d, adjust 2, min 1 d, max 64 d, fail-delay 1 d, max-failures 3
+    UrlHistory h;
+    h.recrawl = true;
+    h.content_hash = "aaaa";
+    // The first success: recrawl.interval, first_success set, counted first.
+    FetchFacts f = result(200);
+    f.content_hash = "aaaa";
+    UrlOutcome o = url_outcome(h, f, s, kNow, 7);
+    CHECK(o.result == "done");
+    CHECK(o.after.interval == 86400);
+    CHECK(o.first_success == kNow);
+    REQUIRE(o.due);
+    CHECK(*o.due >= kNow + 86400 * 0.9);
+    CHECK(*o.due <= kNow + 86400 * 1.1);
+    CHECK(o.tier.tier != 0);
+    // Uneventful (same hash) at interval 2 d: multiplied by the factor.
+    h.interval = 2 * 86400;
+    o = url_outcome(h, f, s, kNow, 7);
+    CHECK(o.after.interval == 4 * 86400);
+    CHECK(o.after.changes == 0);
+    CHECK(!o.first_success);
+    // Eventful (a new hash): divided, held to the minimum, a change counted.
+    f.content_hash = "bbbb";
+    o = url_outcome(h, f, s, kNow, 7);
+    CHECK(o.after.interval == 86400);
+    CHECK(o.after.changes == 1);
+    // Failures in a row: retried after recrawl.fail-delay, then disabled.
+    FetchFacts gone = result(404);
+    h.failures = 0;
+    o = url_outcome(h, gone, s, kNow, 7);
+    CHECK(o.result == "retry");
+    CHECK(o.state == UrlState::failed);
+    CHECK(o.due == kNow + 86400);
+    CHECK(o.reason == "http-404");
+    h.failures = 2;
+    o = url_outcome(h, gone, s, kNow, 7);
+    CHECK(o.result == "failed");
+    CHECK(o.state == UrlState::disabled);
+    CHECK(o.after.failures == 3);
+    // A success resets the failures.
+    o = url_outcome(h, f, s, kNow, 7);
+    CHECK(o.after.failures == 0);
+}
+
+TEST_CASE("politeness wait after a fetch", "[outcome]") {
+    Politeness p;  // delay-factor 5, min 3, max 30, max-crawl-delay 300
+    FetchFacts f = result(200);
+    f.duration_ms = 100;
+    CHECK(politeness_wait(p, f, std::nullopt, 0) == 3);  // 0.5 s held to min-delay
+    f.duration_ms = 2000;
+    CHECK(politeness_wait(p, f, std::nullopt, 0) == 10);
+    f.duration_ms = 60000;
+    CHECK(politeness_wait(p, f, std::nullopt, 0) == 30);  // held to max-delay
+    CHECK(politeness_wait(p, f, 45.0, 0) == 45);          // Crawl-delay
+    CHECK(politeness_wait(p, f, 1000.0, 0) == 300);       // up to max-crawl-delay
+    FetchFacts busy = result(429);
+    CHECK(politeness_wait(p, busy, std::nullopt, 0) == 60);
+    CHECK(politeness_wait(p, busy, std::nullopt, 3) == 480);       // doubling per 429 in a row
+    CHECK(politeness_wait(p, busy, std::nullopt, 30) == 86400);    // up to a day
+    busy.retry_after = 120;
+    CHECK(politeness_wait(p, busy, std::nullopt, 5) == 120);       // Retry-After wins
+    FetchFacts unavailable = result(503);
+    CHECK(politeness_wait(p, unavailable, std::nullopt, 0) == 3);  // 503 without Retry-After: no back-off
+    unavailable.retry_after = 1e9;
+    CHECK(politeness_wait(p, unavailable, std::nullopt, 0) == 86400);
+}
