@@ -4,6 +4,7 @@
 #include <cstdlib>
 
 #include "done.hpp"
+#include "policy/lease_id.hpp"
 #include "policy/outcome.hpp"
 #include "recrawl.hpp"
 #include "store.hpp"
@@ -12,38 +13,6 @@
 namespace frontier {
 
 namespace {
-
-// How a lease id reads: not a lease id at all (rejected bad-lease), an id
-// in the form frontier-lease writes, or one in that form whose numbers are
-// too large for any row (an unknown lease: stale, as it always was).
-enum class LeaseId { bad, ok, unknown };
-
-// Parses one number of a lease id in the form frontier-lease writes it
-// (%llx): lower-case hexadecimal digits, no leading zero (but "0"), no
-// sign, no "0x", no blank. Any other spelling of a number ("0x1", "01",
-// "+1", "1F", " 1") is not a lease id, though strtoull would read it as one.
-LeaseId parse_hex_part(std::string_view s, int64_t& out) {
-    if (s.empty() || (s.size() > 1 && s[0] == '0')) return LeaseId::bad;
-    uint64_t v = 0;
-    bool huge = s.size() > 16 || (s.size() == 16 && s[0] > '7');  // above INT64_MAX
-    for (char c : s) {
-        int d = c >= '0' && c <= '9' ? c - '0' : c >= 'a' && c <= 'f' ? c - 'a' + 10 : -1;
-        if (d < 0) return LeaseId::bad;
-        v = v * 16 + static_cast<uint64_t>(d);
-    }
-    out = static_cast<int64_t>(v);
-    return huge ? LeaseId::unknown : LeaseId::ok;
-}
-
-// Parses "<hex>-<hex>" lease ids (URL leases; robots.txt leases after their
-// "r"), canonical form only, at most 40 characters.
-LeaseId parse_lease(std::string_view s, int64_t& id, int64_t& seq) {
-    auto dash = s.find('-');
-    if (dash == std::string_view::npos || s.size() > 40) return LeaseId::bad;
-    LeaseId a = parse_hex_part(s.substr(0, dash), id), b = parse_hex_part(s.substr(dash + 1), seq);
-    if (a == LeaseId::bad || b == LeaseId::bad) return LeaseId::bad;
-    return a == LeaseId::ok && b == LeaseId::ok ? LeaseId::ok : LeaseId::unknown;
-}
 
 std::string result_class(const FetchFacts& f) {
     if (!f.error_class.empty()) return "result:err:" + f.error_class;

@@ -14,6 +14,7 @@
 
 #include "error.hpp"
 #include "net/address_guard.hpp"
+#include "policy/lease_id.hpp"
 #include "robots.hpp"
 #include "store.hpp"
 #include "store_impl.hpp"
@@ -29,12 +30,6 @@ std::string_view path_of(std::string_view url) {
     if (scheme == std::string_view::npos) return "/";
     auto slash = url.find('/', scheme + 3);
     return slash == std::string_view::npos ? std::string_view("/") : url.substr(slash);
-}
-
-std::string hex(int64_t v) {
-    char buf[24];
-    snprintf(buf, sizeof buf, "%llx", static_cast<unsigned long long>(v));
-    return buf;
 }
 
 }  // namespace
@@ -418,7 +413,7 @@ LeaseOutcome Store::lease(const LeaseRequest& req) {
                     LeaseItem r;
                     r.url = host + "/robots.txt";
                     r.robots = true;
-                    r.lease = "r" + hex(hid) + "-" + hex(rseq);
+                    r.lease = format_lease(hid, rseq, true);
                     r.queue = qi.key;
                     r.attempt = 1;
                     r.expires = now + req.ttl;
@@ -452,7 +447,7 @@ LeaseOutcome Store::lease(const LeaseRequest& req) {
                 }
             }
             consume();
-            it.lease = hex(id) + "-" + hex(seq);
+            it.lease = format_lease(id, seq);
             it.queue = qi.key;
             it.expires = now + req.ttl;
             it.addresses = addresses_of(hid);

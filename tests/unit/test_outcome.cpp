@@ -3,8 +3,10 @@
 // and the politeness wait, table-driven.
 #include <catch2/catch.hpp>
 
+#include <climits>
 #include <string>
 
+#include "policy/lease_id.hpp"
 #include "policy/outcome.hpp"
 
 using namespace frontier;
@@ -193,4 +195,21 @@ TEST_CASE("politeness wait after a fetch", "[outcome]") {
     CHECK(politeness_wait(p, unavailable, std::nullopt, 0) == 3);  // 503 without Retry-After: no back-off
     unavailable.retry_after = 1e9;
     CHECK(politeness_wait(p, unavailable, std::nullopt, 0) == 86400);
+}
+
+TEST_CASE("lease ids: the one form, written and read", "[outcome][lease]") {
+    CHECK(format_lease(31, 2) == "1f-2");
+    CHECK(format_lease(1, 1, true) == "r1-1");
+    int64_t id = 0, seq = 0;
+    for (int64_t v : {int64_t{0}, int64_t{1}, int64_t{255}, INT64_MAX}) {
+        INFO(v);
+        REQUIRE(parse_lease(format_lease(v, v + (v < INT64_MAX ? 1 : 0)), id, seq) == LeaseId::ok);
+        CHECK(id == v);
+    }
+    for (const char* bad : {"0x1-1", "01-1", "+1-1", "1F-1", " 1-1", "1-", "-1", "1", "", "1-1-1"}) {
+        INFO(bad);
+        CHECK(parse_lease(bad, id, seq) == LeaseId::bad);
+    }
+    CHECK(parse_lease("8000000000000000-1", id, seq) == LeaseId::unknown);  // above any row id
+    CHECK(parse_lease("1-" + std::string(40, 'f'), id, seq) == LeaseId::bad);  // over 40 characters
 }
