@@ -15,6 +15,7 @@
 #include "error.hpp"
 #include "net/address_guard.hpp"
 #include "policy/lease_id.hpp"
+#include "policy/lease_policy.hpp"
 #include "robots.hpp"
 #include "store.hpp"
 #include "store_impl.hpp"
@@ -23,7 +24,6 @@ namespace frontier {
 
 namespace {
 
-constexpr double kRobotsMaxAge = 86400;
 
 std::string_view path_of(std::string_view url) {
     auto scheme = url.find("://");
@@ -293,7 +293,7 @@ LeaseOutcome Store::lease(const LeaseRequest& req) {
         int64_t spend = st.i64(2);
         st.reset();
         BudgetLimits b = m.budget_for(key);
-        if ((b.total >= 0 && spend >= b.total) || b.replenish <= 0) {
+        if (activation(spend, b.replenish, b.total) == Activation::retire) {
             retire(qid);
             return true;
         }
@@ -315,37 +315,40 @@ LeaseOutcome Store::lease(const LeaseRequest& req) {
 
     // After spending on a queue: retire over total budget, rotate out when
     // the session balance is spent (frontier(7), BUDGETS).
-    auto after_spend = [&](QueueInfo& qi) {
+    auto spent = [&](QueueInfo& qi) {
         BudgetLimits b = m.budget_for(qi.key);
-        if (b.total >= 0 && qi.total_spend >= b.total) {
-            retire(qi.id);
-            qi.state = static_cast<int>(QueueState::retired);
-        } else if (qi.session_balance <= 0) {
+        bool others = false;
+        if (qi.session_balance <= 0 && !over_total(qi.total_spend, b.total)) {
             Stmt& st = m.q("SELECT 1 FROM queues WHERE state = 1 AND id != ? LIMIT 1");
             st.bind(1, qi.id);
-            bool others = st.step();
+            others = st.step();
             st.reset();
-            if (others) {
+        }
+        switch (after_spend(qi.total_spend, qi.session_balance, b.replenish, b.total, others)) {
+            case AfterSpend::keep: break;
+            case AfterSpend::retire:
+                retire(qi.id);
+                qi.state = static_cast<int>(QueueState::retired);
+                break;
+            case AfterSpend::rotate_out: {
                 int64_t seq = m.meta_next("fifo_seq");
                 m.q("UPDATE queues SET state = 1, inactive_seq = ?, sched = 2 WHERE id = ?")
                     .bind(1, seq).bind(2, qi.id).exec();
                 qi.state = static_cast<int>(QueueState::inactive);
-            } else if (b.replenish <= 0) {
-                retire(qi.id);  // reactivating with a replenish of 0 or less retires (as activate_one)
-                qi.state = static_cast<int>(QueueState::retired);
-            } else {
+                break;
+            }
+            case AfterSpend::refill:
                 m.q("UPDATE queues SET session_balance = ? WHERE id = ?").bind(1, b.replenish).bind(2, qi.id).exec();
                 qi.session_balance = b.replenish;
-            }
+                break;
         }
     };
 
     // Checked at the front of the ready list, before leasing: a total budget
     // lowered mid-crawl, or reached through error penalties, retires the
     // queue before it spends more (frontier(7), BUDGETS).
-    auto over_total = [&](const QueueInfo& qi) -> bool {
-        BudgetLimits b = m.budget_for(qi.key);
-        if (b.total < 0 || qi.total_spend < b.total) return false;
+    auto retire_over_total = [&](const QueueInfo& qi) -> bool {
+        if (!over_total(qi.total_spend, m.budget_for(qi.key).total)) return false;
         retire(qi.id);
         return true;
     };
@@ -407,9 +410,9 @@ LeaseOutcome Store::lease(const LeaseRequest& req) {
                 bool outstanding = !h.is_null(5);
                 int64_t rseq = h.i64(6) + 1;
                 h.reset();
-                bool need = rstate == 0 || (rstate == 1 && rat + kRobotsMaxAge <= now) || (rstate == 2 && retry_at <= now);
-                if (need) {
-                    if (outstanding) return false;
+                RobotsStep step = robots_step(static_cast<RobotsState>(rstate), rat, retry_at, outstanding, now);
+                if (step == RobotsStep::wait_lease) return false;
+                if (step == RobotsStep::fetch_robots) {
                     LeaseItem r;
                     r.url = host + "/robots.txt";
                     r.robots = true;
@@ -430,12 +433,12 @@ LeaseOutcome Store::lease(const LeaseRequest& req) {
                     out.items.push_back(std::move(r));
                     return true;
                 }
-                if (rstate == 2) {  // unreachable, retry not due: hold the queue
+                if (step == RobotsStep::hold) {  // unreachable, retry not due
                     m.q("UPDATE queues SET wake_at = max(wake_at, ?) WHERE id = ?").bind(1, retry_at).bind(2, qi.id).exec();
                     m.reschedule(qi.id);
                     return false;
                 }
-                if (rstate == 3) {
+                if (step == RobotsStep::fail_url) {
                     consume();
                     end_url(id, qi.id, UrlState::failed, "robots-unreachable");
                     continue;
@@ -473,7 +476,7 @@ LeaseOutcome Store::lease(const LeaseRequest& req) {
             m.count("queued", -1);
             m.count("leased", 1);
             m.count("leases", 1);
-            after_spend(qi);
+            spent(qi);
             out.items.push_back(std::move(it));
             return true;
         }
@@ -497,7 +500,7 @@ LeaseOutcome Store::lease(const LeaseRequest& req) {
         if (k >= req.per_queue) continue;
         QueueInfo qi = m.queue(c.qid);
         if (qi.state != static_cast<int>(QueueState::active) || !qi.best) continue;
-        if (over_total(qi)) continue;
+        if (retire_over_total(qi)) continue;
         const Politeness& p = s.politeness_for(qi.key);
         if (qi.in_flight >= p.max_in_flight || qi.wake_at > now) {
             m.reschedule(qi);

@@ -7,6 +7,7 @@
 #include <string>
 
 #include "policy/lease_id.hpp"
+#include "policy/lease_policy.hpp"
 #include "policy/outcome.hpp"
 
 using namespace frontier;
@@ -212,4 +213,35 @@ TEST_CASE("lease ids: the one form, written and read", "[outcome][lease]") {
     }
     CHECK(parse_lease("8000000000000000-1", id, seq) == LeaseId::unknown);  // above any row id
     CHECK(parse_lease("1-" + std::string(40, 'f'), id, seq) == LeaseId::bad);  // over 40 characters
+}
+
+TEST_CASE("budgets: activation and what a lease's spend does", "[outcome][budget]") {
+    // activation(total_spend, replenish, total)
+    CHECK(activation(0, 3000, -1) == Activation::activate);
+    CHECK(activation(10, 5, 10) == Activation::retire);    // total budget reached
+    CHECK(activation(9, 5, 10) == Activation::activate);
+    CHECK(activation(0, 0, -1) == Activation::retire);     // replenish 0 or less
+    CHECK(activation(0, -5, -1) == Activation::retire);
+    // after_spend(total_spend, session_balance, replenish, total, others_inactive)
+    CHECK(after_spend(5, 10, 3000, -1, true) == AfterSpend::keep);
+    CHECK(after_spend(10, 10, 3000, 10, false) == AfterSpend::retire);  // total reached first
+    CHECK(after_spend(5, 0, 3000, -1, true) == AfterSpend::rotate_out);
+    CHECK(after_spend(5, -2, 3000, -1, true) == AfterSpend::rotate_out);
+    CHECK(after_spend(5, 0, 3000, -1, false) == AfterSpend::refill);   // nobody waiting: keep going
+    CHECK(after_spend(5, 0, 0, -1, false) == AfterSpend::retire);
+    CHECK(over_total(10, 10));
+    CHECK(!over_total(10, -1));
+    CHECK(!over_total(9, 10));
+}
+
+TEST_CASE("the robots.txt prerequisite at lease time", "[outcome][robots]") {
+    using S = RobotsState;
+    CHECK(robots_step(S::unknown, 0, 0, false, kNow) == RobotsStep::fetch_robots);
+    CHECK(robots_step(S::unknown, 0, 0, true, kNow) == RobotsStep::wait_lease);
+    CHECK(robots_step(S::known, kNow - 100, 0, false, kNow) == RobotsStep::check_rules);
+    CHECK(robots_step(S::known, kNow - kRobotsMaxAge, 0, false, kNow) == RobotsStep::fetch_robots);  // a day old
+    CHECK(robots_step(S::known, kNow - kRobotsMaxAge, 0, true, kNow) == RobotsStep::wait_lease);
+    CHECK(robots_step(S::unreachable, kNow - 10, kNow + 60, false, kNow) == RobotsStep::hold);
+    CHECK(robots_step(S::unreachable, kNow - 10, kNow, false, kNow) == RobotsStep::fetch_robots);    // retry due
+    CHECK(robots_step(S::given_up, kNow - 10, 0, false, kNow) == RobotsStep::fail_url);
 }
