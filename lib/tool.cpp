@@ -16,13 +16,50 @@
 
 namespace frontier {
 
+namespace {
+
+// What -q, -v and --progress do in each tool, for --help; "" where a flag
+// does nothing there: it is still accepted (scripts pass it to every tool)
+// but not offered.
+struct CommonHelp {
+    const char* tool;
+    const char* quiet;
+    const char* verbose;
+    const char* progress;
+};
+const CommonHelp kCommonHelp[] = {
+    {"frontier-add", "no result lines and no summary", "", ""},
+    {"frontier-lease", "no messages on stderr (leases are still printed)", "",
+     "progress lines on stderr with --follow, even when it is not a terminal"},
+    {"frontier-done", "no output lines (results are still applied)", "the summary on stderr at the end",
+     "progress lines on stderr even when it is not a terminal"},
+    {"frontier-config", "", "", ""},
+    {"frontier-budget", "with --apply: no lines for skipped report rows; no notes", "say how many queues --unretire moved", ""},
+    {"frontier-report", "", "", ""},
+    {"frontier-export", "no summary on stderr", "", "progress lines on stderr even when it is not a terminal"},
+    {"frontier-import", "no rejection lines and no summary", "", "progress lines on stderr even when it is not a terminal"},
+    {"fetch", "no summary line and no progress", "also report each host marked down",
+     "progress lines on stderr even when it is not a terminal"},
+    {"frontier-crawl", "no messages on stderr (errors excepted)", "", "fetch's progress line even when stderr is not a terminal"},
+};
+
+}  // namespace
+
 void add_common_options(CLI::App& app, CommonOptions& opts, bool with_frontier) {
     if (with_frontier)
         app.add_option("-f,--frontier", opts.frontier,
                        "frontier file (default: $FRONTIER, else ./frontier.db)");
-    app.add_flag("-q,--quiet", opts.quiet, "print no per-record output or summary");
-    app.add_flag("-v,--verbose", opts.verbose, "more diagnostics on stderr");
-    app.add_flag("--progress", opts.progress, "progress lines on stderr even when it is not a terminal");
+    CommonHelp help{"", "print no per-record output or summary", "more diagnostics on stderr",
+                    "progress lines on stderr even when it is not a terminal"};
+    for (const CommonHelp& h : kCommonHelp)
+        if (tool_name() == h.tool) help = h;
+    auto flag = [&](const char* names, bool& value, const char* text) {
+        CLI::Option* o = app.add_flag(names, value, *text ? text : "no effect in this tool");
+        if (!*text) o->group("");  // accepted, not offered
+    };
+    flag("-q,--quiet", opts.quiet, help.quiet);
+    flag("-v,--verbose", opts.verbose, help.verbose);
+    flag("--progress", opts.progress, help.progress);
 }
 
 std::string frontier_path(const CommonOptions& opts) {
