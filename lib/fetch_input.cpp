@@ -1,6 +1,8 @@
 #include "fetch_input.hpp"
 
 #include <cctype>
+#include <cmath>
+#include <cstdlib>
 #include <chrono>
 
 #include "http_date.hpp"
@@ -81,6 +83,13 @@ FetchJob make_fetch_job(InputLine&& line) {
             } else if (lm->kind == JsonValue::Kind::string) {
                 job.if_modified_since = parse_http_date(lm->s);
                 if (!job.if_modified_since) job.if_modified_since = parse_rfc3339(lm->s);
+                if (!job.if_modified_since) {  // epoch seconds as text ("1799990000")
+                    char* end = nullptr;
+                    double v = std::strtod(lm->s.c_str(), &end);
+                    if (!lm->s.empty() && end && *end == '\0' && std::isfinite(v) && v > 0 &&
+                        lm->s.find_first_not_of("0123456789.") == std::string::npos)
+                        job.if_modified_since = v;
+                }
                 if (!job.if_modified_since && !lm->s.empty()) job.bad = "http_last_modified is not a date";
             } else if (lm->kind != JsonValue::Kind::null) {
                 job.bad = "http_last_modified is not a date";
