@@ -55,7 +55,7 @@ const std::vector<SettingDef> kDefs = {
      "priority order, or discovery order (fifo)"},
     {"priority.type-weights", "{\"article\":0,\"hub-seed\":4,\"history\":6,\"nav\":10,\"refresh\":25,\"default\":12}",
      K::number_map, nullptr, false, false, "type -> weight (\"default\" for other types)"},
-    {"priority.discovery-bonus", "{\"adaptive-seed\":20,\"sitemap\":10,\"hub-validated\":8,\"link\":0}",
+    {"priority.discovery-bonus", "{\"adaptive-seed\":20,\"gap-prediction\":15,\"sitemap\":10,\"hub-validated\":8,\"link\":0}",
      K::number_map, nullptr, false, false, "discovery -> bonus subtracted from the priority"},
     {"priority.bonus-weights", "{}", K::number_map, nullptr, false, false,
      "name -> weight for the record's bonuses object"},

@@ -34,6 +34,10 @@ TEST_CASE("priority follows the seed's formula and tables", "[priority]") {
     CHECK(compute_priority(s, in) == -10);
     in.discovery = "link-discovery";
     CHECK(compute_priority(s, in) == 10);
+    // The seed's DEFAULT_BONUSES give gap-prediction 15: 12 - 15 for no type.
+    in.type = "";
+    in.discovery = "gap-prediction";
+    CHECK(compute_priority(s, in) == -3);
 }
 
 TEST_CASE("named bonuses and the cost-aware adjustment", "[priority]") {
