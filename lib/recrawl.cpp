@@ -36,10 +36,12 @@ VisitFeedback next_revisit(const Settings& s, const VisitHistory& h, double now,
     } else if (s.recrawl_policy == "estimate") {
         std::optional<double> rate = estimated_change_rate(h.compared, h.changes, h.observed);
         interval = rate && *rate > 0 ? std::log(2.0) / *rate : *h.previous * s.recrawl_adjust;
-    } else if (h.eventful) {
-        interval = *h.previous / s.recrawl_adjust;
     } else {
-        interval = *h.previous * s.recrawl_adjust;
+        // The seed's rule: the duration since the last successful visit,
+        // divided by the adjust factor when this visit was eventful, else
+        // multiplied; "stored-interval" adjusts the stored interval instead.
+        double base = s.recrawl_policy == "stored-interval" || !h.since_success ? *h.previous : *h.since_success;
+        interval = h.eventful ? base / s.recrawl_adjust : base * s.recrawl_adjust;
     }
     if (!std::isfinite(interval)) interval = s.recrawl_max;
     interval = std::clamp(interval, s.recrawl_min, std::max(s.recrawl_min, s.recrawl_max));

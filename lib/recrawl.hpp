@@ -48,6 +48,9 @@ struct VisitHistory {
     int64_t compared = 0;
     int64_t changes = 0;
     double observed = 0;
+    // Seconds since the last successful visit before this one (nullopt:
+    // none): the multiplicative rule's base, as in the seed.
+    std::optional<double> since_success;
 };
 
 struct VisitFeedback {

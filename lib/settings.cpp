@@ -78,8 +78,8 @@ const std::vector<SettingDef> kDefs = {
     {"recrawl.max-interval", "5529600", K::number, nullptr, false, false, "longest revisit interval (64 days)"},
     {"recrawl.fail-delay", "86400", K::number, nullptr, false, false, "wait after a failed revisit"},
     {"recrawl.max-failures", "3", K::integer, nullptr, false, false, "failures in a row before disabled"},
-    {"recrawl.policy", "\"multiplicative\"", K::choice, "multiplicative|estimate", false, false,
-     "interval rule: the seed's multiplicative one, or change-rate estimate"},
+    {"recrawl.policy", "\"multiplicative\"", K::choice, "multiplicative|estimate|stored-interval", false, false,
+     "interval rule: the seed's multiplicative one, change-rate estimate, or the stored interval adjusted"},
 };
 
 std::string expected_of(const SettingDef& d) {

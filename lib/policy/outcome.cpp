@@ -59,8 +59,10 @@ UrlOutcome url_outcome(const UrlHistory& h, const FetchFacts& f, const Settings&
             double observed = 0;
             if (!h.interval) o.first_success = now;
             else if (s.recrawl_policy == "estimate" && h.first_success) observed = now - *h.first_success;
-            VisitFeedback fb = next_revisit(s, {h.interval, eventful, a.successes - 1, a.changes, observed}, now,
-                                            jitter_seed);
+            std::optional<double> since;
+            if (h.last_success) since = std::max(0.0, now - *h.last_success);
+            VisitFeedback fb = next_revisit(s, {h.interval, eventful, a.successes - 1, a.changes, observed, since},
+                                            now, jitter_seed);
             o.counters = revisit_counter_deltas(h.interval, fb.interval, !h.interval, eventful);
             a.interval = fb.interval;
             a.next_visit = fb.next_visit;

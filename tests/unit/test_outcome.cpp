@@ -245,3 +245,23 @@ TEST_CASE("the robots.txt prerequisite at lease time", "[outcome][robots]") {
     CHECK(robots_step(S::unreachable, kNow - 10, kNow, false, kNow) == RobotsStep::fetch_robots);    // retry due
     CHECK(robots_step(S::given_up, kNow - 10, 0, false, kNow) == RobotsStep::fail_url);
 }
+
+TEST_CASE("revisits: the seed's rule starts from the time since the last success", "[outcome][recrawl]") {
+    // An unchanged visit 10 days after the last success, stored interval 1
+    // day: the seed gives 20 days (10 x 2); the stored-interval rule 2.
+    UrlHistory h;
+    h.recrawl = true;
+    h.content_hash = "aaaa";
+    h.interval = 86400;
+    h.last_success = kNow - 10 * 86400;
+    FetchFacts f = result(200);
+    f.content_hash = "aaaa";
+    CHECK(url_outcome(h, f, defaults(), kNow, 3).after.interval == 20 * 86400);
+    Settings stored = build_settings({{"recrawl.policy", "\"stored-interval\""}}, {});
+    CHECK(url_outcome(h, f, stored, kNow, 3).after.interval == 2 * 86400);
+    // Eventful: halved, held to the minimum (1 day).
+    f.content_hash = "bbbb";
+    CHECK(url_outcome(h, f, defaults(), kNow, 3).after.interval == 5 * 86400);
+    h.last_success = kNow - 86400;
+    CHECK(url_outcome(h, f, defaults(), kNow, 3).after.interval == 86400);
+}
