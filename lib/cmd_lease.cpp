@@ -115,6 +115,9 @@ int run_lease(const LeaseOptions& o) {
     if (!o.url_class.empty() && o.url_class != "acquisition" && o.url_class != "discovery")
         throw UsageError("--class must be acquisition or discovery");
     if (o.refill_ratio <= 0 || o.refill_ratio > 1) throw UsageError("--refill-ratio must be in (0, 1]");
+    if (!(o.host_ratio >= 0 && o.host_ratio <= 1)) throw UsageError("--host-ratio must be in [0, 1]");
+    if (!(o.min_poll_interval >= 0 && o.min_poll_interval <= 3600))
+        throw UsageError("--min-poll-interval must be 0 to 3600 seconds");
     // NaN fails the test too.
     if (o.ttl && !(*o.ttl > 0 && *o.ttl <= kMaxLeaseTtl))
         throw UsageError("--ttl must be a number of seconds above 0 and at most 604800 (7 days)");
@@ -164,6 +167,9 @@ int run_lease(const LeaseOptions& o) {
     const bool progress = o.common.progress || (stderr_is_tty() && !o.common.quiet);
     const double started = monotonic_seconds();
     double last_report = started;
+    double last_poll = started;
+    bool polled = false;
+    int64_t hosts_at_poll = 0;
     int64_t emitted = 0, last_emitted = 0;
     // Leases out before this run (a crashed or stopped pipeline, or another
     // worker): say so, since they hold their queues until they expire.
@@ -185,13 +191,24 @@ int run_lease(const LeaseOptions& o) {
         store.refresh_settings();
         req.ttl = lease_ttl(o, store);
         req.now = frontier::now();
+        // Iudex's GenericWorkPollStrategy: poll when the orders out fall
+        // under --refill-ratio of --max-in-flight, or the hosts being
+        // fetched under --host-ratio of those right after the last poll,
+        // but not sooner than --min-poll-interval after it.
         int64_t out_now = store.count("leased") + store.count("robots_leased");
         double threshold = o.refill_ratio * static_cast<double>(o.max_in_flight);
+        bool low = static_cast<double>(out_now) < threshold || out_now == 0;
+        if (!low && o.host_ratio > 0 && hosts_at_poll > 0 && out_now < o.max_in_flight)
+            low = static_cast<double>(store.queues_in_flight()) < o.host_ratio * static_cast<double>(hosts_at_poll);
+        bool too_soon = polled && monotonic_seconds() - last_poll < o.min_poll_interval;
         LeaseOutcome r;
-        if (static_cast<double>(out_now) < threshold || out_now == 0) {
+        if (low && !too_soon) {
             req.max_in_flight = o.max_in_flight;
             req.n = std::min<int64_t>(o.n, o.max_in_flight);
             r = store.lease(req);
+            last_poll = monotonic_seconds();
+            polled = true;
+            if (o.host_ratio > 0) hosts_at_poll = store.queues_in_flight();
         } else {
             r.status = LeaseStatus::not_ready;
             r.in_flight = out_now;
@@ -216,6 +233,7 @@ int run_lease(const LeaseOptions& o) {
         // coming back, new URLs), checking the file's data version cheaply.
         double wait = o.poll_interval;
         if (r.next_due) wait = std::min(wait, std::max(0.0, *r.next_due - req.now));
+        if (too_soon) wait = std::min(wait, std::max(0.0, last_poll + o.min_poll_interval - monotonic_seconds()));
         int64_t version = store.data_version();
         for (double slept = 0; slept < wait && !stop_requested(); slept += 0.002) {
             sleep_for(0.002);

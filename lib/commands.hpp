@@ -39,6 +39,8 @@ struct LeaseOptions {
     bool forever = false;
     int64_t max_in_flight = 64;
     double refill_ratio = 1.0;
+    double host_ratio = 0;         // also top up when queues with leases out < ratio x those after the last poll
+    double min_poll_interval = 0;  // seconds between two polls at least
     double poll_interval = 0.2;
     bool reclaim = false;  // end every lease out now, then exit
 };

@@ -253,6 +253,13 @@ Store::BudgetValues Store::effective_budget(const std::string& queue_key) {
     return {b.replenish, b.total};
 }
 
+int64_t Store::queues_in_flight() {
+    Stmt& st = impl_->q("SELECT count(*) FROM queues WHERE in_flight > 0");
+    int64_t n = st.step() ? st.i64(0) : 0;
+    st.reset();
+    return n;
+}
+
 bool Store::queue_exists(const std::string& key) {
     return impl_->find_id("SELECT id FROM queues WHERE key = ?", key).has_value();
 }

@@ -87,6 +87,8 @@ public:
     // Retires a queue by hand: it stays retired until unretire(). False when
     // no queue has that key.
     bool retire_queue(const std::string& key);
+    // Queues with leases out now (hosts being fetched, with queue.key host).
+    int64_t queues_in_flight();
     // Does a queue with this key exist?
     bool queue_exists(const std::string& key);
     // Moves a retired queue (by hand or by budget), or all of them when `key`

@@ -20,6 +20,11 @@ int main(int argc, char** argv) {
             app.add_option("--max-in-flight", o.max_in_flight, "with --follow: leases out frontier-wide (default 64)");
             app.add_option("--refill-ratio", o.refill_ratio,
                            "with --follow: top up when fewer than ratio x max-in-flight are out (default 1)");
+            app.add_option("--host-ratio", o.host_ratio,
+                           "with --follow: also top up when fewer than ratio x the hosts leased from at the last "
+                           "batch still have leases out (default 0: off)");
+            app.add_option("--min-poll-interval", o.min_poll_interval,
+                           "with --follow: at least this many seconds between two batches (default 0)");
             app.add_option("--poll-interval", o.poll_interval,
                            "with --follow: check for new work at least this often, seconds (default 0.2)");
             app.add_flag("--reclaim", o.reclaim,
