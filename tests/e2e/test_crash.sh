@@ -33,6 +33,9 @@ frontier-config -f $F politeness.min-delay 0
 frontier-config -f $F politeness.delay-factor 0
 frontier-config -f $F politeness.max-in-flight 8
 frontier-config -f $F lease.ttl 30
+# The second host is reached by links only; both are on 127.0.0.1, which
+# the address guard keeps for seeds' hosts unless allowed.
+frontier-config -f $F net.allow '["loopback"]'
 printf '%s\n' "http://127.0.0.1:$P1/index.html" "http://127.0.0.1:$P3/held/seed" | frontier-add -q -f $F
 frontier-budget -f $F --retire "127.0.0.1:$P3"
 

@@ -25,6 +25,7 @@ A=a.db B=b.db C=c.db
 frontier-config -f $A politeness.min-delay 0.05
 frontier-config -f $A politeness.delay-factor 0
 frontier-config -f $A politeness.max-in-flight 3
+frontier-config -f $A net.allow '["loopback"]'   # the second host (127.0.0.1) is reached by links only
 echo "http://127.0.0.1:$P1/index.html" | frontier-add -q -f $A
 
 # The crawl on A, in the background.
