@@ -27,6 +27,8 @@ const std::vector<SettingDef> kDefs = {
     {"politeness.max-in-flight", "1", K::integer, nullptr, true, false, "leases out at once per queue"},
     {"politeness.max-crawl-delay", "300", K::number, nullptr, true, false,
      "robots.txt Crawl-delay honoured up to this"},
+    {"politeness.host-down-delay", "600", K::number, nullptr, true, false,
+     "after a DNS or connection failure, the host's queue waits this long (all fetchers)"},
     {"robots.enabled", "true", K::boolean, nullptr, true, false, "robots.txt as a prerequisite"},
     {"robots.user-agent", "\"frontier\"", K::string, nullptr, true, false,
      "the crawler's name: matched against robots.txt groups and sent by fetch as its User-Agent"},
@@ -333,6 +335,7 @@ void apply_politeness(Politeness& p, const std::string& key, const std::string& 
     else if (key == "politeness.max-delay") p.max_delay = double(e.get_double());
     else if (key == "politeness.max-in-flight") p.max_in_flight = int64_t(e.get_int64());
     else if (key == "politeness.max-crawl-delay") p.max_crawl_delay = double(e.get_double());
+    else if (key == "politeness.host-down-delay") p.host_down_delay = double(e.get_double());
     else if (key == "robots.enabled") p.robots_enabled = bool(e.get_bool());
     else if (key == "robots.user-agent") p.robots_user_agent = std::string(std::string_view(e.get_string()));
 }

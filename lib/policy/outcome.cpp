@@ -114,6 +114,11 @@ double politeness_wait(const Politeness& p, const FetchFacts& f, std::optional<d
     double dur = f.duration_ms.value_or(0) / 1000.0;
     double wait = std::clamp(p.delay_factor * dur, p.min_delay, std::max(p.min_delay, p.max_delay));
     if (crawl_delay) wait = std::max(wait, std::min(*crawl_delay, p.max_crawl_delay));
+    // A host whose connection failed is down for everyone leasing from the
+    // frontier, not only for the fetch process that saw it (the Media Cloud
+    // scoreboard, shared): its queue waits.
+    if (f.error_class == "dns" || f.error_class == "connect" || f.error_class == "host-down")
+        wait = std::max(wait, p.host_down_delay);
     if (f.status == 429 || f.status == 503) {
         if (f.retry_after) {
             wait = std::max(wait, std::min(*f.retry_after, 86400.0));

@@ -77,7 +77,8 @@ UrlOutcome url_outcome(const UrlHistory& h, const FetchFacts& f, const Settings&
 // the fetch's duration, held to [min-delay, max-delay]; at least the host's
 // Crawl-delay (up to max-crawl-delay); on 429/503 at least Retry-After (up
 // to a day), or for a 429 without one 60 s doubling with each 429 in a row
-// (`n429` before this one, up to a day).
+// (`n429` before this one, up to a day); after a DNS or connection failure
+// (dns, connect, host-down) at least host-down-delay.
 double politeness_wait(const Politeness& p, const FetchFacts& f, std::optional<double> crawl_delay, int64_t n429);
 
 }  // namespace frontier

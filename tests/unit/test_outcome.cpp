@@ -196,6 +196,11 @@ TEST_CASE("politeness wait after a fetch", "[outcome]") {
     CHECK(politeness_wait(p, unavailable, std::nullopt, 0) == 3);  // 503 without Retry-After: no back-off
     unavailable.retry_after = 1e9;
     CHECK(politeness_wait(p, unavailable, std::nullopt, 0) == 86400);
+    // A host that could not be reached waits host-down-delay (600 s) for all.
+    for (const char* down : {"dns", "connect", "host-down"})
+        CHECK(politeness_wait(p, result(0, down), std::nullopt, 0) == 600);
+    CHECK(politeness_wait(p, result(0, "timeout"), std::nullopt, 0) == 3);
+    CHECK(politeness_wait(p, result(0, "reset"), std::nullopt, 0) == 3);
 }
 
 TEST_CASE("lease ids: the one form, written and read", "[outcome][lease]") {
