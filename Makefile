@@ -64,8 +64,8 @@ $(BIN)/robots-check: $(BUILD)/tests/tools/robots_check.o $(LIB_A)
 
 # Every suite, then one total line "N passed, N failed".
 check: deps
-	@$(MAKE) --no-print-directory -j$$(nproc) all bin/unit-tests bin/html-scan bin/robots-check
-	@tests/run.sh
+	@$(MAKE) --no-print-directory -j$$(nproc) all $(BIN)/unit-tests $(BIN)/html-scan $(BIN)/robots-check
+	@FRONTIER_BIN=$(BIN) tests/run.sh
 
 # The PostgreSQL suite alone (part of `make check` too): the CLI golden cases,
 # a move file -> database -> file and four e2e tests against a private server

@@ -71,10 +71,9 @@ std::string hex64(uint64_t v) {
 
 }  // namespace
 
-std::string format_fetch_result(const FetchResult& r, const std::vector<Link>* links, const WarcLocation* warc,
-                                uint64_t body_cap) {
+ResultLine::ResultLine(const FetchResult& r, uint64_t body_cap) : have_body_(r.have_body) {
     const Record& rec = r.job.rec;
-    JsonWriter w;
+    JsonWriter& w = w_;
     w.begin();
     if (r.error_class == "bad-input") w.field("line", static_cast<int64_t>(r.job.line));
     for (const JsonField& f : rec.fields)
@@ -113,49 +112,80 @@ std::string format_fetch_result(const FetchResult& r, const std::vector<Link>* l
     // Readers refuse lines over 1 MiB (frontier-done would reject the
     // result and the URL would be leased again and again): the inline body
     // is cut until its JSON text fits, and links past the budget are dropped.
-    std::string body_json;
     if (r.have_body) {
         std::string_view b = r.body;
         if (b.size() > body_cap) b = b.substr(0, body_cap);
         size_t room = kMaxResultLine > w.str().size() + 4096 ? kMaxResultLine - w.str().size() - 4096 : 0;
-        append_json_string(body_json, b);
-        while (body_json.size() > room) {
-            b = b.substr(0, b.size() * room / body_json.size() * 9 / 10);
-            body_json.clear();
-            append_json_string(body_json, b);
+        append_json_string(body_json_, b);
+        while (body_json_.size() > room) {
+            b = b.substr(0, b.size() * room / body_json_.size() * 9 / 10);
+            body_json_.clear();
+            append_json_string(body_json_, b);
         }
     }
-    bool links_cut = false;
-    if (links) {
-        w.key("links");
-        w.begin_array();
-        for (const Link& l : *links) {
-            if (w.str().size() + body_json.size() + 4096 > kMaxResultLine) {
-                links_cut = true;
-                break;
-            }
-            w.begin_object();
-            w.field("url", l.url);
-            if (l.nofollow) w.field("nofollow", true);
-            if (!l.tag.empty()) w.field("tag", l.tag);
-            if (!l.discovery.empty()) w.field("discovery", l.discovery);
-            if (l.last_modified) w.field("last_modified", *l.last_modified);
-            w.end_object();
-        }
-        w.end_array();
-        if (links_cut || r.links_truncated) w.field("links_truncated", true);
+}
+
+void ResultLine::begin_links() {
+    w_.key("links");
+    w_.begin_array();
+}
+
+bool ResultLine::add_link(const Link& l) {
+    if (w_.str().size() + body_json_.size() + 4096 > kMaxResultLine) {
+        links_cut_ = true;
+        return false;
     }
-    if (r.have_body) w.field_raw("body", body_json);
+    w_.begin_object();
+    w_.field("url", l.url);
+    if (l.nofollow) w_.field("nofollow", true);
+    if (!l.tag.empty()) w_.field("tag", l.tag);
+    if (!l.discovery.empty()) w_.field("discovery", l.discovery);
+    if (l.last_modified) w_.field("last_modified", *l.last_modified);
+    w_.end_object();
+    return true;
+}
+
+void ResultLine::end_links(bool truncated) {
+    w_.end_array();
+    if (links_cut_ || truncated) w_.field("links_truncated", true);
+}
+
+std::string ResultLine::finish(const WarcLocation* warc) {
+    if (have_body_) w_.field_raw("body", body_json_);
     if (warc) {
-        w.key("warc");
-        w.begin_object();
-        w.field("file", warc->file);
-        w.field("offset", warc->offset);
-        w.field("length", warc->length);
-        w.end_object();
+        w_.key("warc");
+        w_.begin_object();
+        w_.field("file", warc->file);
+        w_.field("offset", warc->offset);
+        w_.field("length", warc->length);
+        w_.end_object();
     }
-    w.end();
-    return w.str();
+    w_.end();
+    return w_.take();
+}
+
+std::string_view whole_utf8_prefix(std::string_view body) {
+    size_t i = body.size(), continuation = 0;
+    while (continuation < 3 && i > 0 && (static_cast<unsigned char>(body[i - 1]) & 0xC0) == 0x80) {
+        --i;
+        ++continuation;
+    }
+    if (i == 0) return body;
+    auto lead = static_cast<unsigned char>(body[i - 1]);
+    size_t length = lead >= 0xF0 ? 4 : lead >= 0xE0 ? 3 : lead >= 0xC0 ? 2 : 1;
+    return length > continuation + 1 ? body.substr(0, i - 1) : body;
+}
+
+std::string format_fetch_result(const FetchResult& r, const std::vector<Link>* links,
+                                const WarcLocation* warc, uint64_t body_cap) {
+    ResultLine line(r, body_cap);
+    if (links) {
+        line.begin_links();
+        for (const Link& l : *links)
+            if (!line.add_link(l)) break;
+        line.end_links(r.links_truncated);
+    }
+    return line.finish(warc);
 }
 
 ResultWriter::ResultWriter(const FetchOptions& opt, FetchStats& stats) : opt_(opt), stats_(stats) {
@@ -202,9 +232,12 @@ bool ResultWriter::push(FetchResult&& r) {
     constexpr size_t kMaxItems = 4096;
     // Bodies waiting for the writer: bounds fetch's memory when parsing is
     // slower than the network (push blocks; curl stops reading meanwhile).
+    // They also hold their share of the memory budget (lib/body_budget.hpp),
+    // which bounds them with the bodies in flight.
     constexpr uint64_t kMaxBytes = 8ull << 20;
     auto item = std::make_shared<Item>();
     item->r = std::move(r);
+    item->queued_bytes = item->r.body.size();
     bool parse = wants_links(item->r) && !parsers_.empty();
     item->ready = !parse;
     std::unique_lock<std::mutex> lock(mu_);
@@ -212,7 +245,7 @@ bool ResultWriter::push(FetchResult&& r) {
         return failed_.load() || queue_.empty() || (queue_.size() < kMaxItems && queued_bytes_ < kMaxBytes);
     });
     if (failed_.load()) return false;
-    queued_bytes_ += item->r.body.size();
+    queued_bytes_ += item->queued_bytes;
     bool was_empty = queue_.empty();
     queue_.push_back(item);
     if (parse) jobs_.push_back(std::move(item));
@@ -245,34 +278,72 @@ bool ResultWriter::wants_links(const FetchResult& r) const {
 
 namespace {
 
-// The page's links, each URL once, in document order.
-std::vector<Link> unique_links(const FetchResult& r, bool& truncated) {
-    auto found =
-        extract_links(r.body, r.content_type, r.effective_url.empty() ? r.job.url : r.effective_url, &truncated);
-    std::vector<Link> links;
-    std::unordered_set<std::string_view> seen;
-    links.reserve(found.size());
-    for (Link& l : found)
-        if (seen.insert(l.url).second) links.push_back(std::move(l));
-    return links;
-}
+// Writes a page's links into its result line as they are extracted, each
+// URL once, in document order, until the line is full: a page's links cost
+// its line, not a list of them all.
+class LineLinks : public LinkOutput {
+public:
+    explicit LineLinks(ResultLine& line) : line_(line) {}
+    bool add(Link&& link) override {
+        if (seen_.find(link.url) != StringSet::npos) return true;
+        if (!line_.add_link(link)) return false;
+        seen_.insert_new(link.url);
+        return true;
+    }
+
+private:
+    ResultLine& line_;
+    StringSet seen_;
+};
 
 }  // namespace
 
+uint64_t ResultWriter::inline_body_cap(FetchResult& r) const {
+    if (!r.job.robots && !opt_.body) r.have_body = false;
+    return r.job.robots ? 512000 : opt_.body_max;
+}
+
+bool ResultWriter::keeps_body(const FetchResult& r) const { return warc_ && r.warc && r.status > 0; }
+
 void ResultWriter::parse(Item& item) {
-    std::optional<std::vector<Link>> links;
+    // The writer does not touch the item until it is ready.
+    FetchResult& r = item.r;
     std::exception_ptr error;
-    bool truncated = false;
+    std::optional<ResultLine> line;
     try {
-        links = unique_links(item.r, truncated);
+        uint64_t cap = inline_body_cap(r);
+        line.emplace(r, cap);
+        line->begin_links();
+        LineLinks out(*line);
+        bool truncated = false;
+        // Of the kept prefix when the budget cut the body.
+        std::string_view body = r.body_cut ? whole_utf8_prefix(r.body) : std::string_view(r.body);
+        extract_links(body, r.content_type, r.effective_url.empty() ? r.job.url : r.effective_url, out,
+                      &truncated);
+        r.links_truncated = truncated || r.body_cut;
+        line->end_links(r.links_truncated);
     } catch (...) {
         error = std::current_exception();
+        line.reset();
     }
-    std::lock_guard<std::mutex> lock(mu_);
-    item.links = std::move(links);
-    item.r.links_truncated = truncated;
-    item.error = error;
-    item.ready = true;
+    bool freed = !keeps_body(r) && !error;
+    if (freed) {  // the body served its purpose: memory and budget back now
+        std::string().swap(r.body);
+        r.charge.release();
+    }
+    {
+        std::lock_guard<std::mutex> lock(mu_);
+        item.rendered_bytes = line ? line->size() : 0;
+        rendered_bytes_ += item.rendered_bytes;
+        if (freed) {
+            queued_bytes_ -= std::min(queued_bytes_, item.queued_bytes);
+            item.queued_bytes = 0;
+        }
+        item.line = std::move(line);
+        item.error = error;
+        item.ready = true;
+    }
+    if (freed) cv_space_.notify_all();
 }
 
 void ResultWriter::parse_loop() {
@@ -280,8 +351,12 @@ void ResultWriter::parse_loop() {
         std::shared_ptr<Item> item;
         {
             std::unique_lock<std::mutex> lock(mu_);
-            cv_jobs_.wait(lock, [&] { return parsers_stop_ || !jobs_.empty(); });
-            if (jobs_.empty()) return;  // stopping
+            // Parsed lines wait for the ones before them: at most
+            // kMaxRenderedBytes of them (the writer parses the first itself).
+            cv_jobs_.wait(lock, [&] {
+                return parsers_stop_ || (!jobs_.empty() && rendered_bytes_ < kMaxRenderedBytes);
+            });
+            if (parsers_stop_) return;
             item = std::move(jobs_.front());
             jobs_.pop_front();
         }
@@ -298,8 +373,6 @@ void ResultWriter::parse_loop() {
 void ResultWriter::handle(Item& item) {
     if (item.error) std::rethrow_exception(item.error);
     FetchResult& r = item.r;
-    std::optional<std::vector<Link>>& links = item.links;
-    bool with_links = links.has_value();
     WarcLocation loc;
     bool with_warc = false;
     if (warc_ && r.warc && r.status > 0) {
@@ -309,14 +382,22 @@ void ResultWriter::handle(Item& item) {
         ex.date = r.fetched_at;
         ex.request = r.request_head;
         ex.payload = r.body;
-        ex.response_head = decoded_response_head(r.response_head, r.body.size());
+        if (r.spill) {  // the body past what the memory budget let it keep
+            if (!r.spill->error().empty()) throw IoError(r.spill->error());
+            ex.payload_rest_fd = r.spill->fd();
+            ex.payload_rest_size = r.spill->size();
+        }
+        ex.response_head = decoded_response_head(r.response_head, r.body.size() + ex.payload_rest_size);
         ex.truncated = r.truncated;
         loc = warc_->write(ex);
         with_warc = true;
     }
-    uint64_t cap = r.job.robots ? 512000 : opt_.body_max;
-    if (!r.job.robots && !opt_.body) r.have_body = false;
-    out().write_line(format_fetch_result(r, with_links ? &*links : nullptr, with_warc ? &loc : nullptr, cap));
+    if (item.line) {
+        out().write_line(item.line->finish(with_warc ? &loc : nullptr));
+    } else {
+        uint64_t cap = inline_body_cap(r);
+        out().write_line(format_fetch_result(r, nullptr, with_warc ? &loc : nullptr, cap));
+    }
     stats_.add(result_class(r), r.bytes);
 }
 
@@ -348,11 +429,15 @@ void ResultWriter::run() {
             }
             if (parse_here) parse(*item);
             handle(*item);
+            size_t rendered = item->rendered_bytes;
             {
                 std::lock_guard<std::mutex> lock(mu_);
-                queued_bytes_ -= std::min<uint64_t>(queued_bytes_, item->r.body.size());
+                rendered_bytes_ -= std::min(rendered_bytes_, rendered);
+                queued_bytes_ -= std::min<uint64_t>(queued_bytes_, item->queued_bytes);
             }
+            item.reset();  // the body's memory and budget are given back (unless a parser still holds it)
             cv_space_.notify_all();
+            if (rendered > 0) cv_jobs_.notify_all();
         }
         out().flush();
         if (warc_) warc_->close();

@@ -5,7 +5,10 @@
 // threads (one per core, at most 8) as soon as a result is queued, so
 // parsing overlaps the transfers and other results' parsing (it is the
 // costly part of a crawl); lines are still written in arrival order.
-// Bounded: push() blocks while the queue is full.
+// Bounded: push() blocks while the queue holds 4096 results or 8 MiB of
+// bodies; the bodies also hold their share of the memory budget
+// (lib/body_budget.hpp) until written (or, when no WARC record needs them,
+// parsed).
 #pragma once
 
 #include <atomic>
@@ -22,6 +25,7 @@
 #include <vector>
 
 #include "fetch_types.hpp"
+#include "json.hpp"
 #include "links.hpp"
 #include "warc.hpp"
 
@@ -58,6 +62,34 @@ inline constexpr size_t kMaxResultLine = 1000000;
 std::string format_fetch_result(const FetchResult& r, const std::vector<Link>* links, const WarcLocation* warc,
                                 uint64_t body_cap);
 
+// `body` without an incomplete UTF-8 sequence at its end (a body cut by the
+// memory budget may stop inside a character, which would make a whole page
+// read as windows-1252: lib/html/encoding.hpp); its links are read from this.
+std::string_view whole_utf8_prefix(std::string_view body);
+
+// format_fetch_result in pieces, so that links can be written into the line
+// as they are extracted (the line, at most kMaxResultLine bytes, is all a
+// page's links cost): the constructor writes the fields before "links";
+// then begin_links(), add_link() while it returns true (false: the line is
+// full, that link and the rest are dropped), end_links(); then finish().
+class ResultLine {
+public:
+    ResultLine(const FetchResult& r, uint64_t body_cap);
+    void begin_links();
+    bool add_link(const Link& link);
+    // "links_truncated":true follows when links were dropped here or `truncated`.
+    void end_links(bool truncated);
+    // The line, with the inline body and `warc` when non-null.
+    std::string finish(const WarcLocation* warc);
+    size_t size() const { return w_.str().size() + body_json_.size(); }
+
+private:
+    JsonWriter w_;
+    std::string body_json_;
+    bool have_body_;
+    bool links_cut_ = false;
+};
+
 class ResultWriter {
 public:
     ResultWriter(const FetchOptions& opt, FetchStats& stats);
@@ -81,9 +113,11 @@ private:
     // wanted). Shared between the queue and the parser working on it.
     struct Item {
         FetchResult r;
-        std::optional<std::vector<Link>> links;
-        std::exception_ptr error;  // from extraction, rethrown by the writer
-        bool ready = false;        // guarded by mu_
+        std::optional<ResultLine> line;  // with links: the line but for its WARC location
+        std::exception_ptr error;        // from extraction, rethrown by the writer
+        bool ready = false;              // guarded by mu_
+        uint64_t queued_bytes = 0;       // of its body, counted in queued_bytes_ (guarded by mu_)
+        size_t rendered_bytes = 0;       // of its line, counted in rendered_bytes_ (guarded by mu_)
     };
 
     void run();
@@ -91,7 +125,16 @@ private:
     void parse_loop();
     void stop_parsers();
     bool wants_links(const FetchResult& r) const;
+    // Whether the result line carries the body inline (robots, --body; else
+    // have_body is cleared), and its cap.
+    uint64_t inline_body_cap(FetchResult& r) const;
+    // Whether the body is still needed once the line is made (its WARC record).
+    bool keeps_body(const FetchResult& r) const;
     void handle(Item& item);
+
+    // Lines parsed ahead of the writer (waiting for the results before
+    // them) hold at most this much; then parsers wait.
+    static constexpr size_t kMaxRenderedBytes = size_t{8} << 20;
 
     FetchOptions opt_;
     FetchStats& stats_;
@@ -102,7 +145,8 @@ private:
     std::condition_variable cv_jobs_;   // the parsers
     std::deque<std::shared_ptr<Item>> queue_;  // arrival order
     std::deque<std::shared_ptr<Item>> jobs_;   // waiting for a parser
-    uint64_t queued_bytes_ = 0;
+    size_t rendered_bytes_ = 0;                // of the lines of parsed items in queue_
+    uint64_t queued_bytes_ = 0;                // of the bodies in queue_
     bool closing_ = false;
     bool parsers_stop_ = false;
     std::atomic<bool> failed_{false};

@@ -3,11 +3,13 @@
 #pragma once
 
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
 
+#include "body_budget.hpp"
 #include "json.hpp"
 
 namespace frontier {
@@ -20,6 +22,7 @@ struct FetchOptions {
     double timeout = 30;                     // whole transfer, seconds
     double connect_timeout = 10;             // connection phase, seconds
     uint64_t max_size = 32ull << 20;         // body cap: too-large beyond it
+    uint64_t max_memory = 32ull << 20;       // kept bodies in all (BodyBudget)
     std::string user_agent;                  // empty = default_user_agent()
     double conn_retry = 600;                 // host-down window, seconds
     double autothrottle = 0;                 // target concurrency per host; 0 = off
@@ -60,7 +63,7 @@ struct FetchJob {
 };
 
 // What happened to one job; built by the network thread, written by the
-// result thread.
+// result thread. Move-only: it holds its body's share of the memory budget.
 struct FetchResult {
     FetchJob job;
     int status = 0;
@@ -79,6 +82,9 @@ struct FetchResult {
     std::string effective_url;
     bool have_body = false;      // `body` holds the (possibly capped) body
     std::string body;
+    bool body_cut = false;             // `body` is a prefix: the memory budget kept no more
+    BodyCharge charge;                 // what `body` holds of the budget
+    std::unique_ptr<BodySpill> spill;  // with --warc: the body past `body`
     bool links_truncated = false;  // the extractor dropped links past its cap
     std::string ip;              // the address of the last connection, when one was made
     // WARC material (only with --warc and a response).

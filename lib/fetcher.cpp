@@ -1,12 +1,14 @@
 #include "fetcher.hpp"
 
+#include <malloc.h>
+#include <unistd.h>
+
 #include <cmath>
 #include <cstdio>
 #include <deque>
 #include <limits>
 #include <memory>
 #include <queue>
-#include <unistd.h>
 #include <unordered_map>
 #include <vector>
 
@@ -41,6 +43,7 @@ void validate_fetch_options(const FetchOptions& o) {
     if (o.autothrottle < 0) throw UsageError("--autothrottle must not be negative");
     if (o.autothrottle_start < 0 || o.autothrottle_max < 0) throw UsageError("autothrottle delays must not be negative");
     if (o.warc_max_size < 1) throw UsageError("--warc-max-size must be at least 1");
+    if (o.max_memory < 1) throw UsageError("--max-memory must be at least 1");
 }
 
 namespace {
@@ -69,12 +72,15 @@ std::string human_bytes(double b) {
 
 class Fetcher {
 public:
-    Fetcher(const FetchOptions& opt, ResultWriter& writer, FetchStats& stats)
-        : opt_(opt), board_(board_config(opt)), writer_(writer), stats_(stats) {
+    Fetcher(const FetchOptions& opt, ResultWriter& writer, FetchStats& stats, BodyBudget& budget)
+        : opt_(opt), board_(board_config(opt)), writer_(writer), stats_(stats), budget_(budget) {
         read_ahead_ = opt.read_ahead ? opt.read_ahead : size_t(opt.concurrency) * 4 + 10000;
         curl_multi_setopt(multi_.get(), CURLMOPT_MAXCONNECTS, long(std::max(opt.concurrency * 2, 64)));
+        // A start waiting for memory goes on once the writer releases some.
+        budget_.set_waker([m = multi_.get()] { curl_multi_wakeup(m); });
     }
     ~Fetcher() {
+        budget_.set_waker(nullptr);
         for (auto& t : pool_)
             if (t->owner) curl_multi_remove_handle(multi_.get(), t->easy());
     }
@@ -93,7 +99,7 @@ private:
 
     void admit(FetchJob&& job, double t);
     void make_runnable(HostQueue& q);
-    void start_one(HostQueue& q, double t);
+    bool start_one(HostQueue& q, double t);
     void complete(CURLMsg* msg);
     void host_down(FetchJob&& job, const HostQueue& q, double t);
     void flush_down(HostQueue& q, double t);
@@ -105,6 +111,7 @@ private:
     HostScoreboard board_;
     ResultWriter& writer_;
     FetchStats& stats_;
+    BodyBudget& budget_;
     CurlMulti multi_;
     std::vector<std::unique_ptr<Transfer>> pool_;
     std::vector<Transfer*> idle_;
@@ -171,36 +178,42 @@ void Fetcher::admit(FetchJob&& job, double t) {
     make_runnable(q);
 }
 
-void Fetcher::start_one(HostQueue& q, double t) {
-    if (q.pending.empty()) return;
+// False when the memory budget cannot guarantee the next job's share yet:
+// it stays first in line (the writer's release wakes the loop).
+bool Fetcher::start_one(HostQueue& q, double t) {
+    if (q.pending.empty()) return true;
     if (board_.down(q.st, t)) {
         flush_down(q, t);
-        return;
+        return true;
     }
     double at = board_.earliest_start(q.st, t);
-    if (std::isinf(at)) return;  // at the per-host cap: made runnable again on completion
+    if (std::isinf(at)) return true;  // at the per-host cap: made runnable again on completion
     if (at > t) {
         q.timed = true;
         timed_.push({at, &q});
-        return;
+        return true;
     }
+    BodyCharge charge;
+    if (!budget_.try_start(charge, Transfer::guaranteed(opt_, q.pending.front(), budget_.share())))
+        return false;
     Transfer* tr;
     if (!idle_.empty()) {
         tr = idle_.back();
         idle_.pop_back();
     } else {
-        pool_.push_back(std::make_unique<Transfer>(opt_));
+        pool_.push_back(std::make_unique<Transfer>(opt_, &budget_));
         tr = pool_.back().get();
     }
     FetchJob job = std::move(q.pending.front());
     q.pending.pop_front();
     --held_;
-    tr->begin(std::move(job), now());
+    tr->begin(std::move(job), now(), std::move(charge));
     tr->owner = &q;
     curl_multi_add_handle(multi_.get(), tr->easy());
     ++active_;
     board_.started(q.st, t);
     make_runnable(q);
+    return true;
 }
 
 void Fetcher::complete(CURLMsg* msg) {
@@ -282,7 +295,11 @@ void Fetcher::run(InputFeeder& input) {
             HostQueue* q = runnable_.front();
             runnable_.pop_front();
             q->runnable = false;
-            start_one(*q, t);
+            if (!start_one(*q, t)) {  // waiting for memory: first in line
+                q->runnable = true;
+                runnable_.push_front(q);
+                break;
+            }
         }
         if (active_ == 0 && (stopping || (input_done && held_ == 0))) break;
 
@@ -317,12 +334,22 @@ void Fetcher::run(InputFeeder& input) {
 
 int run_fetch(const FetchOptions& opt) {
     validate_fetch_options(opt);
+    // Blocks of 1 MiB and more (large bodies, link tables, result lines)
+    // straight from the system and back to it when freed, and free memory at
+    // the top of a heap given back past 1 MiB: by default glibc raises both
+    // thresholds after each large free (up to 32 MiB and 64 MiB) and keeps
+    // such blocks in its per-thread heaps, so fetch's memory would follow the
+    // largest bodies it has seen rather than what it holds (fetch(1),
+    // --max-memory). Smaller blocks, most pages, are reused as before.
+    mallopt(M_MMAP_THRESHOLD, 1 << 20);
+    mallopt(M_TRIM_THRESHOLD, 1 << 20);
     curl_global_once();
     FetchStats stats;
+    BodyBudget budget(opt.max_memory, opt.concurrency);  // outlives every result
     ResultWriter writer(opt, stats);
     double t0 = monotonic_seconds();
     {
-        Fetcher fetcher(opt, writer, stats);
+        Fetcher fetcher(opt, writer, stats, budget);
         size_t cap = std::max<size_t>(1024, size_t(opt.concurrency) * 4);
         CURLM* m = fetcher.multi();
         InputFeeder input(opt.inputs, cap, [m] { curl_multi_wakeup(m); });

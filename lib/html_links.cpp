@@ -4,14 +4,13 @@
 // lib/html/encoding.hpp) in one pass; this file keeps the hrefs of a, area,
 // link, frame and iframe, <base> and <meta name=robots>. Raw hrefs are
 // collected while streaming (a <base> may come after the links it
-// governs), then resolved once per distinct href against the effective base
-// and deduplicated. Plain relative hrefs (most of them) skip libcurl: see
+// governs), then resolved against the effective base, deduplicated and
+// handed out one by one (a caller that wants only the first ones stops
+// there). Plain relative hrefs (most of them) skip libcurl: see
 // BaseResolver. Figures: fetch(1), PERFORMANCE.
 
 #include <cstdint>
 #include <cstring>
-#include <unordered_map>
-#include <unordered_set>
 
 #include "ascii.hpp"
 #include "html/encoding.hpp"
@@ -34,13 +33,6 @@ const char* const kTagNames[] = {"a", "area", "link", "frame", "iframe"};
 // protocol's limit is 2,048 characters).
 constexpr size_t kMaxHrefBytes = 8192;
 
-struct RawLink {
-    uint32_t offset;  // into HtmlState::arena
-    uint32_t length;
-    bool nofollow;
-    TagKind tag;
-};
-
 // Distinct (href, nofollow) pairs collected, at most: more cannot fit in
 // fetch's result line (1,000,000 bytes at >= 20 per link), and the cap bounds
 // a page's memory while it is read (fetch(1), LINK EXTRACTION).
@@ -48,31 +40,16 @@ constexpr size_t kMaxLinks = 50000;
 constexpr size_t kMaxArenaBytes = 4u << 20;
 
 struct HtmlState {
-    std::string arena;  // cleaned distinct hrefs, back to back
-    std::vector<RawLink> raw;
+    // The distinct (href, nofollow) pairs, in document order: each as '0' or
+    // '1' (nofollow) followed by the cleaned href; tags[i] is the element of
+    // pair i. Repeats are not collected again.
+    StringSet links;
+    std::vector<TagKind> tags;
+    std::string key;  // the pair being read
     bool have_base = false;
     std::string base;
     bool meta_nofollow = false;
     bool truncated = false;  // links past kMaxLinks or kMaxArenaBytes were dropped
-
-    // raw[] indexes by (href, nofollow): repeats are not collected again.
-    struct Hash {
-        const HtmlState* st;
-        size_t operator()(uint32_t i) const {
-            const RawLink& r = st->raw[i];
-            return std::hash<std::string_view>()(std::string_view(st->arena.data() + r.offset, r.length)) ^ r.nofollow;
-        }
-    };
-    struct Equal {
-        const HtmlState* st;
-        bool operator()(uint32_t a, uint32_t b) const {
-            const RawLink& x = st->raw[a];
-            const RawLink& y = st->raw[b];
-            return x.nofollow == y.nofollow && x.length == y.length &&
-                   std::memcmp(st->arena.data() + x.offset, st->arena.data() + y.offset, x.length) == 0;
-        }
-    };
-    std::unordered_set<uint32_t, Hash, Equal> distinct{64, Hash{this}, Equal{this}};
 
     HtmlState() = default;
     HtmlState(const HtmlState&) = delete;
@@ -175,29 +152,23 @@ public:
         }
         const std::string_view* href = find(tag == kFrame || tag == kIframe ? "src" : "href");
         if (href == nullptr) return;
-        size_t offset = st_.arena.size();
-        append_clean(st_.arena, *href);
-        std::string_view cleaned(st_.arena.data() + offset, st_.arena.size() - offset);
-        if (skipped_reference(cleaned) || cleaned.size() > kMaxHrefBytes) {
-            st_.arena.resize(offset);
-            return;
-        }
         bool nofollow = false;
         if (tag == kA || tag == kArea || tag == kLink) {
             const std::string_view* rel = find("rel");
             nofollow = rel && has_token(*rel, "nofollow");
         }
-        st_.raw.push_back(
-            RawLink{static_cast<uint32_t>(offset), static_cast<uint32_t>(cleaned.size()), nofollow, tag});
-        if (!st_.distinct.insert(static_cast<uint32_t>(st_.raw.size() - 1)).second) {
-            st_.raw.pop_back();  // a repeat
-            st_.arena.resize(offset);
-        } else if (st_.raw.size() > kMaxLinks || st_.arena.size() > kMaxArenaBytes) {
-            st_.distinct.erase(static_cast<uint32_t>(st_.raw.size() - 1));
-            st_.raw.pop_back();
-            st_.arena.resize(offset);
+        st_.key.assign(1, nofollow ? '1' : '0');
+        append_clean(st_.key, *href);
+        std::string_view cleaned = std::string_view(st_.key).substr(1);
+        if (skipped_reference(cleaned) || cleaned.size() > kMaxHrefBytes) return;
+        if (st_.links.find(st_.key) != StringSet::npos) return;    // a repeat
+        size_t href_bytes = st_.links.bytes() - st_.links.size();  // without the '0'/'1' of each
+        if (st_.links.size() >= kMaxLinks || href_bytes + cleaned.size() > kMaxArenaBytes) {
             st_.truncated = true;
+            return;
         }
+        st_.links.insert_new(st_.key);
+        st_.tags.push_back(tag);
     }
 
 private:
@@ -275,50 +246,41 @@ private:
 };
 
 // Resolves the collected hrefs against the effective base, in document
-// order, dropping unresolvable ones and exact repeats (url, nofollow).
-std::vector<Link> resolve_links(const HtmlState& st, std::string_view page_url) {
+// order, dropping unresolvable ones and exact repeats (url, nofollow), and
+// hands each link to `out` until it wants no more.
+void resolve_links(const HtmlState& st, std::string_view page_url, LinkOutput& out) {
     std::string base(page_url);
     if (st.have_base) {
         auto resolved = resolve_url(page_url, st.base);  // a javascript: or data: base is ignored
         if (resolved && links_detail::is_http_url(*resolved)) base = strip_fragment(std::move(*resolved));
     }
     BaseResolver resolver(std::move(base));
-    std::vector<Link> out;
-    out.reserve(st.raw.size());
-    // Distinct raw href -> resolved URL ("" when unresolvable); node-based,
-    // so views of the mapped strings stay valid.
-    std::unordered_map<std::string_view, std::string> resolved_by_href;
-    std::unordered_set<std::string_view> seen[2];  // [nofollow]
-    resolved_by_href.reserve(st.raw.size());
-    for (const RawLink& r : st.raw) {
-        std::string_view href(st.arena.data() + r.offset, r.length);
-        auto [it, fresh] = resolved_by_href.try_emplace(href);
-        if (fresh) {
-            it->second = resolver.resolve(href);
-            if (!links_detail::is_http_url(it->second)) it->second.clear();
-        }
-        const std::string& url = it->second;
-        bool nofollow = r.nofollow || st.meta_nofollow;
-        if (url.empty() || !seen[nofollow].insert(url).second) continue;
+    StringSet seen[2];  // [nofollow]
+    for (size_t i = 0; i < st.links.size(); ++i) {
+        std::string_view key = st.links.at(i);
+        std::string url = resolver.resolve(key.substr(1));
+        if (!links_detail::is_http_url(url)) continue;
+        bool nofollow = key[0] == '1' || st.meta_nofollow;
+        if (!seen[nofollow].insert(url)) continue;
         Link link;
-        link.url = url;
+        link.url = std::move(url);
         link.nofollow = nofollow;
-        link.tag = kTagNames[r.tag];
-        out.push_back(std::move(link));
+        link.tag = kTagNames[st.tags[i]];
+        if (!out.add(std::move(link))) return;
     }
-    return out;
 }
 
 }  // namespace
 
-std::vector<Link> extract_html_links(std::string_view html, std::string_view page_url, bool* truncated) {
+void extract_html_links(std::string_view html, std::string_view page_url, LinkOutput& out, bool* truncated) {
     std::string converted;
     html = html::to_utf8(html, converted);
     HtmlState state;
     LinkSink sink(state);
     html::tokenize(html, sink);
+    std::string().swap(converted);
     if (truncated) *truncated = state.truncated;
-    return resolve_links(state, page_url);
+    resolve_links(state, page_url, out);
 }
 
 }  // namespace frontier

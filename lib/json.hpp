@@ -189,6 +189,11 @@ public:
     // append_json_string; *_raw texts are written unchecked.
     void pass_through(const Record& r, std::initializer_list<std::string_view> skip);
     const std::string& str() const { return buf_; }
+    // The text written, moved out (the writer is empty afterwards).
+    std::string take() {
+        first_ = true;
+        return std::move(buf_);
+    }
 
 private:
     void sep();

@@ -1,14 +1,23 @@
 // Sitemaps and sitemap indexes (lib/links.hpp): zlib for gzip bodies,
 // libxml2's XML parser in SAX2 mode for the document.
 //
-// Hostile input is bounded: decompression stops at kMaxSitemapBytes;
-// attribute floods and masses of distinct names are cut short as for HTML
-// (links_detail in lib/links.hpp); the
-// parser runs without XML_PARSE_HUGE (depth 256, text nodes 10 MB), without
-// entity substitution, DTD loading or network access, and no entity
-// declarations are recorded (entityDecl is unset), so entity expansion
-// attacks have nothing to expand; <loc> and <lastmod> text is capped; at
-// most kMaxSitemapEntries entries are returned.
+// Streamed: the body is inflated (or, plain, taken) kChunkBytes at a time;
+// each piece goes through the two repairs below (attribute floods, bare
+// '&') and is read by the parser through an I/O callback, so a sitemap
+// costs a few pieces of memory plus its links, whatever its size. The
+// repairs give the same bytes whatever the cut between pieces: what depends
+// on bytes not yet read (an '&' near the end, a CDATA opener or closer cut
+// in two) waits for the next piece. Parsing, and inflating, stop as soon as
+// the entry cap is reached.
+//
+// Hostile input is bounded: at most kMaxSitemapBytes of (decompressed) XML
+// are read; attribute floods and masses of distinct names are cut short as
+// for HTML (links_detail in lib/links.hpp); the parser runs without
+// XML_PARSE_HUGE (depth 256, text nodes 10 MB), without entity
+// substitution, DTD loading or network access, and no entity declarations
+// are recorded (entityDecl is unset), so entity expansion attacks have
+// nothing to expand; <loc> and <lastmod> text is capped; at most
+// kMaxSitemapEntries entries (kMaxSitemapLocBytes of URLs) are returned.
 
 #include <libxml/parser.h>
 #include <libxml/parserInternals.h>
@@ -19,6 +28,8 @@
 #include <climits>
 #include <cstdlib>
 #include <cstring>
+#include <memory>
+#include <optional>
 
 #include "links.hpp"
 #include "url.hpp"
@@ -28,7 +39,12 @@ namespace frontier {
 namespace {
 
 constexpr size_t kMaxSitemapBytes = size_t{64} << 20;  // decompressed XML
-constexpr size_t kMaxSitemapEntries = 100000;          // the protocol allows 50,000
+// As for an HTML page (lib/html_links.cpp): more cannot fit in fetch's
+// result line; the protocol allows 50,000 entries per sitemap.
+constexpr size_t kMaxSitemapEntries = 50000;
+constexpr size_t kMaxSitemapLocBytes = size_t{4} << 20;  // of resolved URLs, all entries
+constexpr size_t kChunkBytes = size_t{256} << 10;        // a piece of the stream
+constexpr size_t kMaxReferenceName = 64;                 // name characters or digits read after '&'
 constexpr size_t kMaxLocBytes = 8192;
 constexpr size_t kMaxLastmodBytes = 64;
 
@@ -74,7 +90,10 @@ struct SitemapState {
     bool field_too_long = false;
     std::string loc, lastmod;
     bool have_loc = false;
-    std::vector<Link> links;
+    LinkOutput* out = nullptr;
+    size_t entries = 0;      // handed to out
+    size_t loc_bytes = 0;    // of their URLs
+    bool truncated = false;  // an entry past the caps was dropped
 };
 
 bool local_is(const xmlChar* name, const char* expected) {
@@ -114,54 +133,109 @@ void on_start(void* ctx, const xmlChar* localname, const xmlChar*, const xmlChar
     st->field_too_long = false;
 }
 
-// True when `xml` at `amp` (an '&') starts an entity or character reference.
-bool is_reference(std::string_view xml, size_t amp) {
-    size_t i = amp + 1;
+// Whether `xml` at `amp` (an '&') starts an entity or character reference
+// (a name or digits, then ';'): 1 yes, 0 no, -1 not known yet: `xml` ends
+// first and more may follow (at the end of the document: 0). At most
+// kMaxReferenceName name characters or digits are read.
+int reference_at(std::string_view xml, size_t amp, bool at_end) {
     auto name_char = [](char c) {
         return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_' ||
                c == ':' || c == '.' || c == '-' || static_cast<unsigned char>(c) >= 0x80;
     };
+    const int unknown = at_end ? 0 : -1;
+    size_t n = xml.size(), i = amp + 1;
+    if (i >= n) return unknown;
     size_t start = i;
-    if (i < xml.size() && xml[i] == '#') {
-        bool hex = ++i < xml.size() && xml[i] == 'x';
+    if (xml[i] == '#') {
+        if (++i >= n) return unknown;
+        bool hex = xml[i] == 'x';
         start = i += hex;
-        while (i < xml.size() && (hex ? std::isxdigit(static_cast<unsigned char>(xml[i]))
-                                      : std::isdigit(static_cast<unsigned char>(xml[i]))))
+        while (i < n && i - start < kMaxReferenceName &&
+               (hex ? std::isxdigit(static_cast<unsigned char>(xml[i]))
+                    : std::isdigit(static_cast<unsigned char>(xml[i]))))
             ++i;
     } else {
-        while (i < xml.size() && i - start < 64 && name_char(xml[i])) ++i;
+        while (i < n && i - start < kMaxReferenceName && name_char(xml[i])) ++i;
         if (i > start && (xml[start] == '.' || xml[start] == '-' || (xml[start] >= '0' && xml[start] <= '9')))
-            return false;
+            return 0;
     }
-    return i > start && i < xml.size() && xml[i] == ';';
+    if (i >= n) return unknown;
+    return i > start && xml[i] == ';' ? 1 : 0;
 }
 
 // Sitemaps in the wild often carry bare '&' in URLs ("?a=1&b=2"), which an
 // XML parser drops with the name after it. Each '&' that starts no
-// reference (outside CDATA sections) becomes "&amp;"; `xml` is returned
-// unchanged, or the repaired copy in `out`.
-std::string_view escape_bare_ampersands(std::string_view xml, std::string& out) {
-    size_t cdata = xml.find("<![CDATA[");
-    size_t copied = 0;
-    for (size_t pos = xml.find('&'); pos != std::string_view::npos; pos = xml.find('&', pos)) {
-        if (cdata < pos) {  // skip CDATA sections that start before this '&'
-            size_t end = xml.find("]]>", cdata + 9);
-            if (end == std::string_view::npos) break;
-            cdata = xml.find("<![CDATA[", end + 3);
-            if (pos < end) pos = end + 3;
-            continue;
+// reference (outside CDATA sections, found as plain text) becomes "&amp;".
+// Fed the document in pieces: the bytes whose treatment depends on what
+// follows (from an undecided '&'; a possible start of "<![CDATA[" or, in a
+// section, of "]]>") are held back for the next call, so the output is the
+// same whatever the cut.
+class AmpersandEscaper {
+public:
+    void feed(std::string_view in, bool at_end, std::string& out) {
+        std::string_view s = in;
+        if (!carry_.empty()) {
+            buf_.assign(carry_).append(in);
+            s = buf_;
         }
-        if (!is_reference(xml, pos)) {
-            if (out.empty()) out.reserve(xml.size() + 1024);
-            out.append(xml.substr(copied, pos + 1 - copied)).append("amp;");
-            copied = pos + 1;
+        constexpr std::string_view kOpen = "<![CDATA[", kClose = "]]>";
+        size_t n = s.size(), i = 0, copied = 0;
+        size_t open = 0;
+        bool open_known = false;  // `open`: the next opener at or after i (npos: none)
+        while (i < n) {
+            if (in_cdata_) {
+                size_t close = s.find(kClose, i);
+                if (close == std::string_view::npos) {
+                    i = at_end ? n : held_back(s, i, kClose);
+                    break;
+                }
+                in_cdata_ = false;
+                i = close + kClose.size();
+                continue;
+            }
+            size_t amp = s.find('&', i);
+            if (!open_known || (open != std::string_view::npos && open < i)) {
+                open = s.find(kOpen, i);
+                open_known = true;
+            }
+            if (open < amp) {
+                in_cdata_ = true;
+                i = open + kOpen.size();
+                continue;
+            }
+            if (amp == std::string_view::npos) {
+                i = at_end ? n : held_back(s, i, kOpen);
+                break;
+            }
+            int ref = reference_at(s, amp, at_end);
+            if (ref < 0) {
+                i = amp;
+                break;
+            }
+            if (ref == 0) {
+                out.append(s.substr(copied, amp + 1 - copied)).append("amp;");
+                copied = amp + 1;
+            }
+            i = amp + 1;
         }
-        ++pos;
+        out.append(s.substr(copied, i - copied));
+        std::string rest(s.substr(i));
+        carry_.swap(rest);
     }
-    if (copied == 0) return xml;
-    out.append(xml.substr(copied));
-    return out;
-}
+
+private:
+    // Where the longest end of s[i..] that could begin `token` starts (s.size()
+    // when none does): those bytes wait for the next piece.
+    static size_t held_back(std::string_view s, size_t i, std::string_view token) {
+        for (size_t k = std::min(token.size() - 1, s.size() - i); k > 0; --k)
+            if (s.substr(s.size() - k) == token.substr(0, k)) return s.size() - k;
+        return s.size();
+    }
+
+    std::string carry_;  // held back from the last call (under 80 bytes)
+    std::string buf_;
+    bool in_cdata_ = false;
+};
 
 std::string_view trim_xml_space(std::string_view s) {
     auto space = [](char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r'; };
@@ -171,15 +245,21 @@ std::string_view trim_xml_space(std::string_view s) {
 }
 
 void emit_entry(SitemapState* st) {
-    if (!st->have_loc || st->links.size() >= kMaxSitemapEntries) return;
+    if (!st->have_loc) return;
     auto resolved = resolve_url(st->page_url, st->loc);
     if (!resolved || !links_detail::is_http_url(*resolved)) return;
     Link link;
     link.url = links_detail::strip_fragment(std::move(*resolved));
+    if (st->entries >= kMaxSitemapEntries || st->loc_bytes + link.url.size() > kMaxSitemapLocBytes) {
+        st->truncated = true;  // one entry too many: the rest is not read
+        xmlStopParser(st->ctxt);
+        return;
+    }
     link.discovery = "sitemap";
     link.last_modified = parse_w3c_datetime(st->lastmod);
-    st->links.push_back(std::move(link));
-    if (st->links.size() >= kMaxSitemapEntries) xmlStopParser(st->ctxt);
+    ++st->entries;
+    st->loc_bytes += link.url.size();
+    if (!st->out->add(std::move(link))) xmlStopParser(st->ctxt);
 }
 
 void on_end(void* ctx, const xmlChar*, const xmlChar*, const xmlChar*) {
@@ -265,97 +345,179 @@ std::optional<double> parse_w3c_datetime(std::string_view text) {
 
 namespace {
 
-// Growable bytes over malloc/realloc: large blocks grow by remapping, with
-// no copy and no zero-filling (a 64 MiB bomb costs its pages, no more).
-struct RawBuffer {
-    char* data = nullptr;
-    size_t capacity = 0;
-    RawBuffer() = default;
-    RawBuffer(const RawBuffer&) = delete;
-    RawBuffer& operator=(const RawBuffer&) = delete;
-    ~RawBuffer() { std::free(data); }
-    bool reserve(size_t n) {
-        void* p = std::realloc(data, n);
-        if (p == nullptr) return false;
-        data = static_cast<char*>(p);
-        capacity = n;
-        return true;
+// Inflates gzip data (concatenated members too) piece by piece. Corrupt or
+// truncated input ends the output where the damage starts.
+class GunzipReader {
+public:
+    explicit GunzipReader(std::string_view gz) : in_(gz) {
+        std::memset(&zs_, 0, sizeof zs_);
+        done_ = inflateInit2(&zs_, 16 + MAX_WBITS) != Z_OK;
+        ready_ = !done_;
     }
+    ~GunzipReader() {
+        if (ready_) inflateEnd(&zs_);
+    }
+    GunzipReader(const GunzipReader&) = delete;
+    GunzipReader& operator=(const GunzipReader&) = delete;
+
+    // Up to `cap` bytes into `out`; 0 at the end.
+    size_t read(char* out, size_t cap) {
+        size_t produced = 0;
+        while (!done_ && produced < cap) {
+            if (zs_.avail_in == 0) refill();
+            size_t room = std::min<size_t>(cap - produced, UINT_MAX);
+            zs_.next_out = reinterpret_cast<Bytef*>(out + produced);
+            zs_.avail_out = static_cast<uInt>(room);
+            int rc = inflate(&zs_, Z_NO_FLUSH);
+            produced += room - zs_.avail_out;
+            if (rc == Z_STREAM_END) {
+                // Another member may follow: gzip allows concatenation.
+                if (zs_.avail_in == 0) refill();
+                if (zs_.avail_in < 2 || zs_.next_in[0] != 0x1f || zs_.next_in[1] != 0x8b)
+                    done_ = true;
+                else
+                    inflateReset(&zs_);
+            } else if (rc != Z_OK) {
+                done_ = true;  // corrupt data, or input ended mid-stream (Z_BUF_ERROR)
+            }
+        }
+        return produced;
+    }
+
+private:
+    void refill() {
+        zs_.next_in = reinterpret_cast<Bytef*>(const_cast<char*>(in_.data()));
+        zs_.avail_in = static_cast<uInt>(std::min<size_t>(in_.size(), UINT_MAX));
+        in_.remove_prefix(zs_.avail_in);
+    }
+
+    std::string_view in_;  // not yet handed to zlib
+    z_stream zs_;
+    bool ready_ = false;
+    bool done_ = false;
 };
 
-// gunzip_capped into `out`; returns the number of bytes produced.
-size_t inflate_into(std::string_view gz, size_t max_out, RawBuffer& out, bool* truncated) {
-    if (truncated) *truncated = false;
-    if (max_out == 0) return 0;
-    // First guess: the trailer's ISIZE (exact for one member), capped.
-    size_t guess = size_t{1} << 16;
-    if (gz.size() >= 18) {
-        const auto* t = reinterpret_cast<const unsigned char*>(gz.data() + gz.size() - 4);
-        guess = std::max<size_t>(
-            guess, (size_t{t[0]} | size_t{t[1]} << 8 | size_t{t[2]} << 16 | size_t{t[3]} << 24) + 1);
+// The document as libxml2 reads it: the body (inflated when gzip),
+// `chunk` bytes at a time, through the two repairs, at most
+// kMaxSitemapBytes of it. libxml2's parser pulls from it through read()
+// (an I/O callback), so it parses exactly as it would parse the whole
+// document in memory, recovery included (its push parser gives up at more
+// errors), but holds only the part it is working on.
+class RepairedXml {
+public:
+    RepairedXml(std::string_view body, size_t chunk)
+        : chunk_(std::clamp<size_t>(chunk, 1, kMaxSitemapBytes)) {
+        if (is_gzip(body)) {
+            gz_.emplace(body);
+            buf_.reset(new char[chunk_]);
+        } else {
+            cut_ = body.size() > kMaxSitemapBytes;
+            plain_ = body.substr(0, kMaxSitemapBytes);
+        }
     }
-    if (!out.reserve(std::min(max_out, guess))) return 0;
-    z_stream zs;
-    std::memset(&zs, 0, sizeof zs);
-    if (inflateInit2(&zs, 16 + MAX_WBITS) != Z_OK) return 0;
-    zs.next_in = reinterpret_cast<Bytef*>(const_cast<char*>(gz.data()));
-    size_t in_left = gz.size();
-    size_t produced = 0;
-    auto refill = [&] {
-        zs.avail_in = static_cast<uInt>(std::min<size_t>(in_left, UINT_MAX));
-        in_left -= zs.avail_in;
-    };
-    for (;;) {
-        if (zs.avail_in == 0) refill();
-        if (produced == out.capacity) {
-            if (out.capacity >= max_out) {
-                if (truncated) *truncated = true;
-                break;
+
+    // `len` bytes of the repaired text, fewer only at its end (libxml2's
+    // parser expects a full read, as from a file: it needs its lookahead).
+    size_t read(char* out, size_t len) {
+        size_t done = 0;
+        while (done < len) {
+            if (pos_ == text_.size()) {
+                if (ended_) break;
+                next();
+                continue;
             }
-            if (!out.reserve(std::min(max_out, out.capacity * 2))) break;
+            size_t n = std::min(len - done, text_.size() - pos_);
+            std::memcpy(out + done, text_.data() + pos_, n);
+            pos_ += n;
+            done += n;
         }
-        size_t room = std::min<size_t>(out.capacity - produced, UINT_MAX);
-        zs.next_out = reinterpret_cast<Bytef*>(out.data + produced);
-        zs.avail_out = static_cast<uInt>(room);
-        int rc = inflate(&zs, Z_NO_FLUSH);
-        produced += room - zs.avail_out;
-        if (rc == Z_STREAM_END) {
-            // Another member may follow: gzip allows concatenation.
-            if (zs.avail_in == 0) refill();
-            if (zs.avail_in < 2 || zs.next_in[0] != 0x1f || zs.next_in[1] != 0x8b) break;
-            inflateReset(&zs);
-            continue;
-        }
-        if (rc != Z_OK) break;  // corrupt data, or input ended mid-stream (Z_BUF_ERROR)
+        return done;
     }
-    inflateEnd(&zs);
-    return produced;
-}
+    // True when the body went on past kMaxSitemapBytes (known once read to the end).
+    bool cut() const { return cut_; }
+
+    static int read_callback(void* self, char* out, int len) {
+        return static_cast<int>(
+            static_cast<RepairedXml*>(self)->read(out, static_cast<size_t>(std::max(len, 0))));
+    }
+
+private:
+    // Repairs the next piece of the body into text_ (possibly nothing: held back).
+    void next() {
+        text_.clear();
+        pos_ = 0;
+        std::string_view piece;
+        if (gz_) {
+            size_t want = std::min(chunk_, kMaxSitemapBytes - total_);
+            size_t n = want ? gz_->read(buf_.get(), want) : 0;
+            if (want == 0) {
+                char probe;
+                cut_ = gz_->read(&probe, 1) == 1;
+            }
+            total_ += n;
+            piece = std::string_view(buf_.get(), n);
+        } else {
+            piece = plain_.substr(0, chunk_);
+            plain_.remove_prefix(piece.size());
+        }
+        if (piece.empty()) {
+            escaper_.feed({}, true, text_);
+            ended_ = true;
+            return;
+        }
+        splits_.clear();
+        scanner_.scan(piece, splits_);
+        if (!splits_.empty()) {
+            defused_.assign(piece);
+            for (size_t i : splits_) defused_[i] = '>';
+            piece = defused_;
+        }
+        escaper_.feed(piece, false, text_);
+    }
+
+    size_t chunk_;
+    std::optional<GunzipReader> gz_;
+    std::unique_ptr<char[]> buf_;  // inflated piece
+    std::string_view plain_;       // the rest of a plain body
+    size_t total_ = 0;             // inflated so far
+    bool cut_ = false;
+    bool ended_ = false;
+    links_detail::AttributeFloodScanner scanner_;
+    AmpersandEscaper escaper_;
+    std::vector<size_t> splits_;
+    std::string defused_;
+    std::string text_;  // repaired, not yet read
+    size_t pos_ = 0;
+};
 
 }  // namespace
 
 std::string gunzip_capped(std::string_view gz, size_t max_out, bool* truncated) {
-    RawBuffer buffer;
-    size_t n = inflate_into(gz, max_out, buffer, truncated);
-    return std::string(buffer.data ? buffer.data : "", n);
+    std::string out;
+    GunzipReader reader(gz);
+    char buf[1 << 16];
+    while (out.size() < max_out) {
+        size_t n = reader.read(buf, std::min(sizeof buf, max_out - out.size()));
+        if (n == 0) break;
+        out.append(buf, n);
+    }
+    char probe;
+    if (truncated) *truncated = out.size() == max_out && reader.read(&probe, 1) == 1;
+    return out;
 }
 
-std::vector<Link> extract_sitemap_links(std::string_view xml, std::string_view page_url) {
-    RawBuffer inflated;
-    if (is_gzip(xml)) {
-        size_t n = inflate_into(xml, kMaxSitemapBytes, inflated, nullptr);
-        xml = std::string_view(inflated.data, n);
-    }
-    xml = xml.substr(0, std::min<size_t>(kMaxSitemapBytes, INT_MAX));
-    std::string defused, escaped;
-    xml = links_detail::defuse_attribute_floods(xml, defused);
-    xml = escape_bare_ampersands(xml, escaped);
-    xml = xml.substr(0, std::min<size_t>(xml.size(), INT_MAX));
-    if (xml.empty()) return {};
+namespace {
+
+// extract_sitemap_links, `chunk` bytes at a time; see links_detail.
+void sitemap_links(std::string_view xml, std::string_view page_url, size_t chunk, LinkOutput& out,
+                   bool* truncated) {
+    if (truncated) *truncated = false;
+    RepairedXml input(xml, chunk);
     links_detail::init_libxml();
     links_detail::QuietLibxmlErrors quiet;
-    xmlParserCtxtPtr ctxt = xmlCreateMemoryParserCtxt(xml.data(), static_cast<int>(xml.size()));
-    if (ctxt == nullptr) return {};
+    xmlParserCtxtPtr ctxt = xmlCreateIOParserCtxt(nullptr, nullptr, &RepairedXml::read_callback, nullptr,
+                                                  &input, XML_CHAR_ENCODING_NONE);
+    if (ctxt == nullptr) return;
     xmlCtxtUseOptions(ctxt, XML_PARSE_RECOVER | XML_PARSE_NONET | XML_PARSE_NOERROR | XML_PARSE_NOWARNING);
     xmlSAXHandler sax;
     std::memset(&sax, 0, sizeof sax);
@@ -368,6 +530,7 @@ std::vector<Link> extract_sitemap_links(std::string_view xml, std::string_view p
     SitemapState state;
     state.ctxt = ctxt;
     state.page_url = page_url;
+    state.out = &out;
     xmlSAXHandlerPtr own_sax = ctxt->sax;
     ctxt->sax = &sax;
     ctxt->userData = &state;
@@ -375,7 +538,43 @@ std::vector<Link> extract_sitemap_links(std::string_view xml, std::string_view p
     ctxt->sax = own_sax;
     ctxt->userData = ctxt;
     xmlFreeParserCtxt(ctxt);
-    return std::move(state.links);
+    if (truncated) *truncated = state.truncated || input.cut();
 }
+
+// Collects into a vector.
+class SitemapCollect : public LinkOutput {
+public:
+    std::vector<Link> links;
+    bool add(Link&& link) override {
+        links.push_back(std::move(link));
+        return true;
+    }
+};
+
+}  // namespace
+
+void extract_sitemap_links(std::string_view xml, std::string_view page_url, LinkOutput& out,
+                           bool* truncated) {
+    sitemap_links(xml, page_url, kChunkBytes, out, truncated);
+}
+
+namespace links_detail {
+
+std::vector<Link> extract_sitemap_links_chunked(std::string_view xml, std::string_view page_url, size_t chunk,
+                                                bool* truncated) {
+    SitemapCollect c;
+    sitemap_links(xml, page_url, chunk, c, truncated);
+    return std::move(c.links);
+}
+
+std::string sitemap_prepass(std::string_view xml, size_t chunk) {
+    RepairedXml input(xml, chunk);
+    std::string out;
+    char buf[4096];
+    while (size_t n = input.read(buf, sizeof buf)) out.append(buf, n);
+    return out;
+}
+
+}  // namespace links_detail
 
 }  // namespace frontier

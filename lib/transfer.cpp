@@ -2,6 +2,7 @@
 
 #include <arpa/inet.h>
 #include <netinet/in.h>
+#include <sys/mman.h>
 #include <sys/socket.h>
 
 #include <algorithm>
@@ -63,7 +64,8 @@ std::string user_agent_for(std::string_view crawler) {
 
 std::string default_user_agent() { return user_agent_for("frontier"); }
 
-Transfer::Transfer(const FetchOptions& opt) : opt_(opt), xxh_(XXH3_createState()) {
+Transfer::Transfer(const FetchOptions& opt, BodyBudget* budget)
+    : opt_(opt), budget_(budget), xxh_(XXH3_createState()) {
     if (!xxh_) throw std::bad_alloc();
     CURL* e = easy_.get();
     curl_easy_setopt(e, CURLOPT_PRIVATE, this);
@@ -93,8 +95,23 @@ Transfer::Transfer(const FetchOptions& opt) : opt_(opt), xxh_(XXH3_createState()
 
 Transfer::~Transfer() { XXH3_freeState(xxh_); }
 
-void Transfer::begin(FetchJob&& job, double fetched_at) {
+uint64_t Transfer::keep_limit(const FetchOptions& opt, const FetchJob& job) {
+    uint64_t limit = 0;
+    if (opt.links || !opt.warc_prefix.empty()) limit = opt.max_size;
+    if (opt.body) limit = std::max<uint64_t>(limit, opt.body_max);
+    if (job.robots) limit = std::max<uint64_t>(limit, kRobotsMaxBytes);
+    return limit;
+}
+
+uint64_t Transfer::guaranteed(const FetchOptions& opt, const FetchJob& job, uint64_t share) {
+    uint64_t always = job.robots ? kRobotsMaxBytes : opt.body ? opt.body_max : 0;
+    return std::min(keep_limit(opt, job), std::max(share, always));
+}
+
+void Transfer::begin(FetchJob&& job, double fetched_at, BodyCharge&& charge) {
     res_ = FetchResult();
+    pieces_.clear();
+    res_.charge = std::move(charge);
     res_.job = std::move(job);
     res_.fetched_at = fetched_at;
     res_.warc = !opt_.warc_prefix.empty();
@@ -109,10 +126,7 @@ void Transfer::begin(FetchJob&& job, double fetched_at) {
     last_modified_raw_.clear();
     location_raw_.clear();
     XXH3_64bits_reset(xxh_);
-    keep_limit_ = 0;
-    if (opt_.links || res_.warc) keep_limit_ = opt_.max_size;
-    if (opt_.body) keep_limit_ = std::max<uint64_t>(keep_limit_, opt_.body_max);
-    if (res_.job.robots) keep_limit_ = std::max<uint64_t>(keep_limit_, kRobotsMaxBytes);
+    keep_limit_ = keep_limit(opt_, res_.job);
 
     CURL* e = easy_.get();
     headers_.reset();
@@ -180,7 +194,7 @@ size_t Transfer::on_body(char* p, size_t size, size_t n, void* self) {
             // Keep the first kRobotsMaxBytes and stop: finish() reports the
             // prefix as the body of a successful fetch.
             size_t part = kRobotsMaxBytes - t->res_.bytes;
-            t->res_.body.append(p, part);  // keep_limit_ >= kRobotsMaxBytes: all kept so far
+            t->keep(p, part);  // within the robots record's guaranteed share
             t->res_.bytes += part;
             t->robots_cut_ = true;
             return 0;  // != len: libcurl aborts with CURLE_WRITE_ERROR
@@ -190,19 +204,99 @@ size_t Transfer::on_body(char* p, size_t size, size_t n, void* self) {
         return 0;  // != len: libcurl aborts with CURLE_WRITE_ERROR
     }
     XXH3_64bits_update(t->xxh_, p, len);
-    if (t->res_.body.empty() && len < t->keep_limit_) {
-        // Room for the whole body at once when its length is announced (no
-        // copies as the string grows; a compressed length is a lower bound),
-        // up to 4 MiB: an announced length is not trusted further.
-        curl_off_t announced = -1;
-        if (curl_easy_getinfo(t->easy(), CURLINFO_CONTENT_LENGTH_DOWNLOAD_T, &announced) == CURLE_OK &&
-            announced > static_cast<curl_off_t>(len))
-            t->res_.body.reserve(std::min<uint64_t>({static_cast<uint64_t>(announced), t->keep_limit_, uint64_t{4} << 20}));
-    }
-    if (t->res_.body.size() < t->keep_limit_)
-        t->res_.body.append(p, std::min<uint64_t>(len, t->keep_limit_ - t->res_.body.size()));
+    t->keep(p, len);
     t->res_.bytes += len;
     return len;
+}
+
+// The body's bytes from res_.bytes on: kept while the budget grants them;
+// from the first refusal on, the kept body stays a prefix (body_cut) and,
+// with --warc, the rest goes to the spill file.
+void Transfer::keep(const char* p, size_t len) {
+    if (res_.bytes >= keep_limit_) return;
+    size_t want = static_cast<size_t>(std::min<uint64_t>(len, keep_limit_ - res_.bytes));
+    size_t kept = 0;
+    if (!res_.body_cut) {
+        kept = budget_ ? static_cast<size_t>(budget_->grant(res_.charge, want)) : want;
+        if (kept > 0 && res_.body.empty() && pieces_.empty() && kept < keep_limit_) {
+            // Room for the whole body at once when its length is announced (no
+            // copies as the string grows; a compressed length is a lower bound),
+            // up to 4 MiB and what the budget guarantees: an announced length is
+            // not trusted further.
+            curl_off_t announced = -1;
+            uint64_t room = std::min<uint64_t>(
+                {keep_limit_, uint64_t{4} << 20,
+                 budget_ ? std::max<uint64_t>(res_.charge.held(), budget_->share()) : keep_limit_});
+            if (curl_easy_getinfo(easy(), CURLINFO_CONTENT_LENGTH_DOWNLOAD_T, &announced) == CURLE_OK &&
+                announced > static_cast<curl_off_t>(kept))
+                res_.body.reserve(std::min<uint64_t>(static_cast<uint64_t>(announced), room));
+        }
+        size_t appended = append_kept(p, kept);
+        if (appended < kept) {  // no memory for it after all: give the rest back
+            res_.charge.unkeep(kept - appended);
+            kept = appended;
+        }
+        if (kept < want) res_.body_cut = true;
+    }
+    if (kept < want && res_.warc) {
+        if (!res_.spill) res_.spill = BodySpill::create();
+        res_.spill->append(p + kept, want - kept);
+    }
+}
+
+// A string that outgrows its capacity is copied into one twice as large:
+// for a large body, memory would be up to twice what it keeps (and what the
+// budget counts). So res_.body grows only up to kPieceBytes (or the room
+// reserved for an announced length); the rest goes into pieces of
+// kPieceBytes, mapped apart (resident as far as written, given back to the
+// system when freed, where glibc would keep such blocks in its heaps for
+// later), joined once at the end, piece by piece. A piece that cannot be
+// mapped ends the kept body there, as the budget would.
+Transfer::Piece::Piece() {
+    void* p = ::mmap(nullptr, kPieceBytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    data = p == MAP_FAILED ? nullptr : static_cast<char*>(p);
+}
+
+Transfer::Piece::~Piece() {
+    if (data) ::munmap(data, kPieceBytes);
+}
+
+size_t Transfer::append_kept(const char* p, size_t n) {
+    size_t done = 0;
+    if (pieces_.empty()) {
+        size_t limit = std::max(res_.body.capacity(), kPieceBytes);
+        done = std::min(n, limit - std::min(limit, res_.body.size()));
+        res_.body.append(p, done);
+    }
+    while (done < n) {
+        if (pieces_.empty() || pieces_.back()->size == kPieceBytes) {
+            auto piece = std::make_unique<Piece>();
+            if (!piece->data) break;
+            pieces_.push_back(std::move(piece));
+        }
+        Piece& piece = *pieces_.back();
+        size_t m = std::min(n - done, kPieceBytes - piece.size);
+        std::memcpy(piece.data + piece.size, p + done, m);
+        piece.size += m;
+        done += m;
+    }
+    return done;
+}
+
+void Transfer::join_pieces() {
+    if (pieces_.empty()) return;
+    size_t total = res_.body.size();
+    for (const auto& piece : pieces_) total += piece->size;
+    std::string joined;
+    joined.reserve(total);
+    joined.append(res_.body);
+    std::string().swap(res_.body);
+    for (auto& piece : pieces_) {
+        joined.append(piece->data, piece->size);
+        piece.reset();
+    }
+    pieces_.clear();
+    res_.body = std::move(joined);
 }
 
 namespace {
@@ -341,7 +435,13 @@ FetchResult Transfer::finish(CURLcode rc) {
         res_.truncated = res_.error_class == "too-large" ? "length" : rc == CURLE_OPERATION_TIMEDOUT ? "time" : "disconnect";
     }
     res_.have_body = res_.status > 0 && keep_limit_ > 0;
-    if (!res_.have_body) res_.body.clear();
+    join_pieces();
+    if (budget_) budget_->finish(res_.charge);
+    if (!res_.have_body) {
+        std::string().swap(res_.body);
+        res_.spill.reset();
+        res_.charge.release();
+    }
     return std::move(res_);
 }
 

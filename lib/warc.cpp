@@ -1,12 +1,14 @@
 #include "warc.hpp"
 
+#include <sys/stat.h>
+#include <unistd.h>
+
 #include <cctype>
 #include <cerrno>
 #include <cstring>
 #include <filesystem>
 #include <mutex>
 #include <random>
-#include <sys/stat.h>
 
 #include "error.hpp"
 #include "http_date.hpp"
@@ -62,6 +64,27 @@ struct MemberBuilder {
     }
     void finish() { deflate_piece(z, std::string_view(), out, Z_FINISH); }
 };
+
+// Compressed output is written to the file whenever this much is pending,
+// and bodies are compressed in slices of this size.
+constexpr size_t kPieceBytes = size_t{1} << 20;
+
+// Reads bytes [0, size) of `fd` a piece at a time, calling `piece` with each.
+template <class F>
+void read_pieces(int fd, uint64_t size, F&& piece) {
+    std::string buf(static_cast<size_t>(std::min<uint64_t>(size, kPieceBytes)), '\0');
+    uint64_t off = 0;
+    while (off < size) {
+        size_t want = static_cast<size_t>(std::min<uint64_t>(size - off, buf.size()));
+        ssize_t n = ::pread(fd, buf.data(), want, static_cast<off_t>(off));
+        if (n < 0 && errno == EINTR) continue;
+        if (n <= 0)
+            throw IoError(std::string("cannot read a body kept in a temporary file: ") +
+                          (n < 0 ? std::strerror(errno) : "it is shorter than written"));
+        piece(std::string_view(buf.data(), static_cast<size_t>(n)));
+        off += static_cast<uint64_t>(n);
+    }
+}
 
 bool file_exists(const std::string& p) {
     struct stat st;
@@ -144,7 +167,15 @@ void WarcWriter::open_next() {
     append_record(header, fields, {});
 }
 
-uint64_t WarcWriter::append_record(std::string_view header, std::string_view block1, std::string_view block2) {
+void WarcWriter::write_out() {
+    if (std::fwrite(gz_.data(), 1, gz_.size(), file_) != gz_.size())
+        throw IoError("cannot write " + path_ + ": " + std::strerror(errno));
+    offset_ += gz_.size();
+    gz_.clear();
+}
+
+uint64_t WarcWriter::append_record(std::string_view header, std::string_view block1, std::string_view block2,
+                                   int rest_fd, uint64_t rest_size) {
     if (!z_ready_) {
         if (deflateInit2(&z_, 6, Z_DEFLATED, 15 + 16, 8, Z_DEFAULT_STRATEGY) != Z_OK)
             throw IoError("zlib deflateInit2 failed");
@@ -152,17 +183,27 @@ uint64_t WarcWriter::append_record(std::string_view header, std::string_view blo
     } else {
         deflateReset(&z_);
     }
+    uint64_t start = offset_;
     gz_.clear();
     MemberBuilder mb{z_, gz_};
-    mb.add(header);
-    mb.add(block1);
-    mb.add(block2);
+    // The same deflate stream as one call per block would give, written out
+    // as it grows.
+    auto add = [&](std::string_view s) {
+        while (!s.empty()) {
+            std::string_view slice = s.substr(0, kPieceBytes);
+            mb.add(slice);
+            s.remove_prefix(slice.size());
+            if (gz_.size() >= kPieceBytes) write_out();
+        }
+    };
+    add(header);
+    add(block1);
+    add(block2);
+    if (rest_fd >= 0) read_pieces(rest_fd, rest_size, add);
     mb.add("\r\n\r\n");
     mb.finish();
-    if (std::fwrite(gz_.data(), 1, gz_.size(), file_) != gz_.size())
-        throw IoError("cannot write " + path_ + ": " + std::strerror(errno));
-    uint64_t start = offset_;
-    offset_ += gz_.size();
+    write_out();
+    if (gz_.capacity() > 2 * kPieceBytes) std::string().swap(gz_);
     return start;
 }
 
@@ -181,17 +222,29 @@ WarcLocation WarcWriter::write(const WarcExchange& ex) {
                              "\r\n\r\n";
     append_record(req_header, ex.request, {});
 
-    Sha1 block;
+    Sha1 block, payload;
     block.update(ex.response_head);
     block.update(ex.payload);
+    payload.update(ex.payload);
+    uint64_t rest = ex.payload_rest_fd >= 0 ? ex.payload_rest_size : 0;
+    if (rest > 0)
+        read_pieces(ex.payload_rest_fd, rest, [&](std::string_view piece) {
+            block.update(piece);
+            payload.update(piece);
+        });
     auto bd = block.digest();
-    std::string resp_header = "WARC/1.1\r\nWARC-Type: response\r\nWARC-Record-ID: <" + resp_id + ">" + common +
-                              "\r\nWARC-Concurrent-To: <" + req_id +
-                              ">\r\nContent-Type: application/http;msgtype=response\r\nWARC-Payload-Digest: " +
-                              warc_sha1(ex.payload) + "\r\nWARC-Block-Digest: sha1:" + base32(bd.data(), bd.size());
+    auto pd = payload.digest();
+    std::string resp_header =
+        "WARC/1.1\r\nWARC-Type: response\r\nWARC-Record-ID: <" + resp_id + ">" + common +
+        "\r\nWARC-Concurrent-To: <" + req_id +
+        ">\r\nContent-Type: application/http;msgtype=response\r\nWARC-Payload-Digest: sha1:" +
+        base32(pd.data(), pd.size()) + "\r\nWARC-Block-Digest: sha1:" + base32(bd.data(), bd.size());
     if (!ex.truncated.empty()) resp_header += "\r\nWARC-Truncated: " + ex.truncated;
-    resp_header += "\r\nContent-Length: " + std::to_string(ex.response_head.size() + ex.payload.size()) + "\r\n\r\n";
-    uint64_t off = append_record(resp_header, ex.response_head, ex.payload);
+    resp_header +=
+        "\r\nContent-Length: " + std::to_string(ex.response_head.size() + ex.payload.size() + rest) +
+        "\r\n\r\n";
+    uint64_t off =
+        append_record(resp_header, ex.response_head, ex.payload, rest > 0 ? ex.payload_rest_fd : -1, rest);
     return WarcLocation{path_, off, offset_ - off};
 }
 

@@ -27,7 +27,9 @@ struct WarcExchange {
     double date = 0;            // WARC-Date, epoch seconds
     std::string request;        // request line + headers as sent, ending in an empty line
     std::string response_head;  // status line + headers as stored, ending in an empty line
-    std::string_view payload;   // the entity body as stored
+    std::string_view payload;   // the entity body as stored (or its first part, see below)
+    int payload_rest_fd = -1;   // when >= 0: the rest of the body, bytes 0 to payload_rest_size of
+    uint64_t payload_rest_size = 0;  // this file (a body too large to keep in memory; fetch(1))
     std::string truncated;      // WARC-Truncated reason ("length", "time", "disconnect") or empty
 };
 
@@ -58,7 +60,10 @@ public:
 
     // Writes the request and response records of `ex` (request first; each
     // names the other in WARC-Concurrent-To) and returns where the response
-    // record is. Throws IoError when a file cannot be created or written.
+    // record is. The record is compressed and written a piece at a time, so
+    // memory stays a few pieces whatever the body's size. Throws IoError
+    // when a file cannot be created, written, or the rest of the payload
+    // read.
     WarcLocation write(const WarcExchange& ex);
 
     // Pushes buffered bytes to the file (call when idle). Throws IoError.
@@ -68,7 +73,9 @@ public:
 
 private:
     void open_next();
-    uint64_t append_record(std::string_view header, std::string_view block1, std::string_view block2);
+    uint64_t append_record(std::string_view header, std::string_view block1, std::string_view block2,
+                           int rest_fd = -1, uint64_t rest_size = 0);
+    void write_out();
 
     std::string prefix_;
     uint64_t max_size_;

@@ -3,10 +3,11 @@
 # (python3-doc, libstdc++-12-doc and wget2: the sites and the peer of B6 in
 # make bench; python3-html5lib and python3-protego: the reference
 # implementations of the HTML tokenizer's and the robots.txt matcher's
-# differential tests).
+# differential tests; time: /usr/bin/time, the peak memory of the tools in
+# the e2e tests).
 set -e
 pkgs="g++ make pkg-config libcli11-dev libsqlite3-dev sqlite3 libsimdjson-dev libcurl4-openssl-dev
-libxxhash-dev catch2 libpsl-dev libidn2-dev libxml2-dev libre2-dev zlib1g-dev python3 nginx-light python3-doc curl jq
+libxxhash-dev catch2 libpsl-dev libidn2-dev libxml2-dev libre2-dev zlib1g-dev python3 nginx-light python3-doc curl jq time
 libpq-dev postgresql wget2 libstdc++-12-doc python3-html5lib python3-protego"
 missing=""
 for p in $pkgs; do

@@ -20,6 +20,9 @@ int main(int argc, char** argv) {
             app.add_option("--timeout", o.timeout, "seconds for a whole transfer (default 30)");
             app.add_option("--connect-timeout", o.connect_timeout, "seconds to connect (default 10)");
             app.add_option("--max-size", o.max_size, "largest body in bytes; larger is too-large (default 33554432)");
+            app.add_option("--max-memory", o.max_memory,
+                           "bytes of bodies kept in memory at once, in flight and waiting to be written "
+                           "(default 33554432)");
             app.add_option("--user-agent", o.user_agent,
                            "User-Agent header (default: NAME/0.1.0 (+crawl-frontier; libcurl/VERSION), NAME the "
                            "record's user_agent, else frontier)");

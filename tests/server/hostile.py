@@ -3,7 +3,8 @@
 send what a well-behaved server never would.
 
 Usage: hostile.py PORTFILE [ROBOTS] -- binds 127.0.0.1 on a port the OS picks, writes
-the port to PORTFILE and serves until killed. A stop time is built in
+the port to PORTFILE and serves until killed. hostile.py --make-sitemap-bomb FILE
+writes the gzip sitemap bomb to FILE and exits. A stop time is built in
 (10 minutes), so a forgotten server never lingers. /robots.txt is served as
 /robots-ROBOTS.txt (huge, binary or redirect) when ROBOTS is given.
 
@@ -29,11 +30,17 @@ Paths (any host, any query):
   /hostile.html         hostile HTML (deep nesting, attribute floods, huge and
                         odd hrefs, NULs, broken entities) with known good links
   /many-links.html      40,000 distinct links (3 MB of them)
+  /huge-links.html      33 MB of HTML holding 2,360,000 distinct links, made while
+                        it is sent (Content-Length: huge_links_size())
+  /sitemap-bomb.xml.gz  application/x-gzip: ~7.5 MB of gzip that inflates to a
+                        ~180 MB sitemap (2,900,000 entries, then blanks); read
+                        from ./sitemap-bomb.xml.gz, made there on first use
   /html-binary          text/html of random bytes
   anything else         a small page with one link
 """
 import functools
 import gzip
+import itertools
 import os
 import random
 import socket
@@ -84,6 +91,65 @@ hostile_html = functools.lru_cache(None)(hostile_html)
 def many_links():
     return b"<html><body>" + b"".join(
         b'<a href="/many/%06d/%s.html">l</a>\n' % (i, b"p" * 40) for i in range(40000)) + b"</body></html>"
+
+
+# /huge-links.html: links <a href=/XXXX> (4 characters of base 62, 14 bytes
+# each), sent in blocks of 62 x 62 links, never held whole.
+HUGE_LINKS = 2360000
+HUGE_HEAD = b"<!DOCTYPE html><html><head><title>huge</title></head><body>\n"
+HUGE_TAIL = b"\n</body></html>\n"
+B62 = [bytes([c]) for c in b"0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"]
+PAIRS = [a + b for a, b in itertools.product(B62, B62)]
+
+
+def huge_links_size():
+    return len(HUGE_HEAD) + 14 * HUGE_LINKS + len(HUGE_TAIL)
+
+
+def huge_links_blocks():
+    yield HUGE_HEAD
+    left = HUGE_LINKS
+    for hi in PAIRS:
+        n = min(left, len(PAIRS))
+        if n == 0:
+            break
+        sep = b"><a href=/" + hi
+        yield b"<a href=/" + hi + sep.join(PAIRS[:n]) + b">"
+        left -= n
+    yield HUGE_TAIL
+
+
+SITEMAP_BOMB_ENTRIES = 2900000
+SITEMAP_BOMB_SIZE = 180 << 20  # inflated bytes
+_bomb_lock = threading.Lock()
+
+
+def make_sitemap_bomb(path):
+    """A gzip sitemap: SITEMAP_BOMB_ENTRIES distinct <url> entries, then
+    blanks up to SITEMAP_BOMB_SIZE bytes and the closing tag."""
+    with open(path + ".tmp", "wb") as raw, gzip.GzipFile(fileobj=raw, mode="wb", compresslevel=6, mtime=0) as gz:
+        gz.write(b'<?xml version="1.0" encoding="UTF-8"?>\n'
+                 b'<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">\n')
+        size = 100
+        for start in range(0, SITEMAP_BOMB_ENTRIES, 100000):
+            block = b"".join(b"<url><loc>http://127.0.0.1/sm/%07d.html</loc></url>\n" % i
+                             for i in range(start, min(start + 100000, SITEMAP_BOMB_ENTRIES)))
+            gz.write(block)
+            size += len(block)
+        blanks = b" " * (1 << 20)
+        while size < SITEMAP_BOMB_SIZE:
+            gz.write(blanks)
+            size += len(blanks)
+        gz.write(b"</urlset>\n")
+    os.rename(path + ".tmp", path)
+
+
+def sitemap_bomb():
+    with _bomb_lock:
+        if not os.path.exists("sitemap-bomb.xml.gz"):
+            make_sitemap_bomb("sitemap-bomb.xml.gz")
+    with open("sitemap-bomb.xml.gz", "rb") as f:
+        return f.read()
 
 
 class Handler(socketserver.BaseRequestHandler):
@@ -170,6 +236,15 @@ class Handler(socketserver.BaseRequestHandler):
             self.reply(b"200 OK", [b"Content-Type: text/html"], hostile_html())
         elif path == "/many-links.html":
             self.reply(b"200 OK", [b"Content-Type: text/html"], many_links())
+        elif path == "/huge-links.html":
+            head = b"HTTP/1.1 200 OK\r\nContent-Type: text/html\r\nContent-Length: %d\r\nConnection: close\r\n\r\n"
+            if not self.send(head % huge_links_size()):
+                return
+            for block in huge_links_blocks():
+                if not self.send(block):
+                    return
+        elif path == "/sitemap-bomb.xml.gz":
+            self.reply(b"200 OK", [b"Content-Type: application/x-gzip"], sitemap_bomb())
         elif path == "/html-binary":
             self.reply(b"200 OK", [b"Content-Type: text/html"], binary()[:1 << 20])
         else:
@@ -183,6 +258,9 @@ class Server(socketserver.ThreadingTCPServer):
 
 
 def main():
+    if sys.argv[1] == "--make-sitemap-bomb":
+        make_sitemap_bomb(sys.argv[2])
+        return
     srv = Server(("127.0.0.1", 0), Handler)
     port = srv.server_address[1]
     with open(sys.argv[1] + ".tmp", "w") as f:

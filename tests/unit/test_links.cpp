@@ -7,8 +7,11 @@
 #include <atomic>
 #include <catch2/catch.hpp>
 #include <chrono>
+#include <cstdint>
 #include <cstring>
+#include <optional>
 #include <random>
+#include <set>
 #include <string>
 #include <thread>
 #include <vector>
@@ -475,6 +478,206 @@ TEST_CASE("hostile XML: entities, depth, external references", "[links]") {
     for (int i = 0; i < 100000; ++i) deep += "<x>";
     CHECK(extract_sitemap_links(deep + "<url><loc>https://example.com/d</loc></url>", "https://example.com/")
               .empty());
+}
+
+namespace {
+
+// Chunk sizes for the streaming tests: every cut near the interesting
+// bytes of the short documents below, and a few larger ones.
+const std::vector<size_t> kChunks = {1,  2,  3,  4,  5,   6,   7,   8,   9,    10,  11,
+                                     13, 17, 31, 64, 100, 255, 256, 257, 1000, 4096};
+
+struct Entry {
+    std::string url;
+    std::optional<double> last_modified;
+    bool operator==(const Entry&) const = default;
+};
+
+std::vector<Entry> entries(const std::vector<Link>& links) {
+    std::vector<Entry> out;
+    for (const Link& l : links) out.push_back({l.url, l.last_modified});
+    return out;
+}
+
+}  // namespace
+
+TEST_CASE("sitemap repairs are the same whatever the cut between pieces", "[links][sitemap]") {
+    using frontier::links_detail::sitemap_prepass;
+    std::string flood = "<urlset><x";
+    for (int i = 0; i < 600; ++i) flood += " a" + std::to_string(i) + "='v'";
+    flood += "/><url><loc>https://example.com/?f=1&g</loc></url></urlset>";
+    const std::vector<std::pair<std::string, std::string>> cases = {
+        // A reference, a bare '&', numeric references, one cut off by '<'.
+        {"<urlset><url><loc>https://example.com/?a=1&amp;b=2&c=3&#65;&#x42;&lt;&bogus</loc></url></urlset>",
+         "<urlset><url><loc>https://example.com/?a=1&amp;b=2&amp;c=3&#65;&#x42;&lt;&amp;bogus</loc></url></"
+         "urlset>"},
+        // '&' inside CDATA sections is left alone; "]]" and a "<![CDAT" that is no opener.
+        {"<a>&x<![CDATA[ & ]] ]> &amp ]]>&y<![CDAT & ]]><![CDATA[&]]>&#;&#x;&",
+         "<a>&amp;x<![CDATA[ & ]] ]> &amp ]]>&amp;y<![CDAT &amp; ]]><![CDATA[&]]>&amp;#;&amp;#x;&amp;"},
+        // An unterminated CDATA section: nothing after its opener is touched.
+        {"&a=1<![CDATA[ & &b; &", "&amp;a=1<![CDATA[ & &b; &"},
+        // Names and digits are read up to 64 characters.
+        {"&" + std::string(64, 'n') + "; &" + std::string(65, 'n') + "; &#" + std::string(64, '1') + "; &#" +
+             std::string(65, '1') + ";",
+         "&" + std::string(64, 'n') + "; &amp;" + std::string(65, 'n') + "; &#" + std::string(64, '1') +
+             "; &amp;#" + std::string(65, '1') + ";"},
+        // References that start like one but are not; the document ends in "&".
+        {"&1a; &-a; &.a; &_a; &:a; &\xC3\xA9; &a b; &",
+         "&amp;1a; &amp;-a; &amp;.a; &_a; &:a; &\xC3\xA9; &amp;a b; &amp;"},
+    };
+    for (const auto& [doc, want] : cases) {
+        INFO(doc);
+        CHECK(sitemap_prepass(doc, SIZE_MAX) == want);
+        for (size_t chunk : kChunks) {
+            INFO("chunk " << chunk);
+            CHECK(sitemap_prepass(doc, chunk) == want);
+            CHECK(sitemap_prepass(gzip(doc), chunk) == want);
+        }
+    }
+    // An attribute flood: split every 256th attribute, at the same bytes for
+    // any cut, and as defuse_attribute_floods does on the whole document.
+    std::string storage;
+    std::string defused(frontier::links_detail::defuse_attribute_floods(flood, storage));
+    REQUIRE(defused != flood);
+    std::string want = defused;
+    want.replace(want.find("&g"), 2, "&amp;g");
+    CHECK(sitemap_prepass(flood, SIZE_MAX) == want);
+    for (size_t chunk : kChunks) {
+        INFO("chunk " << chunk);
+        CHECK(sitemap_prepass(flood, chunk) == want);
+    }
+}
+
+TEST_CASE("sitemap links are the same whatever the cut between pieces", "[links][sitemap]") {
+    using frontier::links_detail::extract_sitemap_links_chunked;
+    std::string flood = "<urlset><url><loc>https://example.com/before</loc></url><x";
+    for (int i = 0; i < 600; ++i) flood += " a" + std::to_string(i) + "=\"v\"";
+    flood += "/><url><loc>https://example.com/after?a=1&b=2</loc></url></urlset>";
+    const std::string doc = R"(<?xml version="1.0" encoding="UTF-8"?>
+<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">
+<url><loc>https://example.com/a?x=1&amp;y=2&z=3</loc><lastmod>2024-05-01</lastmod></url>
+<url><loc><![CDATA[https://example.com/c?p=1&q=2]]></loc><lastmod><![CDATA[2024-01-01]]></lastmod></url>
+<url><loc>https://example.com/&#x41;&#66;&lt;&bare</loc></url>
+<url>
+  <loc>
+    https://example.com/spaced
+  </loc>
+</url>
+<!-- <url><loc>https://example.com/in-comment</loc></url> & -->
+<url><loc>/relative/path.html</loc><lastmod>2024-05-01T12:00:00+00:00</lastmod></url>
+</urlset>)";
+    const std::vector<Entry> want = {{"https://example.com/a?x=1&y=2&z=3", 1714521600.0},
+                                     {"https://example.com/c?p=1&q=2", 1704067200.0},
+                                     {"https://example.com/AB<&bare", std::nullopt},
+                                     {"https://example.com/spaced", std::nullopt},
+                                     {"https://example.com/relative/path.html", 1714564800.0}};
+    const std::vector<Entry> want_flood = {{"https://example.com/before", std::nullopt},
+                                           {"https://example.com/after?a=1&b=2", std::nullopt}};
+    const std::string page = "https://example.com/sitemap.xml";
+    CHECK(entries(extract_sitemap_links(doc, page)) == want);
+    CHECK(entries(extract_sitemap_links(flood, page)) == want_flood);
+    for (size_t chunk : kChunks) {
+        INFO("chunk " << chunk);
+        CHECK(entries(extract_sitemap_links_chunked(doc, page, chunk)) == want);
+        CHECK(entries(extract_sitemap_links_chunked(gzip(doc), page, chunk)) == want);
+        CHECK(entries(extract_sitemap_links_chunked(flood, page, chunk)) == want_flood);
+    }
+    // UTF-16 with a byte order mark: the encoding is read from the first bytes.
+    std::string utf16 = "\xFF\xFE";
+    for (char c : std::string("<urlset><url><loc>https://example.com/u16</loc></url></urlset>"))
+        utf16 += std::string{c, '\0'};
+    for (size_t chunk : {size_t{1}, size_t{3}, size_t{5}, size_t{256}})
+        CHECK(urls(extract_sitemap_links_chunked(utf16, page, chunk)) ==
+              std::vector<std::string>{"https://example.com/u16"});
+}
+
+TEST_CASE("sitemap streaming: random documents, random cuts", "[links][sitemap]") {
+    using frontier::links_detail::extract_sitemap_links_chunked;
+    using frontier::links_detail::sitemap_prepass;
+    std::mt19937 rng(7);
+    const std::vector<std::string> atoms = {"<url>",
+                                            "</url>",
+                                            "<loc>",
+                                            "</loc>",
+                                            "<lastmod>2024-01-0",
+                                            "</lastmod>",
+                                            "https://example.com/",
+                                            "p?a=1",
+                                            "&",
+                                            "&amp;",
+                                            "&#x4",
+                                            "1;",
+                                            "&lt",
+                                            ";",
+                                            "<![CDATA[",
+                                            "]]>",
+                                            "]",
+                                            "<!--",
+                                            "-->",
+                                            " a=\"x\"",
+                                            " b='&'",
+                                            ">",
+                                            "<x",
+                                            "\n",
+                                            "<![CDAT",
+                                            "&#",
+                                            "q"};
+    for (int round = 0; round < 300; ++round) {
+        std::string doc = "<urlset>";
+        int n = std::uniform_int_distribution<int>(1, 120)(rng);
+        for (int i = 0; i < n; ++i) doc += atoms[rng() % atoms.size()];
+        if (rng() % 2) doc += "</urlset>";
+        const std::string whole = sitemap_prepass(doc, SIZE_MAX);
+        auto want = entries(extract_sitemap_links_chunked(doc, kPage, SIZE_MAX));
+        size_t chunk = std::uniform_int_distribution<size_t>(1, 40)(rng);
+        INFO(doc << "\nchunk " << chunk);
+        CHECK(sitemap_prepass(doc, chunk) == whole);
+        CHECK(entries(extract_sitemap_links_chunked(doc, kPage, chunk)) == want);
+    }
+}
+
+TEST_CASE("sitemap caps: entries, decompressed size", "[links][sitemap]") {
+    std::string doc = "<urlset>";
+    for (int i = 0; i < 50001; ++i)
+        doc += "<url><loc>https://example.com/" + std::to_string(i) + "</loc></url>";
+    bool truncated = false;
+    auto links = extract_sitemap_links(doc + "</urlset>", kPage, &truncated);
+    CHECK(links.size() == 50000);
+    CHECK(links.back().url == "https://example.com/49999");
+    CHECK(truncated);
+    links = extract_sitemap_links(doc.substr(0, doc.rfind("<url>")) + "</urlset>", kPage, &truncated);
+    CHECK(links.size() == 50000);
+    CHECK_FALSE(truncated);
+    // 64 MiB of empty elements after the first entry: the last one is past the cap.
+    std::string filler;
+    while (filler.size() < (1u << 20)) filler += "<x/>";
+    std::string member = gzip(filler.substr(0, 1 << 20), 9);
+    std::string bomb = gzip("<urlset><url><loc>https://example.com/first</loc></url>");
+    for (int i = 0; i < 70; ++i) bomb += member;
+    bomb += gzip("<url><loc>https://example.com/last</loc></url></urlset>");
+    CHECK(urls(extract_sitemap_links(bomb, kPage, &truncated)) ==
+          std::vector<std::string>{"https://example.com/first"});
+    CHECK(truncated);
+}
+
+TEST_CASE("StringSet: exact, in insertion order", "[links]") {
+    frontier::StringSet set;
+    std::vector<std::string> all;
+    std::set<std::string> members;
+    std::mt19937 rng(3);
+    for (int i = 0; i < 20000; ++i) {
+        std::string s = "http://example.com/" + std::to_string(rng() % 15000);
+        if (i % 1000 == 0) s.clear();  // the empty string is a member like any other
+        bool fresh = members.insert(s).second;
+        if (set.insert(s) != fresh) FAIL("insert(" << s << ") should say " << fresh);
+        if (fresh) all.push_back(s);
+    }
+    REQUIRE(set.size() == all.size());
+    for (size_t i = 0; i < all.size(); ++i) {
+        CHECK(set.at(i) == all[i]);
+        CHECK(set.find(all[i]) == i);
+    }
+    CHECK(set.find("http://example.com/x") == frontier::StringSet::npos);
 }
 
 TEST_CASE("extract_links dispatches on content type and sniffing", "[links]") {

@@ -142,3 +142,47 @@ TEST_CASE("warc: writer files, pairs, offsets and rotation", "[warc]") {
     WarcLocation l = again.write(ex);
     CHECK(files.count(l.file) == 0);
 }
+
+TEST_CASE("warc: a payload partly in a file gives the record of the whole payload", "[warc]") {
+    TempDir dir;
+    std::string body;
+    for (int i = 0; body.size() < (5u << 20); ++i)
+        body += "<a href=/" + std::to_string(i * 7919 % 100003) + ">x</a>\n";
+    auto record = [&](const std::string& prefix, size_t in_memory) {
+        WarcWriter w(dir.path + "/" + prefix, 1 << 30, "fetch-test/1");
+        WarcExchange ex;
+        ex.target_uri = "http://example.com/big";
+        ex.date = 1700000000;
+        ex.request = "GET /big HTTP/1.1\r\n\r\n";
+        ex.response_head = "HTTP/1.1 200 OK\r\nContent-Length: " + std::to_string(body.size()) + "\r\n\r\n";
+        ex.payload = std::string_view(body).substr(0, in_memory);
+        std::string rest = body.substr(in_memory);
+        char path[] = "/tmp/frontier-rest-XXXXXX";
+        int fd = mkstemp(path);
+        REQUIRE(fd >= 0);
+        unlink(path);
+        REQUIRE(write(fd, rest.data(), rest.size()) == static_cast<ssize_t>(rest.size()));
+        if (!rest.empty()) {
+            ex.payload_rest_fd = fd;
+            ex.payload_rest_size = rest.size();
+        }
+        WarcLocation loc = w.write(ex);
+        w.close();
+        close(fd);
+        std::string data = read_file(loc.file);
+        size_t used = 0;
+        std::string rec = gunzip_member(std::string_view(data).substr(loc.offset, loc.length), used);
+        CHECK(used == loc.length);
+        // Record ids are random: compare without them.
+        for (size_t p = rec.find("urn:uuid:"); p != std::string::npos; p = rec.find("urn:uuid:", p + 1))
+            rec.replace(p, 45, std::string(45, 'x'));
+        return rec;
+    };
+    std::string whole = record("whole", body.size());
+    CHECK(whole.find("WARC-Payload-Digest: " + warc_sha1(body) + "\r\n") != std::string::npos);
+    CHECK(whole.find("\r\n\r\n" + body.substr(0, 100)) != std::string::npos);
+    for (size_t in_memory : {size_t{0}, size_t{1}, size_t{1} << 20, body.size() - 1}) {
+        INFO(in_memory);
+        CHECK(record("part" + std::to_string(in_memory), in_memory) == whole);
+    }
+}
