@@ -190,35 +190,21 @@ size_t StringSet::insert_new(std::string_view s) {
     return ends_.size() - 1;
 }
 
-namespace {
-
-// Collects links into a vector (the vector forms of the extractors).
-class CollectLinks : public LinkOutput {
-public:
-    std::vector<Link> links;
-    bool add(Link&& link) override {
-        links.push_back(std::move(link));
-        return true;
-    }
-};
-
-}  // namespace
-
 std::vector<Link> extract_html_links(std::string_view html, std::string_view page_url, bool* truncated) {
-    CollectLinks c;
+    LinkVector c;
     extract_html_links(html, page_url, c, truncated);
     return std::move(c.links);
 }
 
 std::vector<Link> extract_sitemap_links(std::string_view xml, std::string_view page_url, bool* truncated) {
-    CollectLinks c;
+    LinkVector c;
     extract_sitemap_links(xml, page_url, c, truncated);
     return std::move(c.links);
 }
 
 std::vector<Link> extract_links(std::string_view body, std::string_view content_type,
                                 std::string_view page_url, bool* truncated) {
-    CollectLinks c;
+    LinkVector c;
     extract_links(body, content_type, page_url, c, truncated);
     return std::move(c.links);
 }

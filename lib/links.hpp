@@ -30,6 +30,16 @@ public:
     virtual bool add(Link&& link) = 0;
 };
 
+// A LinkOutput that keeps every link (the vector forms of the extractors).
+class LinkVector : public LinkOutput {
+public:
+    std::vector<Link> links;
+    bool add(Link&& link) override {
+        links.push_back(std::move(link));
+        return true;
+    }
+};
+
 // Links of an HTML document from a, link, frame, iframe and area elements;
 // <base href> honoured; relative links resolved against `page_url`;
 // javascript:, mailto:, data: and fragment-only links skipped. Never throws

@@ -541,16 +541,6 @@ void sitemap_links(std::string_view xml, std::string_view page_url, size_t chunk
     if (truncated) *truncated = state.truncated || input.cut();
 }
 
-// Collects into a vector.
-class SitemapCollect : public LinkOutput {
-public:
-    std::vector<Link> links;
-    bool add(Link&& link) override {
-        links.push_back(std::move(link));
-        return true;
-    }
-};
-
 }  // namespace
 
 void extract_sitemap_links(std::string_view xml, std::string_view page_url, LinkOutput& out,
@@ -562,7 +552,7 @@ namespace links_detail {
 
 std::vector<Link> extract_sitemap_links_chunked(std::string_view xml, std::string_view page_url, size_t chunk,
                                                 bool* truncated) {
-    SitemapCollect c;
+    LinkVector c;
     sitemap_links(xml, page_url, chunk, c, truncated);
     return std::move(c.links);
 }
