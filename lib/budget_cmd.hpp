@@ -32,6 +32,7 @@ struct BudgetOptions {
     std::vector<std::string> unretire_keys;  // its KEYs (none: needs --all)
     bool all = false;                    // --unretire --all
     bool apply = false;                  // read JSON-lines edits from `inputs`
+    bool create = false;                 // allow overrides for queues / domains with no queue yet
     std::vector<std::string> inputs;     // with --apply: files, "-" = stdin (default)
 };
 

@@ -161,14 +161,19 @@ int run_add(const AddOptions& o) {
         for (const char* k : {"added", "duplicate", "updated", "rejected"})
             line_s += (line_s.empty() ? "" : ", ") + std::to_string(summary[k]) + " " + k;
         diag(line_s);
-        // Nothing added and only scope to blame: say why, instead of a
-        // silent nothing (frontier-add(1), DIAGNOSTICS).
-        if (summary["added"] == 0 && summary["updated"] == 0 && out_of_scope > 0)
-            diag("nothing added: " + std::to_string(out_of_scope) + " record" + (out_of_scope == 1 ? " was" : "s were") +
-                 " out of scope (scope.include / scope.exclude, or scope.seed-domains: a URL with a discovery "
-                 "must be in the registered domain of a seed; add seeds without \"discovery\" first)");
     }
-    return rejected > 0 ? 1 : 0;
+    // Records came and none was accepted (added, updated or already known):
+    // an error, not a silent nothing (frontier-add(1), EXIT STATUS), saying
+    // why when scope is to blame.
+    bool none_accepted = summary["rejected"] > 0 && summary["added"] == 0 && summary["updated"] == 0 &&
+                         summary["duplicate"] == 0;
+    if (none_accepted && !o.common.quiet && out_of_scope > 0)
+        diag("nothing added: " + std::to_string(out_of_scope) + " record" + (out_of_scope == 1 ? " was" : "s were") +
+             " out of scope (scope.include / scope.exclude, or scope.seed-domains: a URL with a discovery "
+             "must be in the registered domain of a seed; add seeds without \"discovery\" first)");
+    else if (none_accepted && !o.common.quiet)
+        diag("nothing added: every record was rejected");
+    return rejected > 0 || none_accepted ? 1 : 0;
 }
 
 }  // namespace frontier

@@ -72,7 +72,13 @@ std::string setting_text(const JsonValue& v) { return v.kind == JsonValue::Kind:
 
 // Applies one valid edit (each Store call is its own transaction). Returns
 // the rejection reason, or "" when applied; `unretired` counts queues moved.
-std::string apply_edit(Store& store, const BudgetEdit& e, int64_t& unretired) {
+std::string apply_edit(Store& store, const BudgetEdit& e, int64_t& unretired, bool create) {
+    // An override for a queue or domain the frontier does not know is most
+    // likely a typo: refused unless --create (frontier-budget(1)).
+    if (!create && (e.replenish || e.total_budget)) {
+        if (!e.queue.empty() && !store.queue_exists(e.queue)) return "unknown-queue";
+        if (!e.domain.empty() && !store.domain_has_queues(e.domain)) return "unknown-domain";
+    }
     // Retire first: an unknown queue rejects the whole line before anything changed.
     if (e.retire && !store.retire_queue(e.queue)) return "unknown-queue";
     // Unretire before the override: an override moves budget-retired queues
@@ -107,7 +113,7 @@ int run_apply(const BudgetOptions& o) {
         if (!line.error.empty()) e.reason = line.error;
         else e = parse_budget_edit(line.record);
         int64_t unretired = -1;
-        if (e.reason.empty() && !e.empty()) e.reason = apply_edit(store, e, unretired);
+        if (e.reason.empty() && !e.empty()) e.reason = apply_edit(store, e, unretired, o.create);
         const char* status = !e.reason.empty() ? "rejected" : e.empty() ? "skipped" : "applied";
         if (!e.reason.empty()) ++rejected;
         else if (o.common.quiet) continue;
@@ -200,11 +206,13 @@ BudgetEdit parse_budget_edit(const Record& r) {
         if (v && v->kind == JsonValue::Kind::string && !budget_scope_problem(lower(v->s)).empty())
             return reject("bad-value", k);
     }
-    if (e.total_budget) {
+    for (auto [value, setting, field] : {std::tuple{e.total_budget, "budget.total", "total_budget"},
+                                         std::tuple{e.replenish, "budget.replenish", "replenish"}}) {
+        if (!value) continue;
         try {
-            (void)normalise_setting("budget.total", std::to_string(*e.total_budget));
+            (void)normalise_setting(setting, std::to_string(*value));
         } catch (const UsageError&) {
-            return reject("bad-value", "total_budget");
+            return reject("bad-value", field);
         }
     }
     // A line with neither an edit nor a scope is not an edit at all: a bare
@@ -262,16 +270,21 @@ int run_budget(const BudgetOptions& o) {
     if (policy) store.set_setting("budget.cost-policy", *policy);
     if (penalty) store.set_setting("budget.error-penalty", *penalty);
     if (scoped && (replenish || total)) {
+        // A queue or domain the frontier does not know is most likely a
+        // typo: refused unless --create, before anything is written.
+        bool known = scope == "queue" ? store.queue_exists(name) : store.domain_has_queues(name);
+        if (!known && !o.create) {
+            diag("no " + scope + " " + name + " in " + frontier_path(o.common) +
+                 (scope == "queue" ? " (frontier-report --queues lists them)" : " (no queue of it or its subdomains)") +
+                 "; --create sets the override ahead of its URLs");
+            return 1;
+        }
         Store::BudgetOverride ov;
         ov.scope = scope;
         ov.name = name;
         if (replenish) ov.replenish = to_int(*replenish);
         if (total) ov.total = to_int(*total);
         store.set_budget_override(ov);
-        // Budgets may be set ahead for a queue that does not exist yet; say
-        // so, as a misspelt key would pass otherwise (frontier-budget(1)).
-        if (scope == "queue" && !store.queue_exists(name) && !o.common.quiet)
-            diag("note: no queue " + name + " yet; the override is kept and applies when its first URL arrives");
     } else {
         if (replenish) store.set_setting("budget.replenish", *replenish);
         if (total) store.set_setting("budget.total", *total);

@@ -88,7 +88,7 @@ std::string expected_of(const SettingDef& d) {
     if (std::string_view(d.key) == "lease.ttl") return "a number of seconds above 0 and at most 604800 (7 days)";
     if (std::string_view(d.key) == "net.allow")
         return "a JSON array of address kinds: loopback, private, special, link-local, public, all";
-    if (std::string_view(d.key) == "budget.replenish") return "an integer";
+    if (std::string_view(d.key) == "budget.replenish") return "an integer >= 0 (0 retires a queue)";
     if (std::string_view(d.key) == "robots.user-agent")
         return "a crawler name: 1 to 64 letters, '-' or '_' (the User-Agent's product token)";
     switch (d.kind) {
@@ -205,10 +205,10 @@ std::string normalise_setting(std::string_view key, std::string_view value) {
         }
         case K::integer: {
             int64_t v;
-            // -1 means none where negatives are allowed; budget.replenish
-            // takes any integer (0 or less retires a queue, frontier(7)).
-            if (e.get_int64().get(v) || (v < 0 && !(d->allow_negative && v == -1) &&
-                                         !(d->allow_negative && std::string_view(d->key) == "budget.replenish")))
+            // -1 means none where negatives are allowed; budget.replenish is
+            // 0 or more (0 retires a queue when its turn comes, frontier(7)).
+            bool replenish = std::string_view(d->key) == "budget.replenish";
+            if (e.get_int64().get(v) || (v < 0 && !(d->allow_negative && v == -1 && !replenish)))
                 bad_value(*d, value);
             append_json_int(out, v);
             return out;

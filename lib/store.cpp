@@ -264,6 +264,24 @@ bool Store::queue_exists(const std::string& key) {
     return impl_->find_id("SELECT id FROM queues WHERE key = ?", key).has_value();
 }
 
+bool Store::domain_has_queues(const std::string& domain) {
+    // Queue keys are lower-case host names (with a port after ':'), so
+    // matching the text is exact; '_' in LIKE is a one-character wildcard,
+    // hence the second test.
+    Stmt& st = impl_->q("SELECT key FROM queues WHERE key = ?1 OR key LIKE ?1 || ':%' OR key LIKE '%.' || ?1 "
+                        "OR key LIKE '%.' || ?1 || ':%'");
+    st.bind(1, domain);
+    bool found = false;
+    while (!found && st.step()) {
+        std::string k = st.str(0);
+        if (auto colon = k.rfind(':'); colon != std::string::npos && k.find(']') == std::string::npos) k.resize(colon);
+        found = k == domain || (k.size() > domain.size() && k.compare(k.size() - domain.size(), domain.size(), domain) == 0 &&
+                                k[k.size() - domain.size() - 1] == '.');
+    }
+    st.reset();
+    return found;
+}
+
 bool Store::retire_queue(const std::string& key) {
     begin();
     std::optional<int64_t> id = impl_->find_id("SELECT id FROM queues WHERE key = ?", key);

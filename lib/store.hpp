@@ -91,6 +91,9 @@ public:
     int64_t queues_in_flight();
     // Does a queue with this key exist?
     bool queue_exists(const std::string& key);
+    // Does a queue of this domain or one of its subdomains exist (its key
+    // the domain, or ending in ".domain", with or without a port)?
+    bool domain_has_queues(const std::string& domain);
     // Moves a retired queue (by hand or by budget), or all of them when `key`
     // is empty, to the back of the inactive FIFO. Returns how many moved.
     int64_t unretire(const std::string& key);

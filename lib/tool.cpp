@@ -96,12 +96,14 @@ namespace {
 // Each tool's exit codes, for --help (the man pages' EXIT STATUS in short).
 std::string exit_status_help(const std::string& tool) {
     static const std::pair<const char*, const char*> kCodes[] = {
-        {"frontier-add", "0 all processed (out of scope is data); 1 some bad input (the rest added) or an error; 2 usage"},
+        {"frontier-add", "0 all processed (out of scope is data); 1 some bad input (the rest added), nothing accepted at "
+                         "all, or an error; 2 usage"},
         {"frontier-lease", "0 leases emitted, or --follow finished; 1 error; 2 usage; 3 nothing ready now, work remains; "
                            "4 paused at finish (budgets); 5 finished, nothing left"},
         {"frontier-done", "0 all applied or stale; 1 some record rejected (the rest applied) or an error; 2 usage"},
         {"frontier-config", "0 success; 1 error (missing file, database); 2 usage or a bad value (nothing written)"},
-        {"frontier-budget", "0 shown or applied; 1 a rejected --apply line, no such queue, or an error; 2 usage"},
+        {"frontier-budget", "0 shown or applied; 1 a rejected --apply line, no such queue or domain (see --create), or "
+                            "an error; 2 usage or a bad value"},
         {"frontier-report", "0 printed; 1 error, or --check found a violation; 2 usage"},
         {"frontier-export", "0 the whole stream written; 1 error, or text that was not UTF-8; 2 usage"},
         {"frontier-import", "0 imported and checked; 1 rejected lines, a cut-off stream, a failed check or an error; 2 usage"},

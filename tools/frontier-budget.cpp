@@ -31,6 +31,9 @@ int main(int argc, char** argv) {
                            ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);
             app.add_flag("--all", o.all, "with --unretire: every retired queue");
             app.add_flag("--apply", o.apply, "read JSON-lines edits from FILEs or stdin");
+            app.add_flag("--create", o.create,
+                         "allow --domain / --queue overrides (and --apply lines) for a domain or queue with no "
+                         "queue yet");
             app.add_option("inputs", o.inputs, "with --apply: input FILEs (- = stdin)");
         },
         [&] {

@@ -125,13 +125,15 @@ TEST_CASE("frontier-add: a lister's last_modified must be a possible time", "[ad
 }
 
 TEST_CASE("frontier-budget: --apply checks what the options check", "[budget][bounds]") {
-    // budget.total is -1 (none) or at least 0, through frontier-config,
-    // --total-budget and --apply alike; budget.replenish any integer.
+    // budget.total is -1 (none) or at least 0, budget.replenish at least 0,
+    // through frontier-config, the options and --apply alike.
     CHECK(normalise_setting("budget.total", "-1") == "-1");
     CHECK(normalise_setting("budget.total", "0") == "0");
     CHECK_THROWS_AS(normalise_setting("budget.total", "-2"), UsageError);
     CHECK_THROWS_AS(normalise_setting("budget.total", "-9223372036854775808"), UsageError);
-    CHECK(normalise_setting("budget.replenish", "-5") == "-5");
+    CHECK(normalise_setting("budget.replenish", "0") == "0");
+    CHECK_THROWS_AS(normalise_setting("budget.replenish", "-5"), UsageError);
+    CHECK(edit(R"({"replenish":-5})").reason == "bad-value");
     for (const char* ok : {"example.org", "a-b_c.example", "127.0.0.1:8080", "[::1]:8080", "xn--bcher-kva.example"})
         CHECK(budget_scope_problem(ok).empty());
     for (std::string bad : {std::string(""), std::string("a b"), std::string("a\0b", 3), std::string("a\tb"),

@@ -9,7 +9,7 @@ frontier-budget -f f.db --total-budget 1
 lease_n 4
 cat lease.err
 queues
-frontier-budget -f f.db --apply <<'IN'
+frontier-budget -f f.db --apply --create <<'IN'
 {"queue":"b.example","unretire":true}
 {"queue":"a.example","state":"retired","size":2,"session_balance":2999,"total_spend":1,"total_budget":3,"last_peek_url":"http://a.example/1"}
 {"domain":"Example.ORG","replenish":7}

@@ -18,7 +18,7 @@ frontier-budget -f f.db --domain '' ; echo "exit=$?"
 echo "-- nothing was changed"
 frontier-budget -f f.db
 echo "-- --apply"
-frontier-budget -f f.db --apply <<'IN'
+frontier-budget -f f.db --apply --create <<'IN'
 {"total_budget":-5}
 {"queue":"a.example","total_budget":-2}
 {"domain":"a\u0000b.example","replenish":1}

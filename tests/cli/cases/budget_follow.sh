@@ -2,7 +2,7 @@
 # retired queue whose budget is raised is leased from without a restart.
 . "$CASES/budget_lib.bash"
 setup
-frontier-budget -f f.db --queue a.example --total-budget 1
+frontier-budget -f f.db --queue a.example --total-budget 1 --create
 { urls a.example 3; urls b.example 1; } | frontier-add -q -f f.db
 lease 2 -
 echo '{"lease":"1-1","status":200}' | frontier-done -q -f f.db

@@ -5,9 +5,9 @@
 . "$CASES/budget_lib.bash"
 setup
 frontier-budget -f f.db --replenish 100
-frontier-budget -f f.db --domain example.org --replenish 50 --total-budget 2
-frontier-budget -f f.db --domain www.example.org --replenish 30
-frontier-budget -f f.db --queue news.example.org --replenish 20
+frontier-budget -f f.db --domain example.org --replenish 50 --total-budget 2 --create
+frontier-budget -f f.db --domain www.example.org --replenish 30 --create
+frontier-budget -f f.db --queue news.example.org --replenish 20 --create
 frontier-config -f f.db --domain example.net budget.replenish 40
 frontier-budget -f f.db
 frontier-budget -f f.db --domain example.org
@@ -23,3 +23,9 @@ frontier-budget -f f.db --domain example.org --queue www.example.org --replenish
 frontier-budget -f f.db --domain example.org --cost-policy wag; echo "exit=$?"
 frontier-budget -f f.db --cost-policy cheap; echo "exit=$?"
 frontier-budget -f f.db --replenish lots; echo "exit=$?"
+# Refused, nothing written: a queue or domain the frontier does not know
+# (a typo, most likely) without --create; a negative replenish.
+frontier-budget -f f.db --queue nosuch.example --total-budget 5; echo "exit=$?"
+frontier-budget -f f.db --domain nosuch.example --replenish 5; echo "exit=$?"
+frontier-budget -f f.db --replenish -5; echo "exit=$?"
+frontier-budget -f f.db | jq -c '[.overrides[] | (.queue // .domain)]'

@@ -5,7 +5,7 @@
 . "$CASES/budget_lib.bash"
 setup
 frontier-budget -f f.db --error-penalty 5
-frontier-budget -f f.db --queue a.example --total-budget 6
+frontier-budget -f f.db --queue a.example --total-budget 6 --create
 { urls a.example 4; urls b.example 2; } | frontier-add -q -f f.db
 echo "-- a/1 fails: 1 + 5 reaches a's total of 6"
 lease 1 404

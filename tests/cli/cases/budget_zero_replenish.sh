@@ -5,7 +5,7 @@
 . "$CASES/budget_lib.bash"
 setup
 frontier-budget -f f.db --replenish 2
-frontier-budget -f f.db --domain example.org --replenish 0
+frontier-budget -f f.db --domain example.org --replenish 0 --create
 { urls www.example.org 2; urls z.example 3; } | frontier-add -q -f f.db
 lease_n 4
 queues
@@ -15,7 +15,7 @@ setup
 frontier-budget -f one.db --replenish 2
 urls z.example 5 | frontier-add -q -f one.db
 lease
-frontier-budget -f one.db --queue z.example --replenish 0
+frontier-budget -f one.db --queue z.example --replenish 0 --create
 lease_n 2
 cat lease.err
 queues

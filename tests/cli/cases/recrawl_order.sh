@@ -51,7 +51,7 @@ echo "== with politeness and budgets"
 F=c.db
 frontier-config -f c.db robots.enabled false
 frontier-config -f c.db budget.hold-queues false
-frontier-budget -f c.db --queue d.example --total-budget 2
+frontier-budget -f c.db --queue d.example --total-budget 2 --create
 add 0 '{"url":"http://c.example/1","recrawl":true}' '{"url":"http://c.example/2","recrawl":true}' \
       '{"url":"http://d.example/1","recrawl":true}'
 echo "-- one lease per queue at a time (politeness.max-in-flight 1), the next after min-delay (3 s)"
