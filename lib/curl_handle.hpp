@@ -51,6 +51,24 @@ private:
     CURLM* h_;
 };
 
+// Owns a CURLSH* share handle (cookies shared by every transfer of a fetch).
+// Clean up every easy handle using it first.
+class CurlShare {
+public:
+    CurlShare() : h_(curl_share_init()) {
+        if (!h_) throw std::runtime_error("curl_share_init failed");
+    }
+    ~CurlShare() {
+        if (h_) curl_share_cleanup(h_);
+    }
+    CurlShare(const CurlShare&) = delete;
+    CurlShare& operator=(const CurlShare&) = delete;
+    CURLSH* get() const { return h_; }
+
+private:
+    CURLSH* h_;
+};
+
 // Owns a curl_slist (request header list).
 class CurlSlist {
 public:

@@ -38,6 +38,10 @@ struct FetchOptions {
     bool quiet = false;                      // no summary
     bool progress = false;                   // progress even when stderr is not a tty
     bool verbose = false;
+    std::vector<std::string> headers;        // --header "Name: value", sent with every request
+    std::string proxy;                       // --proxy URL (empty: none; libcurl's proxy variables are not read)
+    std::string cacert, capath;              // --cacert / --capath (else $SSL_CERT_FILE / $SSL_CERT_DIR)
+    std::string cookie_jar;                  // --cookie-jar FILE: cookies read, shared and written back
     unsigned addresses = 0;                  // address kinds for records without "addresses"
                                              // (lib/net/address_guard.hpp); 0 = kAddrDefault
 };

@@ -76,6 +76,10 @@ public:
         : opt_(opt), board_(board_config(opt)), writer_(writer), stats_(stats), budget_(budget) {
         read_ahead_ = opt.read_ahead ? opt.read_ahead : size_t(opt.concurrency) * 4 + 10000;
         curl_multi_setopt(multi_.get(), CURLMOPT_MAXCONNECTS, long(std::max(opt.concurrency * 2, 64)));
+        if (!opt.cookie_jar.empty()) {
+            share_ = std::make_unique<CurlShare>();
+            curl_share_setopt(share_->get(), CURLSHOPT_SHARE, CURL_LOCK_DATA_COOKIE);
+        }
         // A start waiting for memory goes on once the writer releases some.
         budget_.set_waker([m = multi_.get()] { curl_multi_wakeup(m); });
     }
@@ -113,6 +117,9 @@ private:
     FetchStats& stats_;
     BodyBudget& budget_;
     CurlMulti multi_;
+    // Cookies shared by all transfers (--cookie-jar); declared before pool_
+    // so that every easy handle is cleaned up (writing the jar) first.
+    std::unique_ptr<CurlShare> share_;
     std::vector<std::unique_ptr<Transfer>> pool_;
     std::vector<Transfer*> idle_;
     std::unordered_map<std::string, HostQueue> hosts_;
@@ -201,13 +208,19 @@ bool Fetcher::start_one(HostQueue& q, double t) {
         tr = idle_.back();
         idle_.pop_back();
     } else {
-        pool_.push_back(std::make_unique<Transfer>(opt_, &budget_));
+        pool_.push_back(std::make_unique<Transfer>(opt_, &budget_, share_ ? share_->get() : nullptr));
         tr = pool_.back().get();
     }
     FetchJob job = std::move(q.pending.front());
     q.pending.pop_front();
     --held_;
     tr->begin(std::move(job), now(), std::move(charge));
+    if (tr->refused()) {  // the address guard, before any request (--proxy)
+        emit(tr->finish(CURLE_COULDNT_CONNECT));
+        idle_.push_back(tr);
+        make_runnable(q);
+        return true;
+    }
     tr->owner = &q;
     curl_multi_add_handle(multi_.get(), tr->easy());
     ++active_;

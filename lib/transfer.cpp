@@ -7,6 +7,7 @@
 
 #include <algorithm>
 #include <atomic>
+#include <cstdlib>
 #include <cstring>
 
 #include "ascii.hpp"
@@ -64,7 +65,7 @@ std::string user_agent_for(std::string_view crawler) {
 
 std::string default_user_agent() { return user_agent_for("frontier"); }
 
-Transfer::Transfer(const FetchOptions& opt, BodyBudget* budget)
+Transfer::Transfer(const FetchOptions& opt, BodyBudget* budget, CURLSH* share)
     : opt_(opt), budget_(budget), xxh_(XXH3_createState()) {
     if (!xxh_) throw std::bad_alloc();
     CURL* e = easy_.get();
@@ -86,6 +87,22 @@ Transfer::Transfer(const FetchOptions& opt, BodyBudget* budget)
     curl_easy_setopt(e, CURLOPT_ERRORBUFFER, errbuf_);
     curl_easy_setopt(e, CURLOPT_OPENSOCKETFUNCTION, &Transfer::on_open_socket);
     curl_easy_setopt(e, CURLOPT_OPENSOCKETDATA, this);
+    // Options users expect of a fetcher (fetch(1)): a proxy (only when given:
+    // the proxy environment variables are not read), CA certificates
+    // (--cacert/--capath, else $SSL_CERT_FILE/$SSL_CERT_DIR as OpenSSL reads
+    // them), a cookie jar shared by all transfers.
+    curl_easy_setopt(e, CURLOPT_PROXY, opt.proxy.c_str());
+    const char* env_file = std::getenv("SSL_CERT_FILE");
+    const char* env_dir = std::getenv("SSL_CERT_DIR");
+    if (!opt.cacert.empty()) curl_easy_setopt(e, CURLOPT_CAINFO, opt.cacert.c_str());
+    else if (env_file && *env_file) curl_easy_setopt(e, CURLOPT_CAINFO, env_file);
+    if (!opt.capath.empty()) curl_easy_setopt(e, CURLOPT_CAPATH, opt.capath.c_str());
+    else if (env_dir && *env_dir) curl_easy_setopt(e, CURLOPT_CAPATH, env_dir);
+    if (!opt.cookie_jar.empty()) {
+        curl_easy_setopt(e, CURLOPT_COOKIEFILE, opt.cookie_jar.c_str());
+        curl_easy_setopt(e, CURLOPT_COOKIEJAR, opt.cookie_jar.c_str());
+        if (share) curl_easy_setopt(e, CURLOPT_SHARE, share);
+    }
     if (!opt.warc_prefix.empty()) {
         curl_easy_setopt(e, CURLOPT_DEBUGFUNCTION, &Transfer::on_debug);
         curl_easy_setopt(e, CURLOPT_DEBUGDATA, this);
@@ -133,6 +150,7 @@ void Transfer::begin(FetchJob&& job, double fetched_at, BodyCharge&& charge) {
     if (!res_.job.etag.empty()) headers_.append(("If-None-Match: " + res_.job.etag).c_str());
     if (res_.job.if_modified_since)
         headers_.append(("If-Modified-Since: " + format_http_date(*res_.job.if_modified_since)).c_str());
+    for (const std::string& h : opt_.headers) headers_.append(h.c_str());
     curl_easy_setopt(e, CURLOPT_HTTPHEADER, headers_.get());
     // One crawler identity (fetch(1), --user-agent): the name robots.txt was
     // matched with (the record's user_agent, from robots.user-agent) is the
@@ -154,6 +172,23 @@ void Transfer::begin(FetchJob&& job, double fetched_at, BodyCharge&& charge) {
     curl_easy_setopt(e, CURLOPT_MAXFILESIZE_LARGE,
                      static_cast<curl_off_t>(res_.job.robots ? 0 : opt_.max_size));
     curl_easy_setopt(e, CURLOPT_URL, res_.job.url.c_str());
+    if (!opt_.proxy.empty()) check_target_through_proxy();
+}
+
+// With --proxy, the address guard sees only the proxy's address: a target
+// written as an IP address, or a localhost name (RFC 6761), is checked here
+// against the record's kinds; other names are resolved by the proxy.
+void Transfer::check_target_through_proxy() {
+    std::string_view host = res_.job.host;
+    if (!host.empty() && host.front() == '[') host = host.substr(0, host.find(']') + 1);
+    else host = host.substr(0, host.find(':'));
+    std::optional<AddressKind> kind = address_kind(host);
+    if (!kind && (host == "localhost" || (host.size() > 10 && host.substr(host.size() - 10) == ".localhost")))
+        kind = kAddrLoopback;
+    unsigned allowed = res_.job.addresses ? res_.job.addresses : opt_.addresses ? opt_.addresses : kAddrDefault;
+    if (kind && !(allowed & *kind))
+        denied_ = "address guard: " + std::string(host) + " is a " + address_kind_name(*kind) +
+                  " address; this URL may connect to " + format_address_kinds(allowed) + " addresses";
 }
 
 // The address guard (fetch(1), ADDRESS GUARD): every connection is checked
@@ -163,6 +198,13 @@ void Transfer::begin(FetchJob&& job, double fetched_at, BodyCharge&& charge) {
 // a public host cannot send the fetcher into a local network.
 curl_socket_t Transfer::on_open_socket(void* self, curlsocktype purpose, struct curl_sockaddr* a) {
     auto* t = static_cast<Transfer*>(self);
+    // Through a proxy the socket goes to the proxy, which the user chose;
+    // the target's address is the proxy's to resolve (begin() checks
+    // literal addresses and localhost names).
+    if (purpose == CURLSOCKTYPE_IPCXN && !t->opt_.proxy.empty()) {
+        if (!t->denied_.empty()) return CURL_SOCKET_BAD;
+        return socket(a->family, a->socktype, a->protocol);
+    }
     if (purpose == CURLSOCKTYPE_IPCXN) {
         unsigned allowed = t->res_.job.addresses ? t->res_.job.addresses
                          : t->opt_.addresses    ? t->opt_.addresses

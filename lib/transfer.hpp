@@ -28,7 +28,7 @@ class Transfer {
 public:
     // Creates the easy handle and sets the options that never change.
     // Kept bodies are charged to `budget` (none: kept without limit).
-    explicit Transfer(const FetchOptions& opt, BodyBudget* budget = nullptr);
+    explicit Transfer(const FetchOptions& opt, BodyBudget* budget = nullptr, CURLSH* share = nullptr);
     ~Transfer();
     Transfer(const Transfer&) = delete;
     Transfer& operator=(const Transfer&) = delete;
@@ -52,6 +52,9 @@ public:
     FetchResult finish(CURLcode rc);
     // True when DNS, connect or a connect timeout failed (the host is down).
     bool connection_failed() const { return conn_failed_; }
+    // After begin(): refused by the address guard before any connection
+    // (a literal or localhost target through --proxy); finish() reports it.
+    bool refused() const { return !denied_.empty(); }
     // Seconds from the start to the first response byte.
     double latency() const { return latency_; }
 
@@ -74,6 +77,7 @@ private:
     static size_t on_header(char* p, size_t size, size_t n, void* self);
     static int on_debug(CURL*, curl_infotype type, char* p, size_t n, void* self);
     static curl_socket_t on_open_socket(void* self, curlsocktype purpose, struct curl_sockaddr* address);
+    void check_target_through_proxy();
     void header_line(std::string_view line);
     bool unfollowed_redirect(CURLcode rc) const;
 

@@ -8,7 +8,7 @@
 set -e
 pkgs="g++ make pkg-config libcli11-dev libsqlite3-dev sqlite3 libsimdjson-dev libcurl4-openssl-dev
 libxxhash-dev catch2 libpsl-dev libidn2-dev libxml2-dev libre2-dev zlib1g-dev python3 nginx-light python3-doc curl jq time
-libpq-dev postgresql wget2 libstdc++-12-doc python3-html5lib python3-protego"
+libpq-dev postgresql wget2 libstdc++-12-doc python3-html5lib python3-protego openssl"
 missing=""
 for p in $pkgs; do
     dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing="$missing $p"

@@ -41,6 +41,20 @@ int main(int argc, char** argv) {
             app.add_option("--read-ahead", o.read_ahead,
                            "input records held back waiting for their host (default 4 x concurrency + 10000)");
             app.add_flag("--no-http2", no_http2, "never offer HTTP/2 (HTTP/1.1 only)");
+            app.add_option("--header", o.headers, "a request header 'Name: value' for every request (repeatable)")
+                ->allow_extra_args(false)
+                ->check([](const std::string& h) {
+                    auto colon = h.find(':');
+                    bool ok = colon != std::string::npos && colon > 0 &&
+                              h.find_first_of("\r\n") == std::string::npos &&
+                              h.find_first_of(" \t") > colon - 1;
+                    return ok ? std::string() : "expected 'Name: value' on one line";
+                });
+            app.add_option("--proxy", o.proxy, "send every request through this proxy (http://, https://, socks5h://)");
+            app.add_option("--cacert", o.cacert, "CA certificates to verify servers with (default: $SSL_CERT_FILE, else the system's)");
+            app.add_option("--capath", o.capath, "a directory of CA certificates (default: $SSL_CERT_DIR, else the system's)");
+            app.add_option("--cookie-jar", o.cookie_jar,
+                           "cookies: read from FILE at the start, shared by all transfers, written back at the end");
             app.add_option("--addresses", addresses,
                            "address kinds a record without \"addresses\" may connect to: public, loopback, private, "
                            "special, link-local, all (default: all but link-local)")

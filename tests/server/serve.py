@@ -19,6 +19,7 @@ Endpoints:
   /retry-after-date?s=S     503 with Retry-After: an HTTP date S seconds ahead
   /close                    promises 1000 bytes, sends 10, closes
   /headers                  the request headers as JSON
+  /set-cookie?v=V           Set-Cookie: session=V (Path=/)
   /robots.txt               a small robots.txt
   /page.html                HTML with a, link, area, frame, nofollow and <base>
   /sitemap.xml              a sitemap with two <url> entries
@@ -153,6 +154,9 @@ class Handler(BaseHTTPRequestHandler):
             self.wfile.flush()
             self.close_connection = True
             return
+        if p == "/set-cookie":
+            return self.send(200, b"cookie set", "text/plain",
+                             headers=[("Set-Cookie", "session=%s; Path=/" % q.get("v", "abc"))])
         if p == "/headers":
             return self.send(200, json.dumps(dict(self.headers.items())).encode(), "application/json")
         if p == "/robots.txt":
