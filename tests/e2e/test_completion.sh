@@ -51,7 +51,7 @@ for t in $TOOLS; do
     expect "$(lines "${names[@]}")" "$t" -
 done
 expect "$(lines --follow --forever)" frontier-lease --fo
-expect "$(lines --concurrency --connect-timeout --conn-retry)" fetch --co
+expect "$(lines --concurrency --connect-timeout --conn-retry --cookie-jar)" fetch --co
 expect "$(lines -n)" frontier-lease -n
 # Options after other words, and after an option's value.
 expect "$(lines --follow --forever)" frontier-lease -f x.db -n 5 --fo
