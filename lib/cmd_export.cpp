@@ -70,6 +70,7 @@ int64_t count_of(const RowCounts& counts, std::string_view table) {
 }  // namespace
 
 int run_export(const ExportOptions& o) {
+    if (o.csv && !o.urls) throw UsageError("--csv goes with --urls (the full export is JSON lines only)");
     std::string path = frontier_path(o.common);
     Store store(path, Store::Mode::read);
     std::unique_ptr<FileSink> file;
@@ -92,6 +93,16 @@ int run_export(const ExportOptions& o) {
         }
     };
 
+    if (o.urls) {
+        int64_t n = export_url_table(store, o.csv, line);
+        if (file)
+            file->finish();
+        else
+            out().flush();
+        if (!o.common.quiet)
+            diag(std::to_string(n) + " URLs" + (file ? " written to " + o.output : std::string()));
+        return 0;
+    }
     ExportHeader h;
     h.schema_version = kSchemaVersion;
     h.tool_version = toolkit_version();

@@ -71,6 +71,8 @@ int run_done(const DoneOptions& o);
 struct ExportOptions {
     CommonOptions common;
     std::string output;  // -o/--output FILE (written beside and renamed); empty or "-" = stdout
+    bool urls = false;   // --urls: one line per URL for analysis, not the whole frontier
+    bool csv = false;    // --csv (with --urls): CSV instead of JSON lines
 };
 // Writes the whole frontier as JSON lines (lib/export_format.hpp). Exit 0,
 // or 1 when a text value was not valid UTF-8 (written with U+FFFD).

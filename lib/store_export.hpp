@@ -58,6 +58,14 @@ using RowCounts = std::vector<std::pair<std::string, int64_t>>;
 // exceptions thrown by `line` (BrokenPipe, IoError) end the transaction too.
 RowCounts export_rows(Store& store, const std::function<void(std::string_view)>& line, int64_t& invalid_utf8);
 
+// frontier-export --urls: one line per URL (JSON object, or with `csv` a
+// CSV record after a header line) with the columns an analysis wants: url,
+// state (its name), reason, queue, depth, discovery, type, via, priority,
+// status, error_class, fetched_at, content_hash, attempts, visits,
+// successes, last_success, next_visit, added_at; nulls left out (JSON) or
+// empty (CSV). One read transaction. Returns the URLs written.
+int64_t export_url_table(Store& store, bool csv, const std::function<void(std::string_view)>& line);
+
 // One decoded import row: the table and a value per column (null when the
 // record leaves the column out or gives null). Strings point into the
 // Record, which must outlive the row.

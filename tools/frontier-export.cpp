@@ -9,6 +9,10 @@ int main(int argc, char** argv) {
             frontier::add_common_options(app, o.common);
             app.add_option("-o,--output", o.output,
                            "write to FILE (created beside it and renamed when complete) instead of stdout");
+            app.add_flag("--urls", o.urls,
+                         "one line per URL for analysis (url, state, reason, queue, depth, status, ...) instead of "
+                         "the whole frontier");
+            app.add_flag("--csv", o.csv, "with --urls: CSV with a header line instead of JSON lines");
         },
         [&] { return frontier::run_export(o); },
         "Write the whole frontier (settings, budgets, queues, hosts, URLs with their leases) as JSON lines, "
