@@ -13,6 +13,8 @@
 #include <unistd.h>
 
 #include <cerrno>
+#include <cstdio>
+#include <optional>
 #include <climits>
 #include <cstring>
 #include <string>
@@ -115,6 +117,53 @@ int run_to_file(const std::string& name, const std::vector<std::string>& args, c
     return exit_code_of(kids[0]);
 }
 
+// This host's name and a process's start time (clock ticks since boot,
+// /proc/PID/stat field 22): with the pid, they tell a process apart from a
+// later one that got the same pid.
+std::string host_name() {
+    char buf[256] = "";
+    ::gethostname(buf, sizeof buf - 1);
+    return buf;
+}
+
+std::optional<uint64_t> process_start(long pid) {
+    FILE* fp = std::fopen(("/proc/" + std::to_string(pid) + "/stat").c_str(), "r");
+    if (!fp) return std::nullopt;
+    char buf[4096];
+    size_t n = std::fread(buf, 1, sizeof buf - 1, fp);
+    std::fclose(fp);
+    buf[n] = '\0';
+    const char* p = std::strrchr(buf, ')');  // the command name may hold spaces
+    if (!p) return std::nullopt;
+    unsigned long long start = 0;
+    // Fields after the name: state (3) ... starttime (22).
+    if (std::sscanf(p + 2, "%*c %*d %*d %*d %*d %*d %*u %*u %*u %*u %*u %*u %*u %*d %*d %*d %*d %*d %*d %llu",
+                    &start) != 1)
+        return std::nullopt;
+    return start;
+}
+
+// The crawl directory's claim (DIR/crawl.pid: "HOST PID START"), so that
+// two crawls never run in one directory and a crawl that died is known as
+// such: its leases are then reclaimed at the next start.
+struct Claim {
+    std::string host;
+    long pid = 0;
+    uint64_t start = 0;
+};
+
+std::optional<Claim> read_claim(const std::string& path) {
+    FILE* fp = std::fopen(path.c_str(), "r");
+    if (!fp) return std::nullopt;
+    char host[256];
+    long pid = 0;
+    unsigned long long start = 0;
+    int got = std::fscanf(fp, "%255s %ld %llu", host, &pid, &start);
+    std::fclose(fp);
+    if (got != 3) return std::nullopt;
+    return Claim{host, pid, start};
+}
+
 }  // namespace
 
 int run_crawl(const CrawlOptions& o) {
@@ -166,7 +215,39 @@ int run_crawl(const CrawlOptions& o) {
         if (rc == 1) say("some seeds were rejected: see " + o.out + "/seeds.jsonl");
         else if (rc != 0) throw IoError("frontier-add exited " + std::to_string(rc));
     }
-    if (o.reclaim) {
+    // One crawl per directory. A claim left by a crawl that is provably gone
+    // (this host, its pid no longer that process) means it died with leases
+    // out: they are reclaimed, when the frontier is the directory's own.
+    const std::string claim_path = o.out + "/crawl.pid";
+    bool reclaim = o.reclaim;
+    if (std::optional<Claim> c = read_claim(claim_path)) {
+        bool here = c->host == host_name();
+        bool alive = here && process_start(c->pid) == c->start;
+        if (alive)
+            throw IoError("a crawl is running in " + o.out + " (pid " + std::to_string(c->pid) + "); stop it first");
+        bool own_frontier = f == o.out + "/crawl.db";
+        if (here && own_frontier) {
+            say("the last crawl in " + o.out + " (pid " + std::to_string(c->pid) +
+                ") stopped without finishing: handing its leases out again");
+            reclaim = true;
+        } else if (!reclaim) {
+            say("the last crawl in " + o.out + " (pid " + std::to_string(c->pid) + " on " + c->host +
+                ") did not finish; its leases expire after lease.ttl, or --reclaim ends them now if no one "
+                "fetches them");
+        }
+    }
+    {
+        FILE* fp = std::fopen(claim_path.c_str(), "w");
+        if (!fp) throw IoError("cannot write " + claim_path + ": " + std::strerror(errno));
+        std::fprintf(fp, "%s %ld %llu\n", host_name().c_str(), static_cast<long>(::getpid()),
+                     static_cast<unsigned long long>(process_start(::getpid()).value_or(0)));
+        std::fclose(fp);
+    }
+    struct Unclaim {
+        std::string path;
+        ~Unclaim() { std::remove(path.c_str()); }  // a clean end (not a crash) gives the directory back
+    } unclaim{claim_path};
+    if (reclaim) {
         int rc = run_to_file("frontier-lease", {"-f", f, "--reclaim"}, "", o.common.quiet);
         if (rc != 0) throw IoError("frontier-lease --reclaim exited " + std::to_string(rc));
     }

@@ -24,13 +24,13 @@ int main(int argc, char** argv) {
             app.add_option("--set", o.set, "a frontier setting KEY=VALUE (repeatable; the keys: frontier-config with no argument)")
                 ->allow_extra_args(false);
             app.add_flag("--reclaim", o.reclaim,
-                         "first end the leases a crashed run left (frontier-lease --reclaim)");
+                         "first end every lease out (frontier-lease --reclaim), when a dead run is not recognised as one");
         },
         [&] { return frontier::run_crawl(o); },
         "Crawl from seeds until nothing is left: frontier-lease --follow | fetch --links | frontier-done, then "
         "the reports.",
         "  # crawl a site 3 links deep, at most 500 pages per site, WARC out\n"
         "  frontier-crawl -o out --depth 3 --per-site 500 --warc https://example.org/\n"
-        "  # run again to resume (after ^C, or after a crash with --reclaim)\n"
-        "  frontier-crawl -o out --reclaim");
+        "  # run again to resume (after ^C, or a crash: a dead run's leases are reclaimed)\n"
+        "  frontier-crawl -o out");
 }

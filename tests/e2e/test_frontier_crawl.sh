@@ -57,10 +57,20 @@ frontier-budget -q -f crash/crawl.db --total-budget -1
 frontier-budget -q -f crash/crawl.db --unretire --all
 frontier-lease -q -f crash/crawl.db -n 10 > /dev/null   # leased, never fetched: the dead pipeline's
 [ "$(frontier-report -f crash/crawl.db --json | jq .urls.leased)" -ge 1 ] || fail "no lease out before --reclaim"
-timeout 60 frontier-crawl -o crash --reclaim 2> crash.err || { cat crash.err; fail "--reclaim crawl exited $?"; }
+# The dead crawl's claim: this host, a pid that is not that process.
+echo "$(hostname) 999999 1" > crash/crawl.pid
+timeout 60 frontier-crawl -o crash 2> crash.err || { cat crash.err; fail "crawl after a crash exited $?"; }
+grep -q "stopped without finishing" crash.err || fail "the dead crawl was not noticed: $(cat crash.err)"
 grep -q "reclaimed" crash.err || fail "no reclaim message: $(cat crash.err)"
-grep -q '^URLs: 0 queued; 0 leased; 4 done' crash/report.txt || fail "after --reclaim: $(head -3 crash/report.txt)"
-echo "ok: --reclaim after a crash"
+grep -q '^URLs: 0 queued; 0 leased; 4 done' crash/report.txt || fail "after the reclaim: $(head -3 crash/report.txt)"
+[ ! -e crash/crawl.pid ] || fail "the claim was left after a clean end"
+echo "ok: a crawl that died is noticed and its leases reclaimed at the next start"
+# A crawl running in the directory (this shell stands for it): refused.
+echo "$(hostname) $$ $(awk '{print $22}' /proc/$$/stat)" > crash/crawl.pid
+frontier-crawl -o crash 2> live.err && fail "a second crawl in a running crawl's directory started"
+grep -q "a crawl is running in crash" live.err || fail "second crawl: $(cat live.err)"
+rm crash/crawl.pid
+echo "ok: one crawl per directory"
 
 # Bad options: exit 2, nothing created.
 set +e
