@@ -17,6 +17,8 @@
 #include <optional>
 #include <climits>
 #include <cstring>
+#include <functional>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -79,8 +81,9 @@ Child spawn(const std::string& name, const std::vector<std::string>& args, int i
 // Waits for every child. On SIGINT/SIGTERM the pipeline's head is told to
 // stop (a terminal's ^C reaches all of them anyway): frontier-lease stops
 // leasing, fetch finishes what it holds, frontier-done records it.
-void wait_all(std::vector<Child>& kids) {
+void wait_all(std::vector<Child>& kids, const std::function<void()>& tick = {}) {
     bool told = false;
+    double last_tick = monotonic_seconds();
     for (;;) {
         bool running = false;
         for (auto& c : kids) {
@@ -93,6 +96,10 @@ void wait_all(std::vector<Child>& kids) {
         if (stop_requested() && !told) {
             ::kill(kids.front().pid, SIGTERM);
             told = true;
+        }
+        if (tick && monotonic_seconds() - last_tick >= 1) {
+            tick();
+            last_tick = monotonic_seconds();
         }
         sleep_for(0.05);
     }
@@ -260,9 +267,9 @@ int run_crawl(const CrawlOptions& o) {
     std::string results = o.out + "/results.jsonl";
     int res = ::open(results.c_str(), O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
     if (res < 0) throw IoError("cannot write " + results + ": " + std::strerror(errno));
-    std::vector<std::string> lease_args{"-f", f, "--follow", "--max-in-flight", c};
+    std::vector<std::string> lease_args{"-f", f, "--follow", "--max-in-flight", c, "--no-progress"};
     if (o.common.quiet) lease_args.push_back("-q");
-    std::vector<std::string> fetch_args{"-c", c, "--links"};
+    std::vector<std::string> fetch_args{"-c", c, "--links", "--no-progress"};
     if (o.warc) {
         std::string dir = o.out + "/warc";
         if (::mkdir(dir.c_str(), 0755) != 0 && errno != EEXIST)
@@ -270,14 +277,49 @@ int run_crawl(const CrawlOptions& o) {
         fetch_args.insert(fetch_args.end(), {"--warc", dir + "/crawl-" + std::to_string(static_cast<int64_t>(frontier::now()))});
     }
     if (o.common.quiet) fetch_args.push_back("-q");
-    if (o.common.progress) fetch_args.push_back("--progress");
-    std::vector<std::string> done_args{"-f", f};
+    std::vector<std::string> done_args{"-f", f, "--no-progress"};
     std::vector<Child> kids;
     kids.push_back(spawn("frontier-lease", lease_args, -1, p1[1]));
     kids.push_back(spawn("fetch", fetch_args, p1[0], p2[1]));
     kids.push_back(spawn("frontier-done", done_args, p2[0], res));
     for (int fd : {p1[0], p1[1], p2[0], p2[1], res}) ::close(fd);
-    wait_all(kids);
+    // One progress line of the crawl's own (the tools draw none): what the
+    // frontier holds, the rate over the last seconds, and the time left at
+    // that rate for what is queued now (more may be found).
+    const bool progress = show_progress(o.common);
+    const bool tty = stderr_is_tty();
+    std::unique_ptr<Store> view;
+    if (progress) view = std::make_unique<Store>(f, Store::Mode::read);
+    const double started = monotonic_seconds();
+    int64_t ended_before = 0;
+    double rate = 0;
+    auto ended = [&] { return view->count("done") + view->count("failed") + view->count("blocked"); };
+    if (progress) ended_before = ended();
+    int64_t ended_at_start = ended_before;
+    auto tick = [&] {
+        int64_t e = ended(), queued = view->count("queued"), in_flight = view->count("leased");
+        rate = rate == 0 ? double(e - ended_before) : 0.7 * rate + 0.3 * double(e - ended_before);
+        ended_before = e;
+        std::string line = "frontier-crawl: " + std::to_string(view->count("done")) + " done, " +
+                           std::to_string(view->count("failed")) + " failed, " +
+                           std::to_string(view->count("blocked")) + " blocked, " + std::to_string(queued) +
+                           " queued, " + std::to_string(in_flight) + " in flight; " +
+                           std::to_string(static_cast<int64_t>(rate + 0.5)) + " URLs/s";
+        if (rate >= 0.5 && queued > 0)
+            line += "; " + std::to_string(static_cast<int64_t>(double(queued) / rate + 0.5)) + " s left at this rate";
+        line = tty ? "\r" + line + "\033[K" : line + "\n";
+        (void)!::write(2, line.data(), line.size());
+    };
+    wait_all(kids, progress ? std::function<void()>(tick) : std::function<void()>());
+    if (progress) {
+        tick();
+        if (tty) (void)!::write(2, "\n", 1);
+        double secs = monotonic_seconds() - started;
+        int64_t n = ended() - ended_at_start;
+        char buf[64];
+        std::snprintf(buf, sizeof buf, "%.1f s (%.0f URLs/s)", secs, secs > 0 ? double(n) / secs : 0.0);
+        say(std::to_string(n) + " URLs ended in " + buf);
+    }
     int lease_rc = exit_code_of(kids[0]), fetch_rc = exit_code_of(kids[1]), done_rc = exit_code_of(kids[2]);
 
     int rc = 0;

@@ -28,7 +28,7 @@ int run_done(const DoneOptions& o) {
     HeldOutput held;  // a result is printed only once it is committed
     // Progress (a terminal, or --progress): a line every 2 s with the rate
     // since the last line, and a summary at the end.
-    const bool progress = o.common.progress || (stderr_is_tty() && !o.common.quiet);
+    const bool progress = show_progress(o.common);
     const double started = monotonic_seconds();
     double last_report = started;
     int64_t last_results = 0;

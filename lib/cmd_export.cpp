@@ -76,7 +76,7 @@ int run_export(const ExportOptions& o) {
     std::unique_ptr<FileSink> file;
     if (!o.output.empty() && o.output != "-") file = std::make_unique<FileSink>(o.output);
 
-    bool progress = o.common.progress || stderr_is_tty();
+    bool progress = o.common.progress || (stderr_is_tty() && !o.common.no_progress);
     int64_t rows = 0;
     auto last = std::chrono::steady_clock::now();
     auto line = [&](std::string_view l) {

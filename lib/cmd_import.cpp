@@ -112,7 +112,7 @@ int run_import(const ImportOptions& o) {
     bool end_seen = false;
     Record end;
     ImportRow row;
-    bool progress = o.common.progress || stderr_is_tty();
+    bool progress = o.common.progress || (stderr_is_tty() && !o.common.no_progress);
     auto last = std::chrono::steady_clock::now();
     HeldOutput held;  // rejection records are printed once their batch is committed
     auto reject = [&](const Rejection& r) {

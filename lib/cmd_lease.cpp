@@ -164,7 +164,7 @@ int run_lease(const LeaseOptions& o) {
     // --follow: keep at most max_in_flight leases out frontier-wide.
     // Progress (a terminal, or --progress): a line every 2 s of real time with
     // the lease rate since the last line, and a closing summary.
-    const bool progress = o.common.progress || (stderr_is_tty() && !o.common.quiet);
+    const bool progress = show_progress(o.common);
     const double started = monotonic_seconds();
     double last_report = started;
     double last_poll = started;

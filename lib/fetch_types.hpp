@@ -37,6 +37,7 @@ struct FetchOptions {
     bool http2 = true;                       // offer HTTP/2 over TLS
     bool quiet = false;                      // no summary
     bool progress = false;                   // progress even when stderr is not a tty
+    bool no_progress = false;                // none even on a tty
     bool verbose = false;
     std::vector<std::string> headers;        // --header "Name: value", sent with every request
     std::string proxy;                       // --proxy URL (empty: none; libcurl's proxy variables are not read)

@@ -280,7 +280,7 @@ void Fetcher::progress(double t, bool final_line) {
 }
 
 void Fetcher::run(InputFeeder& input) {
-    show_progress_ = opt_.progress || (stderr_is_tty() && !opt_.quiet);
+    show_progress_ = opt_.progress || (stderr_is_tty() && !opt_.quiet && !opt_.no_progress);
     last_progress_ = started_;
     double last_prune = started_;
     bool input_done = false;

@@ -60,6 +60,11 @@ void add_common_options(CLI::App& app, CommonOptions& opts, bool with_frontier) 
     flag("-q,--quiet", opts.quiet, help.quiet);
     flag("-v,--verbose", opts.verbose, help.verbose);
     flag("--progress", opts.progress, help.progress);
+    if (*help.progress) app.add_flag("--no-progress", opts.no_progress, "no progress lines, even on a terminal")->group("");
+}
+
+bool show_progress(const CommonOptions& opts) {
+    return opts.progress || (stderr_is_tty() && !opts.quiet && !opts.no_progress);
 }
 
 std::string frontier_path(const CommonOptions& opts) {

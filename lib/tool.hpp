@@ -23,7 +23,12 @@ struct CommonOptions {
     bool quiet = false;
     bool verbose = false;
     bool progress = false;
+    bool no_progress = false;  // --no-progress: none even on a terminal (frontier-crawl draws its own)
 };
+
+// Progress lines on stderr: with --progress, or on a terminal unless -q or
+// --no-progress.
+bool show_progress(const CommonOptions& opts);
 
 // Adds -f/--frontier, -q/--quiet, -v/--verbose and --progress.
 void add_common_options(CLI::App& app, CommonOptions& opts, bool with_frontier = true);

@@ -71,6 +71,7 @@ int main(int argc, char** argv) {
             o.quiet = common.quiet;
             o.verbose = common.verbose;
             o.progress = common.progress;
+            o.no_progress = common.no_progress;
             return frontier::run_fetch(o);
         },
         "Fetch URLs (JSON lines or bare URLs on stdin) and report one JSON result per line.",
