@@ -40,7 +40,8 @@ const CommonHelp kCommonHelp[] = {
     {"frontier-import", "no rejection lines and no summary", "", "progress lines on stderr even when it is not a terminal"},
     {"fetch", "no summary line and no progress", "also report each host marked down",
      "progress lines on stderr even when it is not a terminal"},
-    {"frontier-crawl", "no messages on stderr (errors excepted)", "", "fetch's progress line even when stderr is not a terminal"},
+    {"frontier-crawl", "no messages on stderr (errors excepted)", "",
+     "the crawl's progress line even when stderr is not a terminal"},
 };
 
 }  // namespace
