@@ -83,7 +83,6 @@ Transfer::Transfer(const FetchOptions& opt, BodyBudget* budget, CURLSH* share)
     curl_easy_setopt(e, CURLOPT_REDIR_PROTOCOLS_STR, "http,https");
     curl_easy_setopt(e, CURLOPT_NOSIGNAL, 1L);
     curl_easy_setopt(e, CURLOPT_MAXREDIRS, 5L);
-    curl_easy_setopt(e, CURLOPT_PIPEWAIT, 1L);
     curl_easy_setopt(e, CURLOPT_ERRORBUFFER, errbuf_);
     curl_easy_setopt(e, CURLOPT_OPENSOCKETFUNCTION, &Transfer::on_open_socket);
     curl_easy_setopt(e, CURLOPT_OPENSOCKETDATA, this);
@@ -172,6 +171,11 @@ void Transfer::begin(FetchJob&& job, double fetched_at, BodyCharge&& charge) {
     curl_easy_setopt(e, CURLOPT_MAXFILESIZE_LARGE,
                      static_cast<curl_off_t>(res_.job.robots ? 0 : opt_.max_size));
     curl_easy_setopt(e, CURLOPT_URL, res_.job.url.c_str());
+    // Wait for a connection's multiplexing to be known only where HTTP/2 is
+    // likely (https, with HTTP/2 offered): on plain http (HTTP/1.1) it would
+    // hold a new host's other requests until the first response came.
+    bool https = res_.job.url.size() > 8 && (res_.job.url[4] | 0x20) == 's' && res_.job.url[5] == ':';
+    curl_easy_setopt(e, CURLOPT_PIPEWAIT, https && opt_.http2 ? 1L : 0L);
     if (!opt_.proxy.empty()) check_target_through_proxy();
 }
 

@@ -86,4 +86,13 @@ echo "$BASE/headers" | fetch --body -q | grep -q 'frontier/0.1.0 (+crawl-frontie
 printf '%s\n' "{\"url\":\"$BASE/headers\",\"etag\":\"\\\"q\\\"\",\"http_last_modified\":784111777}" |
     fetch --body -q > h.jsonl
 grep -q 'If-None-Match' h.jsonl && grep -q 'Sun, 06 Nov 1994 08:49:37 GMT' h.jsonl
+# --per-host 4 on plain http: four slow requests to a new host go at once
+# (about 1 s), not one first and then three (about 2 s, when fetch waited to
+# learn whether the first connection could multiplex).
+for i in 1 2 3 4; do echo "$BASE/delay/1?i=$i"; done > slow.txt
+t0=$(date +%s%N)
+fetch -q --per-host 4 slow.txt > slow.jsonl
+ms=$((($(date +%s%N) - t0) / 1000000))
+[ "$(grep -c '"status":200' slow.jsonl)" = 4 ] || { echo "slow requests failed"; exit 1; }
+[ $ms -lt 1800 ] || { echo "4 requests to a new http host took $ms ms: not in parallel"; exit 1; }
 echo PASS
