@@ -122,6 +122,12 @@ int run_add(const AddOptions& o) {
                 if (r.status == AddStatus::added) {
                     w.field("queue", r.queue);
                     w.field("priority", r.priority);
+                    // How a computed priority came about, when anything but the
+                    // base made it (the seed's prioritySource, bonusApplied).
+                    if (!r.priority_source.empty() && r.priority_source != "base") {
+                        w.field("priority_source", r.priority_source);
+                        w.field("bonus_applied", r.bonus_applied);
+                    }
                     w.field("cost", r.cost);
                 }
                 w.end();

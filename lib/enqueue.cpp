@@ -30,6 +30,24 @@ bool Enqueuer::read_fields(const Record& rec, EnqueueFields& f, EnqueueResult& r
         f.visit_now = rec.get_bool("visit_now").value_or(false);
         f.bias = rec.get_number("bias").value_or(0);
         f.estimated_cost_ms = rec.get_number("estimated_cost_ms");
+        if (const JsonValue* g = rec.find("gap_prediction"); g && g->kind != JsonValue::Kind::null) {
+            Record inner;
+            if (g->kind != JsonValue::Kind::object || !parse_record(g->raw, inner))
+                throw FieldTypeError{"gap_prediction", "object {confidence_score, expected_coverage_lift}"};
+            std::optional<double> c, l;
+            try {
+                c = inner.get_number("confidence_score");
+                l = inner.get_number("expected_coverage_lift");
+            } catch (const FieldTypeError&) {
+                throw FieldTypeError{"gap_prediction", "object {confidence_score, expected_coverage_lift}"};
+            }
+            if (!c || !l || !std::isfinite(*c) || !std::isfinite(*l))
+                throw FieldTypeError{"gap_prediction", "object {confidence_score, expected_coverage_lift}"};
+            f.gap_prediction = std::make_pair(*c, *l);
+        }
+        f.cluster_count = rec.get_number("cluster_count");
+        if (f.cluster_count && !(*f.cluster_count >= 0 && std::isfinite(*f.cluster_count)))
+            throw FieldTypeError{"cluster_count", "number >= 0"};
         if (const JsonValue* b = rec.find("bonuses"); b && b->kind != JsonValue::Kind::null) {
             if (b->kind != JsonValue::Kind::object) throw FieldTypeError{"bonuses", "object of numbers"};
             Record inner;
@@ -201,7 +219,12 @@ PreparedUrl Enqueuer::prepare(const EnqueueFields& f, const Settings& s) {
         in.bonuses = f.bonuses;
         in.estimated_cost_ms = f.estimated_cost_ms;
         in.meta_strings = f.meta_strings;
-        r.priority = compute_priority(s, in);
+        in.gap_prediction = f.gap_prediction;
+        in.cluster_count = f.cluster_count;
+        PriorityResult pr = compute_priority_detail(s, in);
+        r.priority = pr.priority;
+        res.priority_source = pr.source;
+        res.bonus_applied = pr.bonus_applied;
         // Huge bias, bonuses or weights can overflow to inf or NaN (which
         // the store cannot rank): a rejection, not a stopped run.
         if (!std::isfinite(r.priority)) {

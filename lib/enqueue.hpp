@@ -29,6 +29,8 @@ struct EnqueueResult {
     std::string url;     // canonical URL (empty when it did not parse)
     std::string queue;
     double priority = 0;
+    std::string priority_source;  // computed priorities: the seed's prioritySource
+    double bonus_applied = 0;     // and bonusApplied
     int64_t cost = 0;
 };
 
@@ -58,6 +60,8 @@ struct EnqueueFields {
     double bias = 0;
     std::vector<std::pair<std::string, double>> bonuses;
     std::optional<double> estimated_cost_ms;
+    std::optional<std::pair<double, double>> gap_prediction;  // confidence_score, expected_coverage_lift
+    std::optional<double> cluster_count;
     std::string meta;  // raw JSON
     std::vector<std::string> meta_strings;
 };

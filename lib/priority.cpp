@@ -1,5 +1,7 @@
 #include "priority.hpp"
 
+#include <cmath>
+
 #include <algorithm>
 #include <cctype>
 
@@ -33,7 +35,8 @@ void add_tokens(std::vector<std::string>& out, std::string_view text) {
 
 }  // namespace
 
-double compute_priority(const Settings& s, const PriorityInput& in) {
+PriorityResult compute_priority_detail(const Settings& s, const PriorityInput& in) {
+    PriorityResult r;
     double weight;
     if (auto it = s.type_weights.find(std::string(in.type)); !in.type.empty() && it != s.type_weights.end())
         weight = it->second;
@@ -41,19 +44,35 @@ double compute_priority(const Settings& s, const PriorityInput& in) {
         weight = def->second;
     else
         weight = 12;
-    double p = weight + static_cast<double>(in.depth) + in.bias;
+    double p = (weight + static_cast<double>(in.depth) + in.bias) * s.base_weight;
+    auto lower = [&](double by, const char* source) {
+        if (!(by > 0)) return;
+        p -= by;
+        r.bonus_applied += by;
+        if (source) r.source = source;
+    };
     if (!in.discovery.empty())
         if (auto it = s.discovery_bonus.find(std::string(canonical_discovery(in.discovery)));
             it != s.discovery_bonus.end())
-            p -= it->second;
+            lower(it->second, "discovery-bonus");
+    if (in.gap_prediction) {
+        double score = in.gap_prediction->first * 10 + in.gap_prediction->second * 5;
+        auto it = s.bonus_weights.find("gap-score");
+        lower(score * (it != s.bonus_weights.end() ? it->second : 1.0), "gap-prediction");
+    }
+    if (in.cluster_count && *in.cluster_count >= 1)
+        lower(std::min(std::log2(*in.cluster_count) * s.cluster_boost_factor, 20.0), "cluster-boost");
     for (auto& [name, score] : in.bonuses) {
         auto it = s.bonus_weights.find(name);
-        p -= score * (it != s.bonus_weights.end() ? it->second : 1.0);
+        double by = score * (it != s.bonus_weights.end() ? it->second : 1.0);
+        p -= by;  // a named bonus may be negative (a penalty)
+        r.bonus_applied += by;
     }
-    if (in.estimated_cost_ms) {
+    if (s.cost_aware && in.estimated_cost_ms) {
         if (*in.estimated_cost_ms < 100) p -= p * 0.1;
         else if (*in.estimated_cost_ms > 500) p += p * 0.1;
     }
+    r.priority = p;
     if (!s.focus.empty() || s.focus_other) {
         std::vector<std::string> tokens;
         if (in.url) {
@@ -64,10 +83,17 @@ double compute_priority(const Settings& s, const PriorityInput& in) {
         for (auto& m : in.meta_strings) add_tokens(tokens, m);
         for (auto& rule : s.focus)
             for (auto& t : rule.tokens)
-                if (std::find(tokens.begin(), tokens.end(), t) != tokens.end()) return rule.floor;
-        if (s.focus_other) return *s.focus_other;
+                if (std::find(tokens.begin(), tokens.end(), t) != tokens.end()) {
+                    r.priority = rule.floor;
+                    r.source = "focus";
+                    return r;
+                }
+        if (s.focus_other) {
+            r.priority = *s.focus_other;
+            r.source = "focus";
+        }
     }
-    return p;
+    return r;
 }
 
 namespace {

@@ -61,6 +61,12 @@ const std::vector<SettingDef> kDefs = {
      K::number_map, nullptr, false, false, "discovery -> bonus subtracted from the priority"},
     {"priority.bonus-weights", "{}", K::number_map, nullptr, false, false,
      "name -> weight for the record's bonuses object"},
+    {"priority.base-weight", "1", K::number, nullptr, false, false,
+     "multiplier of the base priority (type weight + depth + bias)"},
+    {"priority.cluster-boost-factor", "2.5", K::number, nullptr, false, false,
+     "cluster boost = min(log2(cluster_count) x factor, 20)"},
+    {"priority.cost-aware", "false", K::boolean, nullptr, false, false,
+     "estimated_cost_ms < 100 lowers the priority 10%, > 500 raises it 10%"},
     {"priority.focus", "[]", K::focus, nullptr, false, false,
      "[{\"tokens\":[...],\"floor\":P}]: first matching rule sets the priority"},
     {"priority.focus-other", "null", K::number, nullptr, false, true,
@@ -382,6 +388,9 @@ Settings build_settings(const std::map<std::string, std::string>& values,
         s.type_weights = number_map(v["priority.type-weights"]);
         s.discovery_bonus = number_map(v["priority.discovery-bonus"]);
         s.bonus_weights = number_map(v["priority.bonus-weights"]);
+        s.base_weight = num("priority.base-weight");
+        s.cluster_boost_factor = num("priority.cluster-boost-factor");
+        s.cost_aware = boolean("priority.cost-aware");
         for (auto rule : p.parse(v["priority.focus"]).get_array()) {
             FocusRule fr;
             for (auto t : rule["tokens"].get_array()) {

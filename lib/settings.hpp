@@ -104,6 +104,9 @@ struct Settings {
     CanonOptions canon;
     bool fifo = false;  // priority.mode == fifo
     std::map<std::string, double> type_weights, discovery_bonus, bonus_weights;
+    double base_weight = 1;            // priority.base-weight
+    double cluster_boost_factor = 2.5; // priority.cluster-boost-factor
+    bool cost_aware = false;           // priority.cost-aware
     std::vector<FocusRule> focus;
     std::optional<double> focus_other;
     bool hold_queues = true;

@@ -49,12 +49,51 @@ TEST_CASE("named bonuses and the cost-aware adjustment", "[priority]") {
     in.bonuses = {{"gap-score", 0.4}};
     CHECK(compute_priority(s, in) == Approx(4));  // 10 - 0.4*15
     in.bonuses.clear();
+    // costAwarePriority is off by default, as in the seed.
     in.estimated_cost_ms = 50;
+    CHECK(compute_priority(s, in) == Approx(10));
+    s = build_settings({{"priority.cost-aware", "true"}}, {});
     CHECK(compute_priority(s, in) == Approx(9));
     in.estimated_cost_ms = 900;
     CHECK(compute_priority(s, in) == Approx(11));
     in.estimated_cost_ms = 300;
     CHECK(compute_priority(s, in) == Approx(10));
+}
+
+TEST_CASE("the seed's scorer steps: base multiplier, gap prediction, cluster boost, source", "[priority]") {
+    Settings s = build_settings({{"priority.bonus-weights", "{\"gap-score\":2}"}}, {});
+    Url u = url_of("http://example.com/a");
+    PriorityInput in;
+    in.url = &u;
+    in.type = "nav";  // weight 10
+    PriorityResult r = compute_priority_detail(s, in);
+    CHECK(r.priority == 10);
+    CHECK(r.source == "base");
+    CHECK(r.bonus_applied == 0);
+    // Gap score = confidence x 10 + coverage lift x 5 = 0.5 x 10 + 0.2 x 5 = 6,
+    // times the gap-score weight 2: 12.
+    in.discovery = "sitemap";  // 10
+    in.gap_prediction = std::make_pair(0.5, 0.2);
+    r = compute_priority_detail(s, in);
+    CHECK(r.priority == Approx(10 - 10 - 12));
+    CHECK(r.source == "gap-prediction");
+    CHECK(r.bonus_applied == Approx(22));
+    // Cluster boost = min(log2(count) x 2.5, 20): 8 occurrences give 7.5.
+    in.cluster_count = 8;
+    r = compute_priority_detail(s, in);
+    CHECK(r.priority == Approx(10 - 10 - 12 - 7.5));
+    CHECK(r.source == "cluster-boost");
+    in.cluster_count = 1e9;  // held to 20
+    CHECK(compute_priority_detail(s, in).priority == Approx(10 - 10 - 12 - 20));
+    // The base multiplier scales the base only.
+    Settings twice = build_settings({{"priority.base-weight", "2"}}, {});
+    PriorityInput base;
+    base.url = &u;
+    base.type = "nav";
+    base.discovery = "sitemap";
+    r = compute_priority_detail(twice, base);
+    CHECK(r.priority == 10 * 2 - 10);
+    CHECK(r.source == "discovery-bonus");
 }
 
 TEST_CASE("focus rules set floors; focus-other drops the rest", "[priority]") {

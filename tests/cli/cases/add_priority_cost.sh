@@ -13,3 +13,13 @@ printf '%s\n' \
   '{"url":"http://a.example/lister","last_modified":"2024-06-01T00:00:00Z"}' \
   '{"url":"http://a.example/lister","visit_now":true}' | frontier-add -f f.db
 echo "exit=$?"
+# The seed's scorer steps from record fields: a gap prediction (confidence
+# x 10 + coverage lift x 5), a problem cluster (min(log2(count) x 2.5, 20)),
+# the source and the bonus applied; cost-aware only with priority.cost-aware.
+printf '%s\n' \
+  '{"url":"http://g.example/gap","type":"nav","gap_prediction":{"confidence_score":0.5,"expected_coverage_lift":0.2}}' \
+  '{"url":"http://g.example/cluster","type":"nav","cluster_count":8}' \
+  '{"url":"http://g.example/slow","type":"nav","estimated_cost_ms":900}' \
+  '{"url":"http://g.example/bad","gap_prediction":{"confidence_score":"high"}}' | frontier-add -f f.db
+frontier-config -f f.db priority.cost-aware true
+echo '{"url":"http://g.example/slow2","type":"nav","estimated_cost_ms":900}' | frontier-add -f f.db
