@@ -18,28 +18,6 @@ namespace {
 constexpr int64_t kUnsetBudget = std::numeric_limits<int64_t>::min();
 }  // namespace
 
-const char* url_state_name(UrlState s) {
-    switch (s) {
-        case UrlState::queued: return "queued";
-        case UrlState::leased: return "leased";
-        case UrlState::done: return "done";
-        case UrlState::failed: return "failed";
-        case UrlState::blocked: return "blocked";
-        case UrlState::disabled: return "disabled";
-    }
-    return "unknown";
-}
-
-const char* add_status_name(AddStatus s) {
-    switch (s) {
-        case AddStatus::added: return "added";
-        case AddStatus::duplicate: return "duplicate";
-        case AddStatus::updated: return "updated";
-        case AddStatus::rejected: return "rejected";
-    }
-    return "unknown";
-}
-
 Store::Store(const std::string& path, Mode mode) {
     db_ = std::make_unique<Db>(path, mode == Mode::create, mode == Mode::read);
     ensure_schema(*db_, mode != Mode::read);
