@@ -179,6 +179,20 @@ void Transfer::begin(FetchJob&& job, double fetched_at, BodyCharge&& charge) {
     if (!opt_.proxy.empty()) check_target_through_proxy();
 }
 
+// The address kinds this transfer's job may reach: its record's, else
+// --addresses, else all but link-local (fetch(1), ADDRESS GUARD).
+unsigned Transfer::allowed_kinds() const {
+    return res_.job.addresses ? res_.job.addresses : opt_.addresses ? opt_.addresses : kAddrDefault;
+}
+
+namespace {
+// "address guard: ADDR is a KIND address; this URL may connect to K,K addresses"
+std::string refused_kind(std::string_view addr, AddressKind kind, unsigned allowed) {
+    return "address guard: " + std::string(addr) + " is a " + address_kind_name(kind) +
+           " address; this URL may connect to " + format_address_kinds(allowed) + " addresses";
+}
+}  // namespace
+
 // With --proxy, the address guard sees only the proxy's address: a target
 // written as an IP address, or a localhost name (RFC 6761), is checked here
 // against the record's kinds; other names are resolved by the proxy.
@@ -189,10 +203,8 @@ void Transfer::check_target_through_proxy() {
     std::optional<AddressKind> kind = address_kind(host);
     if (!kind && (host == "localhost" || (host.size() > 10 && host.substr(host.size() - 10) == ".localhost")))
         kind = kAddrLoopback;
-    unsigned allowed = res_.job.addresses ? res_.job.addresses : opt_.addresses ? opt_.addresses : kAddrDefault;
-    if (kind && !(allowed & *kind))
-        denied_ = "address guard: " + std::string(host) + " is a " + address_kind_name(*kind) +
-                  " address; this URL may connect to " + format_address_kinds(allowed) + " addresses";
+    unsigned allowed = allowed_kinds();
+    if (kind && !(allowed & *kind)) denied_ = refused_kind(host, *kind, allowed);
 }
 
 // The address guard (fetch(1), ADDRESS GUARD): every connection is checked
@@ -210,9 +222,7 @@ curl_socket_t Transfer::on_open_socket(void* self, curlsocktype purpose, struct 
         return socket(a->family, a->socktype, a->protocol);
     }
     if (purpose == CURLSOCKTYPE_IPCXN) {
-        unsigned allowed = t->res_.job.addresses ? t->res_.job.addresses
-                         : t->opt_.addresses    ? t->opt_.addresses
-                                                : kAddrDefault;
+        unsigned allowed = t->allowed_kinds();
         AddressKind kind = address_kind(&a->addr);
         if (!connection_allowed(allowed, kind, t->first_kind_, t->responses_ > 0)) {
             char text[INET6_ADDRSTRLEN] = "?";
@@ -220,11 +230,10 @@ curl_socket_t Transfer::on_open_socket(void* self, curlsocktype purpose, struct 
                 inet_ntop(AF_INET, &reinterpret_cast<const sockaddr_in*>(&a->addr)->sin_addr, text, sizeof text);
             else if (a->family == AF_INET6)
                 inet_ntop(AF_INET6, &reinterpret_cast<const sockaddr_in6*>(&a->addr)->sin6_addr, text, sizeof text);
-            t->denied_ = std::string("address guard: ") + text + " is a " + address_kind_name(kind) + " address";
-            if (allowed & kind)
-                t->denied_ += ", and a redirect from a public address may not lead to one";
-            else
-                t->denied_ += "; this URL may connect to " + format_address_kinds(allowed) + " addresses";
+            t->denied_ = (allowed & kind) ? std::string("address guard: ") + text + " is a " +
+                                                address_kind_name(kind) +
+                                                " address, and a redirect from a public address may not lead to one"
+                                          : refused_kind(text, kind, allowed);
             return CURL_SOCKET_BAD;
         }
         if (t->first_kind_ == 0) t->first_kind_ = kind;

@@ -78,6 +78,7 @@ private:
     static int on_debug(CURL*, curl_infotype type, char* p, size_t n, void* self);
     static curl_socket_t on_open_socket(void* self, curlsocktype purpose, struct curl_sockaddr* address);
     void check_target_through_proxy();
+    unsigned allowed_kinds() const;
     void header_line(std::string_view line);
     bool unfollowed_redirect(CURLcode rc) const;
 
