@@ -517,10 +517,14 @@ bool Store::Impl::is_seed_host(int64_t host_id) {
     st.bind(1, host_id);
     bool seed = st.step() && !st.is_null(0);
     st.reset();
+    note_seed_host(host_id, seed);
+    return seed;
+}
+
+void Store::Impl::note_seed_host(int64_t host_id, bool seed) {
     auto& cache = seed ? seed_hosts : other_hosts;
     if (cache.size() >= kIdCacheMax) cache.clear();
     cache.insert(host_id);
-    return seed;
 }
 
 void Store::add_seed_domain(const std::string& domain) {

@@ -133,6 +133,7 @@ struct Store::Impl {
     int64_t queue_id_for(const std::string& key, const Settings& s);
     int64_t host_id_for(const std::string& name);
     bool is_seed_host(int64_t host_id);  // hosts.seed, cached (seed_hosts, other_hosts)
+    void note_seed_host(int64_t host_id, bool seed);  // caches hosts.seed read with other columns
     // Both ids of an added URL, through host_queues.
     std::pair<int64_t, int64_t> ids_for(const std::string& host_key, const std::string& queue_key, const Settings& s);
     const RobotsRules& robots_rules(int64_t host_id, std::string_view text);

@@ -398,8 +398,10 @@ LeaseOutcome Store::lease(const LeaseRequest& req) {
             int64_t seq = head.seq;
 
             if (p.robots_enabled) {
+                // The host's seed flag comes with its robots.txt state: the
+                // address kinds below need it, and this row is read anyway.
                 Stmt& h = m.q("SELECT name, robots_state, robots_rules, robots_at, robots_retry_at, "
-                              "robots_lease_expires, robots_lease_seq FROM hosts WHERE id = ?");
+                              "robots_lease_expires, robots_lease_seq, seed FROM hosts WHERE id = ?");
                 h.bind(1, hid);
                 h.step();
                 std::string host = h.str(0);
@@ -409,6 +411,7 @@ LeaseOutcome Store::lease(const LeaseRequest& req) {
                 double retry_at = h.is_null(4) ? 0 : h.dbl(4);
                 bool outstanding = !h.is_null(5);
                 int64_t rseq = h.i64(6) + 1;
+                m.note_seed_host(hid, !h.is_null(7));
                 h.reset();
                 RobotsStep step = robots_step(static_cast<RobotsState>(rstate), rat, retry_at, outstanding, now);
                 if (step == RobotsStep::wait_lease) return false;
