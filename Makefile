@@ -12,14 +12,14 @@ BIN      ?= bin
 XML_CFLAGS := $(shell pkg-config --cflags libxml-2.0 2>/dev/null || echo -I/usr/include/libxml2)
 PQ_CFLAGS  := -I$(shell pg_config --includedir 2>/dev/null || echo /usr/include/postgresql)
 override CXXFLAGS += -std=c++20 -Wall -Wextra -Wpedantic -Wno-missing-field-initializers -Ilib $(XML_CFLAGS) $(PQ_CFLAGS) -MMD -MP
-# libpq and libcurl are opened on first use (lib/ondemand.hpp), so a tool
+# libpq and libcurl are opened on first use (lib/core/ondemand.hpp), so a tool
 # start does not load them and their ~30 dependencies; only fetch (and the
 # unit tests of its transfer code) link libcurl's transfer API.
 LDLIBS   := -lsqlite3 -lsimdjson -lxxhash -lpsl -lidn2 -lxml2 -lre2 -lz -lpthread
 CURL_LIBS := -lcurl
 
 TOOLS    := frontier-add frontier-lease frontier-done frontier-config frontier-budget frontier-report frontier-export frontier-import fetch frontier-crawl
-LIB_SRC  := $(wildcard lib/*.cpp lib/*/*.cpp)
+LIB_SRC  := $(wildcard lib/*/*.cpp lib/*/*/*.cpp)
 LIB_OBJ  := $(LIB_SRC:%.cpp=$(BUILD)/%.o)
 LIB_A    := $(BUILD)/libfrontier.a
 TOOL_BIN := $(foreach t,$(TOOLS),$(if $(wildcard tools/$(t).cpp),$(BIN)/$(t)))

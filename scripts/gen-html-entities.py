@@ -1,9 +1,9 @@
 #!/usr/bin/python3
-# Writes lib/html/entities.inc: the WHATWG named character references
+# Writes lib/web/html/entities.inc: the WHATWG named character references
 # (https://html.spec.whatwg.org/entities.json, as Python's html.entities.html5
-# carries it), sorted by name, for lib/html/tokenizer.cpp. Run by hand when
+# carries it), sorted by name, for lib/web/html/tokenizer.cpp. Run by hand when
 # the table changes (it has not since 2014); the build only reads the output.
-#   scripts/gen-html-entities.py > lib/html/entities.inc
+#   scripts/gen-html-entities.py > lib/web/html/entities.inc
 import html.entities
 
 def c_string(s):

@@ -1,8 +1,8 @@
 // fetch: fetch URLs with the libcurl multi interface and report each result
-// as a JSON line (fetch(1)). Options here; the work is in lib/fetcher.cpp.
-#include "fetcher.hpp"
+// as a JSON line (fetch(1)). Options here; the work is in lib/fetch/fetcher.cpp.
+#include "fetch/fetcher.hpp"
 #include "net/address_guard.hpp"
-#include "tool.hpp"
+#include "core/tool.hpp"
 
 int main(int argc, char** argv) {
     frontier::FetchOptions o;

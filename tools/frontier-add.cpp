@@ -1,5 +1,5 @@
 // frontier-add: enqueue URLs (seeds, lister output, discovered links).
-#include "commands.hpp"
+#include "cmd/commands.hpp"
 
 int main(int argc, char** argv) {
     frontier::AddOptions o;

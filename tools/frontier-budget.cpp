@@ -1,5 +1,5 @@
 // frontier-budget: show and change queue budgets, retire and unretire queues.
-#include "budget_cmd.hpp"
+#include "cmd/budget_cmd.hpp"
 
 int main(int argc, char** argv) {
     frontier::BudgetOptions o;

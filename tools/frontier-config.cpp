@@ -1,5 +1,5 @@
 // frontier-config: show and change frontier settings.
-#include "commands.hpp"
+#include "cmd/commands.hpp"
 
 int main(int argc, char** argv) {
     frontier::ConfigOptions o;

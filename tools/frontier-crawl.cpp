@@ -1,6 +1,6 @@
 // frontier-crawl: a one-off crawl in one command (frontier-crawl(1)).
-// Options here; the work is in lib/cmd_crawl.cpp.
-#include "commands.hpp"
+// Options here; the work is in lib/cmd/cmd_crawl.cpp.
+#include "cmd/commands.hpp"
 
 int main(int argc, char** argv) {
     frontier::CrawlOptions o;

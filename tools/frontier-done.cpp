@@ -1,5 +1,5 @@
 // frontier-done: take fetch results back into the frontier.
-#include "commands.hpp"
+#include "cmd/commands.hpp"
 
 int main(int argc, char** argv) {
     frontier::DoneOptions o;

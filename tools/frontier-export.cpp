@@ -1,5 +1,5 @@
 // frontier-export: the whole frontier as JSON lines, for frontier-import.
-#include "commands.hpp"
+#include "cmd/commands.hpp"
 
 int main(int argc, char** argv) {
     frontier::ExportOptions o;

@@ -1,5 +1,5 @@
 // frontier-import: a frontier-export stream into a new frontier file.
-#include "commands.hpp"
+#include "cmd/commands.hpp"
 
 int main(int argc, char** argv) {
     frontier::ImportOptions o;

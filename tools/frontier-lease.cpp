@@ -1,5 +1,5 @@
 // frontier-lease: hand out URLs that may be fetched now, each with a lease.
-#include "commands.hpp"
+#include "cmd/commands.hpp"
 
 int main(int argc, char** argv) {
     frontier::LeaseOptions o;

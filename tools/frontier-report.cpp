@@ -1,5 +1,5 @@
 // frontier-report: summary, per-queue table, JSON and an HTML page (frontier-report(1)).
-#include "report.hpp"
+#include "cmd/report.hpp"
 
 int main(int argc, char** argv) {
     frontier::ReportOptions o;

@@ -10,9 +10,9 @@
 #include <utility>
 #include <vector>
 
-#include "model.hpp"
-#include "recrawl.hpp"
-#include "settings.hpp"
+#include "policy/model.hpp"
+#include "policy/recrawl.hpp"
+#include "policy/settings.hpp"
 
 namespace frontier {
 

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # frontier-done holds URL-row updates until commit and writes them in row-id
-# order (lib/url_updates.hpp). That must change nothing observable: the same
+# order (lib/store/url_updates.hpp). That must change nothing observable: the same
 # results through one transaction and through `--batch 1` (a commit after
 # every result, so no update is ever held past its result) give the same
 # output lines and the same rows in every table. The results mix successes

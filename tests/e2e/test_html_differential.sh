@@ -1,4 +1,4 @@
-# Differential test of the HTML tokenizer (lib/html/tokenizer.cpp) against
+# Differential test of the HTML tokenizer (lib/web/html/tokenizer.cpp) against
 # html5lib (python3-html5lib), by tests/tools/html_diff.py through
 # bin/html-scan:
 #   tokens: every start tag (all attributes) and end tag of the hand-written

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# libcurl and libpq are opened on first use (lib/ondemand.hpp): only fetch
+# libcurl and libpq are opened on first use (lib/core/ondemand.hpp): only fetch
 # links libcurl and no tool links libpq, so starting frontier-lease or
 # frontier-report loads neither. The tools that use libcurl's URL API still
 # do: frontier-add canonicalises with it and frontier-done resolves links

@@ -1,4 +1,4 @@
-# Differential test of the robots.txt parser and matcher (lib/robots.cpp)
+# Differential test of the robots.txt parser and matcher (lib/web/robots.cpp)
 # against protego (python3-protego) and google/robotstxt's documented
 # expectations (robots_test.cc), by tests/tools/robots_diff.py through
 # bin/robots-check: typos, BOMs, CR/CRLF/CR-only line ends, lines over

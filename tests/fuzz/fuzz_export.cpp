@@ -1,5 +1,5 @@
 // libFuzzer target: the frontier-import side of the export stream
-// (lib/store_export.cpp decode_row, lib/export_format.cpp header and end
+// (lib/store/store_export.cpp decode_row, lib/store/export_format.cpp header and end
 // lines), without a database. The input is one line, parsed as a record.
 // Invariants: no crash; a row decode_row accepts has its table, a value per
 // column, every NOT NULL column set and each value of its column's type; an
@@ -8,9 +8,9 @@
 #include <cstdlib>
 #include <string_view>
 
-#include "export_format.hpp"
-#include "json.hpp"
-#include "store_export.hpp"
+#include "store/export_format.hpp"
+#include "json/json.hpp"
+#include "store/store_export.hpp"
 
 using namespace frontier;
 

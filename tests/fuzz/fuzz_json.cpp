@@ -1,4 +1,4 @@
-// libFuzzer target: the JSON-lines reader (lib/json_reader.cpp) and record
+// libFuzzer target: the JSON-lines reader (lib/json/json_reader.cpp) and record
 // decoding. The input is fed to parse_record() whole, and to a LineReader
 // as a stream of lines (with a small line limit, so "line-too-long" paths
 // run too). Invariants: no crash; every accepted record re-encodes to JSON
@@ -11,7 +11,7 @@
 #include <string>
 #include <string_view>
 
-#include "json.hpp"
+#include "json/json.hpp"
 
 using namespace frontier;
 

@@ -1,5 +1,5 @@
-// libFuzzer target: link extraction (lib/html_links.cpp, lib/html/,
-// lib/sitemap.cpp, lib/links.cpp). The first byte picks the content type;
+// libFuzzer target: link extraction (lib/web/html_links.cpp, lib/web/html/,
+// lib/web/sitemap.cpp, lib/web/links.cpp). The first byte picks the content type;
 // the rest is the body. Invariants: no crash; every link is an absolute
 // http(s) URL without a fragment; the tokenizer's tag and attribute names are
 // non-empty where the standard makes them so, hold no ASCII upper case, and
@@ -10,9 +10,9 @@
 #include <string>
 #include <string_view>
 
-#include "html/encoding.hpp"
-#include "html/tokenizer.hpp"
-#include "links.hpp"
+#include "web/html/encoding.hpp"
+#include "web/html/tokenizer.hpp"
+#include "web/links.hpp"
 
 using namespace frontier;
 

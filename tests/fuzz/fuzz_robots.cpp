@@ -1,4 +1,4 @@
-// libFuzzer target: the robots.txt parser and matcher (lib/robots.cpp).
+// libFuzzer target: the robots.txt parser and matcher (lib/web/robots.cpp).
 // The first line of the input is a path to match, the rest the robots.txt
 // body. Invariants: no crash; the stored form (serialize / deserialize)
 // matches exactly as the parsed rules do; "/robots.txt" is always allowed.
@@ -7,7 +7,7 @@
 #include <string>
 #include <string_view>
 
-#include "robots.hpp"
+#include "web/robots.hpp"
 
 using namespace frontier;
 

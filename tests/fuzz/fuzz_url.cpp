@@ -1,4 +1,4 @@
-// libFuzzer target: URL canonicalisation and resolution (lib/url.cpp).
+// libFuzzer target: URL canonicalisation and resolution (lib/web/url.cpp).
 // The input is "URL" or "BASE\nREF". Invariants: no crash; a canonical URL
 // is idempotent (canonicalising it again gives itself), http(s) only,
 // without control characters or spaces; queue keys and domains are computed.
@@ -8,7 +8,7 @@
 #include <string>
 #include <string_view>
 
-#include "url.hpp"
+#include "web/url.hpp"
 
 using namespace frontier;
 

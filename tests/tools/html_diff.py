@@ -1,5 +1,5 @@
 #!/usr/bin/python3
-"""Differential test of the HTML tokenizer (lib/html/tokenizer.cpp, through
+"""Differential test of the HTML tokenizer (lib/web/html/tokenizer.cpp, through
 bin/html-scan) against html5lib (Debian's python3-html5lib 1.1).
 
   html_diff.py tokens [options]   the tags of `html-scan tokens FILE` against
@@ -12,7 +12,7 @@ Run with /usr/bin/python3 (the interpreter that has python3-html5lib).
 
 tokens mode
 -----------
-html5lib._tokenizer.HTMLTokenizer is driven the way lib/html/tokenizer.cpp
+html5lib._tokenizer.HTMLTokenizer is driven the way lib/web/html/tokenizer.cpp
 drives its own states (Approx below mirrors start_tag_rules, end_tag_rules,
 at_html_point, breaks_out, raw_kind, push_foreign and
 pop_to_integration_point): after a start tag in HTML content, script -> script
@@ -107,7 +107,7 @@ ROOT = os.path.dirname(os.path.dirname(HERE))
 START, END = tokenTypes["StartTag"], tokenTypes["EndTag"]
 
 # ---------------------------------------------------------------------------
-# The C++ code's tree-construction approximation (lib/html/tokenizer.cpp).
+# The C++ code's tree-construction approximation (lib/web/html/tokenizer.cpp).
 
 MAX_TAG_NAME = 64        # kMaxTagName (bytes)
 MAX_FOREIGN_DEPTH = 256  # kMaxForeignDepth
@@ -1111,7 +1111,7 @@ def links_mode(args, fixtures_dir):
 
 def main():
     global HTML_SCAN, TMPDIR
-    ap = argparse.ArgumentParser(description="Differential test of lib/html/tokenizer.cpp against html5lib.")
+    ap = argparse.ArgumentParser(description="Differential test of lib/web/html/tokenizer.cpp against html5lib.")
     ap.add_argument("mode", choices=["tokens", "links"])
     ap.add_argument("--html-scan", help="the html-scan binary (default: html-scan on PATH, else ROOT/bin/html-scan)")
     ap.add_argument("--random", type=int, default=0, metavar="N", help="N random documents (tokens mode)")

@@ -1,4 +1,4 @@
-// Test driver for the HTML code (lib/html/, lib/html_links.cpp), used by the
+// Test driver for the HTML code (lib/web/html/, lib/web/html_links.cpp), used by the
 // differential tests against html5lib (tests/tools/html_diff.py):
 //
 //   html-scan tokens FILE          every start tag with all its attributes,
@@ -19,10 +19,10 @@
 #include <string>
 #include <vector>
 
-#include "html/encoding.hpp"
-#include "html/tokenizer.hpp"
-#include "json.hpp"
-#include "links.hpp"
+#include "web/html/encoding.hpp"
+#include "web/html/tokenizer.hpp"
+#include "json/json.hpp"
+#include "web/links.hpp"
 
 using namespace frontier;
 

@@ -1,4 +1,4 @@
-// Test driver for lib/robots.cpp, used by the differential test against
+// Test driver for lib/web/robots.cpp, used by the differential test against
 // protego (tests/tools/robots_diff.py). Reads commands on standard input:
 //
 //   R <N>\n<N bytes>   a robots.txt body (any bytes)
@@ -14,7 +14,7 @@
 #include <iostream>
 #include <string>
 
-#include "robots.hpp"
+#include "web/robots.hpp"
 
 using namespace frontier;
 

@@ -1,5 +1,5 @@
 #!/usr/bin/python3
-"""Differential test of lib/robots.cpp (through bin/robots-check) against
+"""Differential test of lib/web/robots.cpp (through bin/robots-check) against
 protego (python3-protego, Scrapy's robots.txt parser) and against the
 expectations of google/robotstxt's robots_test.cc.
 

@@ -1,4 +1,4 @@
-// The memory budget of fetch for kept bodies (lib/body_budget.hpp): shares,
+// The memory budget of fetch for kept bodies (lib/fetch/body_budget.hpp): shares,
 // borrowing, waiting starts, release, and the spill file of --warc.
 #include <unistd.h>
 
@@ -6,8 +6,8 @@
 #include <cstdlib>
 #include <string>
 
-#include "body_budget.hpp"
-#include "fetch_output.hpp"
+#include "fetch/body_budget.hpp"
+#include "fetch/fetch_output.hpp"
 #include "temp_dir.hpp"
 
 using namespace frontier;

@@ -1,6 +1,6 @@
 #include <catch2/catch.hpp>
 
-#include "budget_cmd.hpp"
+#include "cmd/budget_cmd.hpp"
 
 using namespace frontier;
 

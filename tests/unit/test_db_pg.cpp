@@ -1,7 +1,7 @@
-// The SQL translation of the PostgreSQL backend (lib/db_pg_sql.cpp): no server needed.
+// The SQL translation of the PostgreSQL backend (lib/store/pg/db_pg_sql.cpp): no server needed.
 #include <catch2/catch.hpp>
 
-#include "db_pg.hpp"
+#include "store/pg/db_pg.hpp"
 
 using namespace frontier;
 

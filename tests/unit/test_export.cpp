@@ -5,11 +5,11 @@
 #include <set>
 #include <string>
 
-#include "db.hpp"
-#include "export_format.hpp"
-#include "json.hpp"
-#include "store.hpp"
-#include "store_export.hpp"
+#include "store/db.hpp"
+#include "store/export_format.hpp"
+#include "json/json.hpp"
+#include "store/store.hpp"
+#include "store/store_export.hpp"
 
 using namespace frontier;
 

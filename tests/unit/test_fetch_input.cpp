@@ -1,12 +1,12 @@
 // Unit tests for fetch's input validation, error classes and result lines
-// (lib/fetch_input.hpp, lib/transfer.hpp, lib/fetch_output.hpp).
+// (lib/fetch/fetch_input.hpp, lib/fetch/transfer.hpp, lib/fetch/fetch_output.hpp).
 #include <catch2/catch.hpp>
 
 #include <string>
 
-#include "fetch_input.hpp"
-#include "fetch_output.hpp"
-#include "transfer.hpp"
+#include "fetch/fetch_input.hpp"
+#include "fetch/fetch_output.hpp"
+#include "fetch/transfer.hpp"
 
 using namespace frontier;
 

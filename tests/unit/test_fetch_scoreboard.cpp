@@ -1,10 +1,10 @@
-// Unit tests for lib/host_scoreboard.hpp and lib/http_date.hpp.
+// Unit tests for lib/fetch/host_scoreboard.hpp and lib/http_date.hpp.
 #include <catch2/catch.hpp>
 
 #include <cmath>
 
-#include "host_scoreboard.hpp"
-#include "http_date.hpp"
+#include "fetch/host_scoreboard.hpp"
+#include "core/http_date.hpp"
 
 using namespace frontier;
 

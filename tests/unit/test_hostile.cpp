@@ -5,12 +5,12 @@
 #include <chrono>
 #include <string>
 
-#include "fetch_input.hpp"
-#include "fetch_output.hpp"
-#include "json.hpp"
-#include "links.hpp"
-#include "robots.hpp"
-#include "url.hpp"
+#include "fetch/fetch_input.hpp"
+#include "fetch/fetch_output.hpp"
+#include "json/json.hpp"
+#include "web/links.hpp"
+#include "web/robots.hpp"
+#include "web/url.hpp"
 
 using namespace frontier;
 

@@ -1,14 +1,14 @@
-// The WHATWG-state tokenizer (lib/html/tokenizer.cpp) and the encoding
-// rules (lib/html/encoding.cpp), through extract_html_links and directly.
+// The WHATWG-state tokenizer (lib/web/html/tokenizer.cpp) and the encoding
+// rules (lib/web/html/encoding.cpp), through extract_html_links and directly.
 // The differential test against html5lib is tests/e2e/test_html_differential.sh.
 
 #include <catch2/catch.hpp>
 #include <string>
 #include <vector>
 
-#include "html/encoding.hpp"
-#include "html/tokenizer.hpp"
-#include "links.hpp"
+#include "web/html/encoding.hpp"
+#include "web/html/tokenizer.hpp"
+#include "web/links.hpp"
 
 using frontier::extract_html_links;
 namespace html = frontier::html;

@@ -5,12 +5,12 @@
 // would refuse or that are not edits at all.
 #include <catch2/catch.hpp>
 
-#include "budget_cmd.hpp"
-#include "done.hpp"
-#include "enqueue.hpp"
-#include "error.hpp"
-#include "settings.hpp"
-#include "store.hpp"
+#include "cmd/budget_cmd.hpp"
+#include "frontier/done.hpp"
+#include "frontier/enqueue.hpp"
+#include "core/error.hpp"
+#include "policy/settings.hpp"
+#include "store/store.hpp"
 #include "temp_dir.hpp"
 
 using namespace frontier;

@@ -1,4 +1,4 @@
-// Unit tests for lib/json.hpp: LineReader, Record, parse_rfc3339, the writer.
+// Unit tests for lib/json/json.hpp: LineReader, Record, parse_rfc3339, the writer.
 #include <catch2/catch.hpp>
 
 #include <cmath>
@@ -9,8 +9,8 @@
 #include <unistd.h>
 #include <vector>
 
-#include "error.hpp"
-#include "json.hpp"
+#include "core/error.hpp"
+#include "json/json.hpp"
 
 using namespace frontier;
 using Kind = JsonValue::Kind;

@@ -1,5 +1,5 @@
-// Link extraction: HTML (lib/html_links.cpp), sitemaps (lib/sitemap.cpp)
-// and the content-type dispatch (lib/links.cpp), including hostile input
+// Link extraction: HTML (lib/web/html_links.cpp), sitemaps (lib/web/sitemap.cpp)
+// and the content-type dispatch (lib/web/links.cpp), including hostile input
 // and a deterministic fuzz loop.
 
 #include <zlib.h>
@@ -16,8 +16,8 @@
 #include <thread>
 #include <vector>
 
-#include "links.hpp"
-#include "url.hpp"
+#include "web/links.hpp"
+#include "web/url.hpp"
 
 using frontier::extract_html_links;
 using frontier::extract_links;

@@ -1,7 +1,7 @@
 #include <catch2/catch.hpp>
 
-#include "priority.hpp"
-#include "settings.hpp"
+#include "policy/priority.hpp"
+#include "policy/settings.hpp"
 
 using namespace frontier;
 

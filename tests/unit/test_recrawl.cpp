@@ -1,13 +1,13 @@
-// Unit tests for lib/recrawl.cpp (frontier(7), RECRAWL): tiers, the multiplicative and
+// Unit tests for lib/policy/recrawl.cpp (frontier(7), RECRAWL): tiers, the multiplicative and
 // estimate interval rules, jitter, lister updates and the report counters;
 // and the revisit section of the report renderers.
 #include <catch2/catch.hpp>
 
 #include <cmath>
 
-#include "recrawl.hpp"
-#include "report_render.hpp"
-#include "settings.hpp"
+#include "policy/recrawl.hpp"
+#include "report/report_render.hpp"
+#include "policy/settings.hpp"
 
 using namespace frontier;
 

@@ -2,9 +2,9 @@
 // and --sort parsing, row ordering, effective budgets and the renderers.
 #include <catch2/catch.hpp>
 
-#include "error.hpp"
-#include "report_data.hpp"
-#include "report_render.hpp"
+#include "core/error.hpp"
+#include "report/report_data.hpp"
+#include "report/report_render.hpp"
 
 using namespace frontier;
 

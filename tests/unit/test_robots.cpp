@@ -5,7 +5,7 @@
 #include <random>
 #include <string>
 
-#include "robots.hpp"
+#include "web/robots.hpp"
 
 using frontier::RobotsRules;
 

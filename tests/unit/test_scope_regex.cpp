@@ -8,10 +8,10 @@
 #include <string>
 #include <vector>
 
-#include "error.hpp"
-#include "priority.hpp"
-#include "settings.hpp"
-#include "url.hpp"
+#include "core/error.hpp"
+#include "policy/priority.hpp"
+#include "policy/settings.hpp"
+#include "web/url.hpp"
 
 using namespace frontier;
 

@@ -1,7 +1,7 @@
 #include <catch2/catch.hpp>
 
-#include "error.hpp"
-#include "settings.hpp"
+#include "core/error.hpp"
+#include "policy/settings.hpp"
 
 using namespace frontier;
 

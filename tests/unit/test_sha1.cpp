@@ -1,9 +1,9 @@
-// Unit tests for lib/sha1.hpp: FIPS 180 vectors, streaming, base32.
+// Unit tests for lib/core/sha1.hpp: FIPS 180 vectors, streaming, base32.
 #include <catch2/catch.hpp>
 
 #include <string>
 
-#include "sha1.hpp"
+#include "core/sha1.hpp"
 
 using namespace frontier;
 

@@ -4,7 +4,7 @@
 #include <string>
 #include <unistd.h>
 
-#include "store.hpp"
+#include "store/store.hpp"
 
 using namespace frontier;
 

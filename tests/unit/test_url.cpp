@@ -1,9 +1,9 @@
-// Unit tests for lib/url.hpp: canonicalisation (frontier(7), URLS, CANONICAL FORM AND FINGERPRINTS), resolution,
+// Unit tests for lib/web/url.hpp: canonicalisation (frontier(7), URLS, CANONICAL FORM AND FINGERPRINTS), resolution,
 // fingerprints, registered domains and queue keys.
 #include <catch2/catch.hpp>
 #include <string>
 
-#include "url.hpp"
+#include "web/url.hpp"
 
 using namespace frontier;
 

@@ -1,4 +1,4 @@
-// frontier-done's held URL-row updates (lib/url_updates.hpp): every column
+// frontier-done's held URL-row updates (lib/store/url_updates.hpp): every column
 // comes back as it went in (NULLs included), one update per row, written in
 // row-id order, and nothing stays held after a write, even a failed one.
 #include <catch2/catch.hpp>
@@ -6,7 +6,7 @@
 #include <stdexcept>
 #include <vector>
 
-#include "url_updates.hpp"
+#include "store/url_updates.hpp"
 
 using namespace frontier;
 

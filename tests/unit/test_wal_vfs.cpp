@@ -1,4 +1,4 @@
-// The WAL-coalescing VFS (lib/wal_vfs.hpp): whatever it holds back, a
+// The WAL-coalescing VFS (lib/store/sqlite/wal_vfs.hpp): whatever it holds back, a
 // committed transaction is in the files when the commit returns, another
 // connection (on the plain unix VFS) sees exactly the committed state, and
 // a writer killed mid-transaction loses only that transaction.
@@ -9,9 +9,9 @@
 
 #include <string>
 
-#include "db.hpp"
+#include "store/db.hpp"
 #include "temp_dir.hpp"
-#include "wal_vfs.hpp"
+#include "store/sqlite/wal_vfs.hpp"
 
 using namespace frontier;
 

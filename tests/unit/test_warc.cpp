@@ -1,4 +1,4 @@
-// Unit tests for lib/warc.hpp: record ids, gzip members, the stored header
+// Unit tests for lib/fetch/warc.hpp: record ids, gzip members, the stored header
 // block, and the writer (warcinfo, pairs, offsets, rotation).
 #include <catch2/catch.hpp>
 
@@ -10,9 +10,9 @@
 #include <unistd.h>
 #include <zlib.h>
 
-#include "sha1.hpp"
+#include "core/sha1.hpp"
 #include "temp_dir.hpp"
-#include "warc.hpp"
+#include "fetch/warc.hpp"
 
 using namespace frontier;
 

@@ -1,0 +1,190 @@
+// frontier-report: option checks and the output loop (lib/cmd/report.hpp).
+// Data comes from lib/store/store_report.cpp, rendering from lib/report/report_text.cpp
+// and lib/report_html.cpp.
+#include <sys/ioctl.h>
+#include <unistd.h>
+
+#include <cstdio>
+#include <cstdlib>
+#include <fstream>
+
+#include "core/clock.hpp"
+#include "core/error.hpp"
+#include "json/json.hpp"
+#include "core/output.hpp"
+#include "cmd/report.hpp"
+#include "report/report_render.hpp"
+#include "core/signals.hpp"
+#include "store/store.hpp"
+#include "cmd/check_json.hpp"
+#include "store/store_check.hpp"
+
+namespace frontier {
+
+namespace {
+
+struct QueueTables {
+    std::vector<QueueRow> longest, costly;
+};
+
+// The summary's two queue tables: the longest queues (not exhausted) and the
+// most expensive ones (some spend), `top` rows each.
+QueueTables read_tables(Store& store, double now, int64_t top, bool with_robots) {
+    QueueTables t;
+    if (top == 0) return t;
+    QueueQuery q;
+    q.limit = top;
+    q.with_robots = with_robots;
+    q.states = {ReportState::in_process, ReportState::ready, ReportState::snoozed, ReportState::inactive,
+                ReportState::retired};
+    q.sort = parse_queue_sort("size");
+    for_each_queue(store, q, now, [&](const QueueRow& r) { t.longest.push_back(r); });
+    q.states.clear();
+    q.sort = parse_queue_sort("total_spend");
+    for_each_queue(store, q, now, [&](const QueueRow& r) {
+        if (r.total_spend > 0) t.costly.push_back(r);
+    });
+    return t;
+}
+
+// The width text tables are fitted to (frontier-report(1), OUTPUT): $COLUMNS
+// when set, else the terminal's when standard output is one, else 0 (whole
+// lines, for files, pipes and grep).
+size_t text_width() {
+    if (const char* c = std::getenv("COLUMNS"); c && *c) {
+        char* end = nullptr;
+        long v = std::strtol(c, &end, 10);
+        if (end && *end == '\0' && v >= 20 && v <= 100000) return static_cast<size_t>(v);
+    }
+    struct winsize ws;
+    if (::isatty(1) && ::ioctl(1, TIOCGWINSZ, &ws) == 0 && ws.ws_col >= 20) return ws.ws_col;
+    return 0;
+}
+
+std::string text_report(Store& store, const ReportOptions& o, const std::string& path) {
+    double now = frontier::now();
+    Summary s = read_summary(store, now);
+    QueueTables t = read_tables(store, now, o.top, false);
+    return render_report_text(s, t.longest, t.costly, "frontier-report: " + path, text_width());
+}
+
+void write_file(const std::string& file, const std::string& data) {
+    if (file == "-") {
+        out().write_line(data);
+        return;
+    }
+    // Written beside the target and renamed, so a reader never sees half a page.
+    std::string tmp = file + ".tmp";
+    {
+        std::ofstream f(tmp, std::ios::binary | std::ios::trunc);
+        if (!f) throw IoError("cannot write " + tmp);
+        f << data;
+        f.close();
+        if (!f) throw IoError("cannot write " + tmp);
+    }
+    if (std::rename(tmp.c_str(), file.c_str()) != 0) {
+        std::remove(tmp.c_str());
+        throw IoError("cannot rename " + tmp + " to " + file);
+    }
+}
+
+int watch(Store& store, const ReportOptions& o, const std::string& path) {
+    bool tty = ::isatty(1) == 1;
+    while (!stop_requested()) {
+        store.refresh_settings();
+        std::string text = text_report(store, o, path);
+        if (!text.empty() && text.back() == '\n') text.pop_back();
+        // Home, clear screen, redraw; a log file gets separated snapshots instead.
+        out().write_line((tty ? "\x1b[H\x1b[2J" : "") + text + (tty ? "" : "\n"));
+        out().flush();
+        sleep_for(o.watch);
+    }
+    return 0;
+}
+
+// --check: one line per check ("ok NAME" / "FAIL NAME: N violations" and
+// their details), or one JSON object with --json; exit 1 on any violation.
+int check(Store& store, const ReportOptions& o, const std::string& path) {
+    CheckResult r = check_frontier(store, frontier::now());
+    if (o.json) {
+        JsonWriter w;
+        w.begin();
+        w.field("urls", r.urls);
+        w.field("queues", r.queues);
+        w.field("hosts", r.hosts);
+        write_check_fields(w, r);
+        w.end();
+        out().write_line(w.str());
+    } else {
+        out().write_line("frontier-report --check: " + path + ": " + std::to_string(r.urls) + " URLs, " +
+                         std::to_string(r.queues) + " queues, " + std::to_string(r.hosts) + " hosts");
+        for (auto& [name, n] : r.checks) {
+            if (!n) {
+                out().write_line("ok   " + name);
+                continue;
+            }
+            out().write_line("FAIL " + name + ": " + std::to_string(n) + " violation" + (n == 1 ? "" : "s"));
+            for (auto& v : r.violations)
+                if (v.check == name) out().write_line("     " + v.detail);
+        }
+    }
+    out().flush();
+    if (r.ok()) return 0;
+    int64_t n = 0;
+    for (auto& c : r.checks) n += c.second;
+    diag(path + " violates " + std::to_string(n) + " invariant" + (n == 1 ? "" : "s"));
+    return 1;
+}
+
+}  // namespace
+
+int run_report(const ReportOptions& o) {
+    bool queue_opts = !o.state.empty() || !o.sort.empty() || o.limit != -1;
+    if (queue_opts && !o.queues) throw UsageError("--state, --sort and --limit go with --queues");
+    if (o.limit < -1) throw UsageError("--limit must be 0 or more");
+    if (o.top < 0) throw UsageError("--top must be 0 or more");
+    if (o.watch < 0) throw UsageError("--watch needs a positive number of seconds");
+    if (o.watch > 0 && (o.json || o.queues || !o.html.empty()))
+        throw UsageError("--watch shows the text report; it does not combine with --json, --queues or --html");
+    if (o.check && (o.queues || !o.html.empty() || o.watch > 0))
+        throw UsageError("--check does not combine with --queues, --html or --watch");
+    QueueQuery q;
+    if (!o.state.empty()) q.states = parse_state_filter(o.state);
+    if (!o.sort.empty()) q.sort = parse_queue_sort(o.sort);
+    q.limit = o.limit;
+
+    Store store(frontier_path(o.common), Store::Mode::read);
+    const std::string path = frontier_display_name(frontier_path(o.common));
+    if (o.check) return check(store, o, path);
+    if (o.watch > 0) return watch(store, o, path);
+
+    if (!o.html.empty()) {
+        double now = frontier::now();
+        Summary s = read_summary(store, now);
+        QueueTables t = read_tables(store, now, std::max<int64_t>(o.top, 20), true);
+        write_file(o.html, render_report_html(s, t.longest, t.costly, "frontier-report: " + path));
+        if (!o.json && !o.queues) return 0;
+    }
+    double now = frontier::now();
+    if (o.queues) {
+        if (o.json) {
+            for_each_queue(store, q, now, [&](const QueueRow& r) { out().write_line(queue_row_json(r)); });
+        } else {
+            size_t width = text_width();
+            out().write_line(queue_table_header(true, width));
+            for_each_queue(store, q, now,
+                           [&](const QueueRow& r) { out().write_line(queue_table_row(r, now, true, width)); });
+        }
+        return 0;
+    }
+    if (o.json) {
+        out().write_line(render_summary_json(read_summary(store, now)));
+        return 0;
+    }
+    std::string text = text_report(store, o, path);
+    if (!text.empty() && text.back() == '\n') text.pop_back();
+    out().write_line(text);
+    return 0;
+}
+
+}  // namespace frontier

@@ -1,0 +1,454 @@
+#include "fetch/fetch_output.hpp"
+
+#include <algorithm>
+
+#include <csignal>
+#include <cstdio>
+#include <pthread.h>
+#include <unordered_set>
+
+#include "core/error.hpp"
+#include "core/output.hpp"
+
+namespace frontier {
+
+void FetchStats::add(const std::string& cls, uint64_t bytes) {
+    results_.fetch_add(1, std::memory_order_relaxed);
+    bytes_.fetch_add(bytes, std::memory_order_relaxed);
+    std::lock_guard<std::mutex> lock(mu_);
+    ++classes_[cls];
+}
+
+uint64_t FetchStats::count(const std::string& cls) const {
+    std::lock_guard<std::mutex> lock(mu_);
+    auto it = classes_.find(cls);
+    return it == classes_.end() ? 0 : it->second;
+}
+
+std::string FetchStats::by_class() const {
+    std::lock_guard<std::mutex> lock(mu_);
+    std::string s;
+    for (const auto& [k, v] : classes_) {
+        if (!s.empty()) s += ", ";
+        s += k + " " + std::to_string(v);
+    }
+    return s;
+}
+
+std::string result_class(const FetchResult& r) {
+    if (!r.error_class.empty()) return r.error_class;
+    if (r.status >= 100 && r.status < 600) return std::to_string(r.status / 100) + "xx";
+    return "other";
+}
+
+namespace {
+
+// Keys a result may set; an input key of the same name is replaced.
+bool result_owned(std::string_view k) {
+    static const std::unordered_set<std::string_view> owned = {
+        "line",         "status",       "error_class", "error",    "fetched_at", "duration_ms",
+        "ttfb_ms",      "bytes",        "content_type", "location", "retry_after", "links",
+        "body",         "warc",         "etag",         "http_last_modified",      "content_hash",
+        "links_truncated", "ip"};
+    return owned.count(k) != 0;
+}
+
+void pass_raw(JsonWriter& w, const JsonValue& v, std::string_view key) {
+    if (!v.raw.empty()) {
+        w.field_raw(key, v.raw);
+    } else {
+        std::string tmp;
+        append_json_value(tmp, v);
+        w.field_raw(key, tmp);
+    }
+}
+
+std::string hex64(uint64_t v) {
+    char buf[17];
+    std::snprintf(buf, sizeof buf, "%016llx", static_cast<unsigned long long>(v));
+    return buf;
+}
+
+}  // namespace
+
+ResultLine::ResultLine(const FetchResult& r, uint64_t body_cap) : have_body_(r.have_body) {
+    const Record& rec = r.job.rec;
+    JsonWriter& w = w_;
+    w.begin();
+    if (r.error_class == "bad-input") w.field("line", static_cast<int64_t>(r.job.line));
+    for (const JsonField& f : rec.fields)
+        if (!result_owned(f.key)) pass_raw(w, f.value, f.key);
+    w.field("status", static_cast<int64_t>(r.status));
+    if (!r.error_class.empty()) {
+        w.field("error_class", r.error_class);
+        w.field("error", r.error);
+    }
+    if (r.duration_ms >= 0) {
+        w.field("fetched_at", r.fetched_at);
+        w.field("duration_ms", r.duration_ms);
+        if (r.ttfb_ms >= 0) w.field("ttfb_ms", r.ttfb_ms);
+        w.field("bytes", r.bytes);
+    }
+    if (!r.ip.empty()) w.field("ip", r.ip);
+    if (!r.content_type.empty()) w.field("content_type", r.content_type);
+    // Validators: the response's, else the input's (a 304 keeps the old hash).
+    auto keep = [&](std::string_view key) {
+        if (const JsonValue* v = rec.find(key); v && v->kind != JsonValue::Kind::null) pass_raw(w, *v, key);
+    };
+    if (r.content_hash && r.status != 304)
+        w.field("content_hash", hex64(*r.content_hash));
+    else
+        keep("content_hash");
+    if (!r.etag.empty())
+        w.field("etag", r.etag);
+    else
+        keep("etag");
+    if (r.http_last_modified)
+        w.field("http_last_modified", *r.http_last_modified);
+    else
+        keep("http_last_modified");
+    if (!r.location.empty()) w.field("location", r.location);
+    if (r.retry_after) w.field("retry_after", *r.retry_after);
+    // Readers refuse lines over 1 MiB (frontier-done would reject the
+    // result and the URL would be leased again and again): the inline body
+    // is cut until its JSON text fits, and links past the budget are dropped.
+    if (r.have_body) {
+        std::string_view b = r.body;
+        if (b.size() > body_cap) b = b.substr(0, body_cap);
+        size_t room = kMaxResultLine > w.str().size() + 4096 ? kMaxResultLine - w.str().size() - 4096 : 0;
+        append_json_string(body_json_, b);
+        while (body_json_.size() > room) {
+            b = b.substr(0, b.size() * room / body_json_.size() * 9 / 10);
+            body_json_.clear();
+            append_json_string(body_json_, b);
+        }
+    }
+}
+
+void ResultLine::begin_links() {
+    w_.key("links");
+    w_.begin_array();
+}
+
+bool ResultLine::add_link(const Link& l) {
+    if (w_.str().size() + body_json_.size() + 4096 > kMaxResultLine) {
+        links_cut_ = true;
+        return false;
+    }
+    w_.begin_object();
+    w_.field("url", l.url);
+    if (l.nofollow) w_.field("nofollow", true);
+    if (!l.tag.empty()) w_.field("tag", l.tag);
+    if (!l.discovery.empty()) w_.field("discovery", l.discovery);
+    if (l.last_modified) w_.field("last_modified", *l.last_modified);
+    w_.end_object();
+    return true;
+}
+
+void ResultLine::end_links(bool truncated) {
+    w_.end_array();
+    if (links_cut_ || truncated) w_.field("links_truncated", true);
+}
+
+std::string ResultLine::finish(const WarcLocation* warc) {
+    if (have_body_) w_.field_raw("body", body_json_);
+    if (warc) {
+        w_.key("warc");
+        w_.begin_object();
+        w_.field("file", warc->file);
+        w_.field("offset", warc->offset);
+        w_.field("length", warc->length);
+        w_.end_object();
+    }
+    w_.end();
+    return w_.take();
+}
+
+std::string_view whole_utf8_prefix(std::string_view body) {
+    size_t i = body.size(), continuation = 0;
+    while (continuation < 3 && i > 0 && (static_cast<unsigned char>(body[i - 1]) & 0xC0) == 0x80) {
+        --i;
+        ++continuation;
+    }
+    if (i == 0) return body;
+    auto lead = static_cast<unsigned char>(body[i - 1]);
+    size_t length = lead >= 0xF0 ? 4 : lead >= 0xE0 ? 3 : lead >= 0xC0 ? 2 : 1;
+    return length > continuation + 1 ? body.substr(0, i - 1) : body;
+}
+
+std::string format_fetch_result(const FetchResult& r, const std::vector<Link>* links,
+                                const WarcLocation* warc, uint64_t body_cap) {
+    ResultLine line(r, body_cap);
+    if (links) {
+        line.begin_links();
+        for (const Link& l : *links)
+            if (!line.add_link(l)) break;
+        line.end_links(r.links_truncated);
+    }
+    return line.finish(warc);
+}
+
+ResultWriter::ResultWriter(const FetchOptions& opt, FetchStats& stats) : opt_(opt), stats_(stats) {
+    parse_threads_ = std::clamp(std::thread::hardware_concurrency(), 1u, 8u);
+    if (!opt_.warc_prefix.empty())
+        warc_ = std::make_unique<WarcWriter>(opt_.warc_prefix, opt_.warc_max_size, default_user_agent());
+}
+
+ResultWriter::~ResultWriter() {
+    if (thread_.joinable()) {
+        {
+            std::lock_guard<std::mutex> lock(mu_);
+            closing_ = true;
+        }
+        cv_items_.notify_one();
+        thread_.join();
+    }
+    stop_parsers();
+}
+
+void ResultWriter::start() {
+    sigset_t block, old;
+    sigemptyset(&block);
+    sigaddset(&block, SIGINT);
+    sigaddset(&block, SIGTERM);
+    pthread_sigmask(SIG_BLOCK, &block, &old);
+    thread_ = std::thread([this] { run(); });
+    if (opt_.links)
+        for (unsigned i = 0; i < parse_threads_; ++i) parsers_.emplace_back([this] { parse_loop(); });
+    pthread_sigmask(SIG_SETMASK, &old, nullptr);
+}
+
+void ResultWriter::stop_parsers() {
+    {
+        std::lock_guard<std::mutex> lock(mu_);
+        parsers_stop_ = true;
+    }
+    cv_jobs_.notify_all();
+    for (auto& t : parsers_) t.join();
+    parsers_.clear();
+}
+
+bool ResultWriter::push(FetchResult&& r) {
+    constexpr size_t kMaxItems = 4096;
+    // Bodies waiting for the writer: bounds fetch's memory when parsing is
+    // slower than the network (push blocks; curl stops reading meanwhile).
+    // They also hold their share of the memory budget (lib/fetch/body_budget.hpp),
+    // which bounds them with the bodies in flight.
+    constexpr uint64_t kMaxBytes = 8ull << 20;
+    auto item = std::make_shared<Item>();
+    item->r = std::move(r);
+    item->queued_bytes = item->r.body.size();
+    bool parse = wants_links(item->r) && !parsers_.empty();
+    item->ready = !parse;
+    std::unique_lock<std::mutex> lock(mu_);
+    cv_space_.wait(lock, [&] {
+        return failed_.load() || queue_.empty() || (queue_.size() < kMaxItems && queued_bytes_ < kMaxBytes);
+    });
+    if (failed_.load()) return false;
+    queued_bytes_ += item->queued_bytes;
+    bool was_empty = queue_.empty();
+    queue_.push_back(item);
+    if (parse) jobs_.push_back(std::move(item));
+    lock.unlock();
+    // An idle writer parses the page itself (one thread handoff, not two);
+    // a parser is woken only when the writer has other results in hand.
+    if (was_empty)
+        cv_items_.notify_one();
+    else if (parse)
+        cv_jobs_.notify_one();
+    return true;
+}
+
+void ResultWriter::finish() {
+    if (thread_.joinable()) {
+        {
+            std::lock_guard<std::mutex> lock(mu_);
+            closing_ = true;
+        }
+        cv_items_.notify_one();
+        thread_.join();
+    }
+    stop_parsers();
+    if (error_) std::rethrow_exception(error_);
+}
+
+bool ResultWriter::wants_links(const FetchResult& r) const {
+    return opt_.links && !r.job.robots && r.status >= 200 && r.status < 300 && r.error_class.empty();
+}
+
+namespace {
+
+// Writes a page's links into its result line as they are extracted, each
+// URL once, in document order, until the line is full: a page's links cost
+// its line, not a list of them all.
+class LineLinks : public LinkOutput {
+public:
+    explicit LineLinks(ResultLine& line) : line_(line) {}
+    bool add(Link&& link) override {
+        if (seen_.find(link.url) != StringSet::npos) return true;
+        if (!line_.add_link(link)) return false;
+        seen_.insert_new(link.url);
+        return true;
+    }
+
+private:
+    ResultLine& line_;
+    StringSet seen_;
+};
+
+}  // namespace
+
+uint64_t ResultWriter::inline_body_cap(FetchResult& r) const {
+    if (!r.job.robots && !opt_.body) r.have_body = false;
+    return r.job.robots ? 512000 : opt_.body_max;
+}
+
+bool ResultWriter::keeps_body(const FetchResult& r) const { return warc_ && r.warc && r.status > 0; }
+
+void ResultWriter::parse(Item& item) {
+    // The writer does not touch the item until it is ready.
+    FetchResult& r = item.r;
+    std::exception_ptr error;
+    std::optional<ResultLine> line;
+    try {
+        uint64_t cap = inline_body_cap(r);
+        line.emplace(r, cap);
+        line->begin_links();
+        LineLinks out(*line);
+        bool truncated = false;
+        // Of the kept prefix when the budget cut the body.
+        std::string_view body = r.body_cut ? whole_utf8_prefix(r.body) : std::string_view(r.body);
+        extract_links(body, r.content_type, r.effective_url.empty() ? r.job.url : r.effective_url, out,
+                      &truncated);
+        r.links_truncated = truncated || r.body_cut;
+        line->end_links(r.links_truncated);
+    } catch (...) {
+        error = std::current_exception();
+        line.reset();
+    }
+    bool freed = !keeps_body(r) && !error;
+    if (freed) {  // the body served its purpose: memory and budget back now
+        std::string().swap(r.body);
+        r.charge.release();
+    }
+    {
+        std::lock_guard<std::mutex> lock(mu_);
+        item.rendered_bytes = line ? line->size() : 0;
+        rendered_bytes_ += item.rendered_bytes;
+        if (freed) {
+            queued_bytes_ -= std::min(queued_bytes_, item.queued_bytes);
+            item.queued_bytes = 0;
+        }
+        item.line = std::move(line);
+        item.error = error;
+        item.ready = true;
+    }
+    if (freed) cv_space_.notify_all();
+}
+
+void ResultWriter::parse_loop() {
+    for (;;) {
+        std::shared_ptr<Item> item;
+        {
+            std::unique_lock<std::mutex> lock(mu_);
+            // Parsed lines wait for the ones before them: at most
+            // kMaxRenderedBytes of them (the writer parses the first itself).
+            cv_jobs_.wait(lock, [&] {
+                return parsers_stop_ || (!jobs_.empty() && rendered_bytes_ < kMaxRenderedBytes);
+            });
+            if (parsers_stop_) return;
+            item = std::move(jobs_.front());
+            jobs_.pop_front();
+        }
+        parse(*item);
+        bool front;
+        {
+            std::lock_guard<std::mutex> lock(mu_);
+            front = !queue_.empty() && queue_.front() == item;
+        }
+        if (front) cv_items_.notify_one();
+    }
+}
+
+void ResultWriter::handle(Item& item) {
+    if (item.error) std::rethrow_exception(item.error);
+    FetchResult& r = item.r;
+    WarcLocation loc;
+    bool with_warc = false;
+    if (warc_ && r.warc && r.status > 0) {
+        WarcExchange ex;
+        ex.target_uri = r.effective_url.empty() ? r.job.url : r.effective_url;
+        ex.ip = r.ip;
+        ex.date = r.fetched_at;
+        ex.request = r.request_head;
+        ex.payload = r.body;
+        if (r.spill) {  // the body past what the memory budget let it keep
+            if (!r.spill->error().empty()) throw IoError(r.spill->error());
+            ex.payload_rest_fd = r.spill->fd();
+            ex.payload_rest_size = r.spill->size();
+        }
+        ex.response_head = decoded_response_head(r.response_head, r.body.size() + ex.payload_rest_size);
+        ex.truncated = r.truncated;
+        loc = warc_->write(ex);
+        with_warc = true;
+    }
+    if (item.line) {
+        out().write_line(item.line->finish(with_warc ? &loc : nullptr));
+    } else {
+        uint64_t cap = inline_body_cap(r);
+        out().write_line(format_fetch_result(r, nullptr, with_warc ? &loc : nullptr, cap));
+    }
+    stats_.add(result_class(r), r.bytes);
+}
+
+void ResultWriter::run() {
+    try {
+        for (;;) {
+            std::shared_ptr<Item> item;
+            bool parse_here = false;
+            {
+                std::unique_lock<std::mutex> lock(mu_);
+                auto front_ready = [&] { return !queue_.empty() && queue_.front()->ready; };
+                // The front result, not yet taken by a parser: parsed here.
+                auto front_unclaimed = [&] { return !jobs_.empty() && !queue_.empty() && jobs_.front() == queue_.front(); };
+                auto go = [&] { return front_ready() || front_unclaimed() || (queue_.empty() && closing_); };
+                if (!go()) {
+                    lock.unlock();
+                    out().flush();  // about to wait: nothing may sit in a buffer
+                    if (warc_) warc_->flush();
+                    lock.lock();
+                    cv_items_.wait(lock, go);
+                }
+                if (queue_.empty()) break;  // closing
+                if (!front_ready()) {
+                    jobs_.pop_front();
+                    parse_here = true;
+                }
+                item = std::move(queue_.front());
+                queue_.pop_front();
+            }
+            if (parse_here) parse(*item);
+            handle(*item);
+            size_t rendered = item->rendered_bytes;
+            {
+                std::lock_guard<std::mutex> lock(mu_);
+                rendered_bytes_ -= std::min(rendered_bytes_, rendered);
+                queued_bytes_ -= std::min<uint64_t>(queued_bytes_, item->queued_bytes);
+            }
+            item.reset();  // the body's memory and budget are given back (unless a parser still holds it)
+            cv_space_.notify_all();
+            if (rendered > 0) cv_jobs_.notify_all();
+        }
+        out().flush();
+        if (warc_) warc_->close();
+    } catch (...) {
+        error_ = std::current_exception();
+        std::lock_guard<std::mutex> lock(mu_);
+        failed_.store(true);
+        queue_.clear();
+        jobs_.clear();
+        cv_space_.notify_all();
+    }
+}
+
+}  // namespace frontier

@@ -1,0 +1,47 @@
+#include "fetch/host_scoreboard.hpp"
+
+#include <algorithm>
+
+namespace frontier {
+
+void HostScoreboard::init(HostState& h) const {
+    if (h.initialised) return;
+    h.initialised = true;
+    h.delay = cfg_.autothrottle_target > 0 ? std::clamp(cfg_.start_delay, cfg_.min_delay, cfg_.max_delay) : 0;
+}
+
+double HostScoreboard::earliest_start(const HostState& h, double now) const {
+    if (h.active >= cfg_.per_host) return std::numeric_limits<double>::infinity();
+    return std::max(now, h.next_start);
+}
+
+void HostScoreboard::started(HostState& h, double now) const {
+    ++h.active;
+    h.next_start = h.delay > 0 ? now + h.delay : 0;
+}
+
+void HostScoreboard::finished(HostState& h, double now, int status, double latency, bool conn_failed) const {
+    if (h.active > 0) --h.active;
+    if (conn_failed) {
+        h.down_until = now + cfg_.conn_retry;
+        return;
+    }
+    if (status == 0) return;  // no response: nothing learnt about latency
+    if (latency < 0) latency = 0;
+    if (status == 429) {
+        h.latency = 30;
+    } else if (h.latency < 0) {
+        h.latency = latency;
+    } else {
+        double next = h.latency + 0.25 * (latency - h.latency);
+        if (next > h.latency || status == 200) h.latency = next;
+    }
+    if (cfg_.autothrottle_target <= 0) return;
+    double target = h.latency / cfg_.autothrottle_target;
+    double next = std::max(target, (h.delay + target) / 2);
+    next = std::clamp(next, cfg_.min_delay, cfg_.max_delay);
+    if (status != 200 && next <= h.delay) return;
+    h.delay = next;
+}
+
+}  // namespace frontier

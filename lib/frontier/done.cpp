@@ -1,0 +1,220 @@
+#include "frontier/done.hpp"
+
+#include <algorithm>
+#include <cmath>
+
+#include <simdjson.h>
+
+#include "core/clock.hpp"
+
+namespace frontier {
+
+namespace {
+
+// Keys owned by the crawl loop; everything else passes through.
+const std::initializer_list<std::string_view> kOwned = {
+    "url", "lease", "result", "reason", "status", "error_class", "error", "fetched_at", "duration_ms", "ttfb_ms",
+    "bytes", "content_type", "content_hash", "etag", "http_last_modified", "location", "retry_after", "links",
+    "body", "warc", "queue", "priority", "depth", "attempt", "type", "discovery", "via", "expires", "robots",
+    "cost", "line", "next_visit", "links_added", "links_rejected", "addresses", "user_agent"};
+
+// Keys of the input copied to the output after the outcome, in this order.
+constexpr std::string_view kKept[] = {"status",       "error_class", "error",    "fetched_at", "duration_ms",
+                                      "bytes",        "content_type", "content_hash", "location", "warc",
+                                      "queue",        "type",         "discovery", "via"};
+
+constexpr double kMaxDurationMs = 7 * 86400 * 1000.0;
+
+// An HTTP status as fetch writes it: a response's three-digit code (100 to
+// 999: curl passes on any three digits, e.g. a server's 999), or 0 (no
+// response) with an error_class.
+bool sane_status(int64_t status, bool has_error_class) {
+    return (status >= 100 && status <= 999) || (status == 0 && has_error_class);
+}
+
+struct LinkIn {
+    std::string url;
+    bool nofollow = false;
+    std::string discovery;
+    std::optional<double> last_modified;
+};
+
+// Reads `links`: an array of strings or {"url","nofollow","discovery","last_modified"} objects.
+// A last_modified outside the sane window (sane_time) counts as absent.
+bool read_links(const JsonValue& v, std::vector<LinkIn>& out, double now) {
+    if (v.kind == JsonValue::Kind::null) return true;
+    if (v.kind != JsonValue::Kind::array) return false;
+    simdjson::dom::parser p;
+    simdjson::dom::element doc;
+    if (p.parse(v.raw).get(doc)) return false;
+    simdjson::dom::array arr;
+    if (doc.get_array().get(arr)) return false;
+    for (auto e : arr) {
+        LinkIn l;
+        std::string_view s;
+        if (!e.get_string().get(s)) {
+            l.url = std::string(s);
+        } else if (e.is_object()) {
+            if (e["url"].get_string().get(s)) continue;  // an entry without url is skipped
+            l.url = std::string(s);
+            bool nf;
+            if (!e["nofollow"].get_bool().get(nf)) l.nofollow = nf;
+            if (!e["discovery"].get_string().get(s)) l.discovery = std::string(s);
+            double lm;
+            if (!e["last_modified"].get_double().get(lm)) l.last_modified = lm;
+            else if (!e["last_modified"].get_string().get(s)) l.last_modified = parse_rfc3339(s);
+            if (l.last_modified && !(std::isfinite(*l.last_modified) && sane_time(*l.last_modified, now)))
+                l.last_modified.reset();
+        } else {
+            continue;
+        }
+        out.push_back(std::move(l));
+    }
+    return true;
+}
+
+}  // namespace
+
+std::string DoneTally::text() const {
+    return std::to_string(done) + " done, " + std::to_string(retry) + " retry, " + std::to_string(failed) +
+           " failed, " + std::to_string(blocked) + " blocked, " + std::to_string(stale) + " stale, " +
+           std::to_string(rejected) + " rejected; links: " + std::to_string(links_added) + " added, " +
+           std::to_string(links_rejected) + " rejected";
+}
+
+void DoneProcessor::tally_result(std::string_view result, const DoneCounts& links) {
+    ++tally_.results;
+    if (result == "done") ++tally_.done;
+    else if (result == "retry") ++tally_.retry;
+    else if (result == "failed") ++tally_.failed;
+    else if (result == "blocked") ++tally_.blocked;
+    else if (result == "stale") ++tally_.stale;
+    else ++tally_.rejected;
+    tally_.links_added += links.links_added;
+    tally_.links_rejected += links.links_rejected;
+}
+
+std::string DoneProcessor::process(const InputLine& line, double now, bool& rejected) {
+    JsonWriter w;
+    rejected = false;
+    auto reject = [&](std::string_view reason, std::string_view field = {}) {
+        rejected = true;
+        tally_result("rejected", {});
+        w.begin();
+        w.field("line", static_cast<int64_t>(line.line_no));
+        if (auto u = line.record.find("url"); u && u->kind == JsonValue::Kind::string) w.field("url", u->s);
+        if (auto l = line.record.find("lease"); l && l->kind == JsonValue::Kind::string) w.field("lease", l->s);
+        w.field("result", "rejected");
+        w.field("reason", reason);
+        if (!field.empty()) w.field("field", field);
+        w.end();
+        return w.str();
+    };
+    if (!line.error.empty()) return reject(line.error);
+    const Record& r = line.record;
+    FetchFacts f;
+    std::vector<LinkIn> links;
+    std::optional<std::string> location;
+    try {
+        f.lease = r.get_string("lease").value_or("");
+        f.url = r.get_string("url").value_or("");
+        if (auto st = r.get_int("status")) {
+            f.has_status = true;
+            f.status = *st;
+        }
+        f.error_class = r.get_string("error_class").value_or("");
+        f.duration_ms = r.get_number("duration_ms");
+        f.retry_after = r.get_number("retry_after");
+        // A server's Retry-After is honoured up to one day (frontier(7), LEASES and POLITENESS); a
+        // larger one would park the URL for ever, a negative one means none.
+        if (f.retry_after) f.retry_after = std::clamp(*f.retry_after, 0.0, 86400.0);
+        f.fetched_at = r.get_time("fetched_at");
+        f.etag = r.get_string("etag");
+        if (auto h = r.find("http_last_modified"); h && h->kind == JsonValue::Kind::string) f.http_last_modified = h->s;
+        else if (h && (h->kind == JsonValue::Kind::integer || h->kind == JsonValue::Kind::number)) f.http_last_modified = h->raw;
+        f.content_hash = r.get_string("content_hash");
+        f.content_type = r.get_string("content_type");
+        f.body = r.get_string("body");
+        location = r.get_string("location");
+        if (auto l = r.find("links"); l && !read_links(*l, links, now)) throw FieldTypeError{"links", "array"};
+    } catch (const FieldTypeError& e) {
+        return reject("bad-field", e.key);
+    }
+    // Values of the right type but impossible: the record is rejected like
+    // one of the wrong type, and its lease is left to expire.
+    if (f.has_status && !sane_status(f.status, !f.error_class.empty())) return reject("bad-field", "status");
+    if (f.fetched_at && !sane_time(*f.fetched_at, now)) return reject("bad-field", "fetched_at");
+    // A transfer time of a week or more, or a negative one, is no
+    // measurement: politeness would wait on it (delay-factor x duration).
+    if (f.duration_ms && !(*f.duration_ms >= 0 && *f.duration_ms < kMaxDurationMs))
+        return reject("bad-field", "duration_ms");
+    if (f.lease.empty() && f.url.empty()) return reject("missing-lease");
+    if (!f.has_status && f.error_class.empty()) return reject("missing-status");
+
+    DoneOutcome o = store_.finish(f, now);
+    if (o.result == "rejected") return reject(o.reason);
+    DoneCounts counts;
+    auto count = [&](const EnqueueResult& er) {
+        if (er.status == AddStatus::added) ++counts.links_added;
+        else if (er.status == AddStatus::rejected) ++counts.links_rejected;
+    };
+    if (o.follow_links) {
+        for (auto& l : links) {
+            if (l.nofollow) {
+                ++counts.links_rejected;
+                continue;
+            }
+            // fetch gives absolute URLs; relative ones (hand-made records) are
+            // resolved against the page.
+            std::string abs;
+            if (l.url.rfind("http://", 0) != 0 && l.url.rfind("https://", 0) != 0)
+                abs = resolve_url(o.url, l.url).value_or(l.url);
+            Discovered d;
+            d.url = abs.empty() ? std::string_view(l.url) : std::string_view(abs);
+            d.via = o.url;
+            d.depth = o.depth + 1;
+            d.discovery = l.discovery.empty() ? std::string_view("link") : std::string_view(l.discovery);
+            d.last_modified = l.last_modified;
+            count(enqueuer_.add_discovered(d, now));
+        }
+        if (location && !location->empty()) {
+            std::string abs = resolve_url(o.url, *location).value_or(*location);
+            Discovered d;
+            d.url = abs;
+            d.via = o.url;
+            d.depth = o.depth + 1;
+            d.discovery = "redirect";
+            count(enqueuer_.add_discovered(d, now));
+        }
+    }
+    for (auto& sm : o.sitemaps) {
+        Discovered d;
+        d.url = sm;
+        d.via = o.url;
+        d.depth = 0;
+        d.discovery = "sitemap";
+        d.type = "sitemap";
+        count(enqueuer_.add_discovered(d, now));
+    }
+    tally_result(o.result, counts);
+    w.begin();
+    w.field("url", o.url);
+    if (!f.lease.empty()) w.field("lease", f.lease);
+    if (o.robots) w.field("robots", true);
+    w.field("result", o.result);
+    if (!o.reason.empty()) w.field("reason", o.reason);
+    if (o.next_visit) w.field("next_visit", *o.next_visit);
+    w.field("links_added", counts.links_added);
+    w.field("links_rejected", counts.links_rejected);
+    // What the fetch found and where the URL came from, kept beside the
+    // outcome so that the output is the crawl's record (frontier-done(1),
+    // OUTPUT): the result's values, the depth from the frontier.
+    if (!o.robots && o.result != "stale") w.field("depth", o.depth);
+    for (std::string_view k : kKept)
+        if (const JsonValue* v = r.find(k)) w.field(k, *v);
+    w.pass_through(r, kOwned);
+    w.end();
+    return w.str();
+}
+
+}  // namespace frontier

@@ -1,0 +1,49 @@
+// frontier-done's work (frontier-done(1)): matching results to leases, the retry
+// policy, politeness wake times, robots.txt storage, revisits, and the
+// enqueueing of discovered links through the frontier-add path.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "frontier/enqueue.hpp"
+#include "json/json.hpp"
+#include "store/store.hpp"
+
+namespace frontier {
+
+struct DoneCounts {
+    int64_t links_added = 0;
+    int64_t links_rejected = 0;
+};
+
+// Running totals over every processed line, for progress lines and the summary.
+struct DoneTally {
+    int64_t results = 0;
+    int64_t done = 0, retry = 0, failed = 0, blocked = 0, stale = 0, rejected = 0;
+    int64_t links_added = 0, links_rejected = 0;
+    // "12 done, 1 retry, 0 failed, 0 blocked, 0 stale, 0 rejected; links: 40 added, 3 rejected"
+    std::string text() const;
+};
+
+class DoneProcessor {
+public:
+    explicit DoneProcessor(Store& store) : store_(store), enqueuer_(store) {}
+
+    // Applies one input line (inside a Store transaction) and returns the
+    // output record's JSON text. Sets `rejected` for bad input.
+    std::string process(const InputLine& line, double now, bool& rejected);
+
+    // Totals of everything process() returned so far.
+    const DoneTally& tally() const { return tally_; }
+
+private:
+    void tally_result(std::string_view result, const DoneCounts& links);
+
+    Store& store_;
+    Enqueuer enqueuer_;
+    DoneTally tally_;
+};
+
+}  // namespace frontier

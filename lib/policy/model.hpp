@@ -1,0 +1,107 @@
+// The frontier's data model shared by the storage module and the tools:
+// URL and queue states, and the records that cross the storage interface.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <unordered_map>
+#include <vector>
+
+#include "web/url.hpp"
+
+namespace frontier {
+
+// URL states (frontier(7), URL STATES). Stored as integers; never renumber.
+enum class UrlState : int { queued = 0, leased = 1, done = 2, failed = 3, blocked = 4, disabled = 5 };
+const char* url_state_name(UrlState s);
+
+// Queue membership in the budget rotation (frontier(7), BUDGETS). `active` queues are
+// reported as in-process / snoozed / ready, and any queue without queued
+// URLs as exhausted; those are derived, not stored.
+enum class QueueState : int { active = 0, inactive = 1, retired = 2, retired_by_hand = 3 };
+
+// Scheduling position of a queue (internal): the index a lease request reads.
+enum class QueueSched : int {
+    ready = 0,     // active, a due URL, awake, a slot free: in the ready index
+    sleeping = 1,  // active with a due URL but wake_at in the future: in the wake index
+    idle = 2,      // not active, nothing due, or at its in-flight cap
+};
+
+// One URL to add, canonicalised and scored (lib/frontier/enqueue.cpp builds it).
+struct AddRequest {
+    Url url;
+    uint64_t fp = 0;
+    std::string queue_key;
+    std::string host_key;  // scheme://authority: robots.txt is per host
+    double priority = 0;
+    bool priority_given = false;
+    int64_t cost = 1;
+    int64_t depth = 0;
+    std::string type, discovery, via, meta;  // meta: raw JSON, empty when none
+    bool recrawl = false;
+    std::optional<double> last_modified;
+    bool visit_now = false;
+    double now = 0;
+};
+
+enum class AddStatus { added, duplicate, updated, rejected };
+const char* add_status_name(AddStatus s);
+
+struct AddResult {
+    AddStatus status = AddStatus::rejected;
+    std::string reason;  // for rejected
+};
+
+struct LeaseRequest {
+    int64_t n = 100;
+    int64_t per_queue = 1;
+    double host_discount = 0;
+    double ttl = 600;
+    std::string url_class;          // "", "acquisition" or "discovery"
+    int64_t max_in_flight = -1;     // frontier-wide cap on leases out (--follow), -1: none
+    double now = 0;
+    // URLs per queue id already taken by earlier transactions of the same
+    // batch (frontier-lease splits a large -n), so --per-queue holds for the
+    // whole batch. Null: this call is the whole batch.
+    std::unordered_map<int64_t, int64_t>* taken = nullptr;
+};
+
+// The facts of one fetch result that the frontier uses (frontier-done(1)
+// INPUT), read by frontier-done.
+struct FetchFacts {
+    std::string lease;
+    std::string url;
+    bool has_status = false;
+    int64_t status = 0;
+    std::string error_class;
+    std::optional<double> duration_ms;
+    std::optional<double> retry_after;
+    std::optional<double> fetched_at;
+    std::optional<std::string> etag, http_last_modified, content_hash, content_type, body;
+};
+
+struct LeaseItem {
+    std::string url, lease, queue;
+    bool robots = false;
+    double priority = 0;
+    int64_t depth = 0, attempt = 0, cost = 0;
+    std::string type, discovery, via, meta;
+    double expires = 0;
+    std::optional<std::string> etag, http_last_modified, content_hash;
+    unsigned addresses = 0;  // address kinds it may connect to (lib/net/address_guard.hpp)
+    std::string user_agent;  // the crawler's name (robots.user-agent's product token)
+};
+
+enum class LeaseStatus { emitted, not_ready, paused, finished };
+
+struct LeaseOutcome {
+    std::vector<LeaseItem> items;
+    LeaseStatus status = LeaseStatus::finished;
+    std::optional<double> next_due;  // for not_ready: when the next URL is due
+    int64_t in_flight = 0;           // leases out frontier-wide after this call
+    int64_t retired_urls = 0;        // for paused: URLs held in retired queues
+};
+
+}  // namespace frontier

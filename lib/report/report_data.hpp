@@ -1,0 +1,144 @@
+// The data behind frontier-report (frontier-report(1)): a frontier summary read from
+// maintained counters and the queues table, and per-queue rows streamed
+// from the queues table. The SQL lives in lib/store/store_report.cpp (the storage
+// module); the pure helpers here (state derivation, sort keys, effective
+// budgets) are in lib/report/report_model.cpp and need no database.
+//
+// Cost: read_summary() reads the counters table and one aggregate pass over
+// the queues table (one row per queue); only when URLs are marked for
+// revisiting does it read urls, for the revisit section's due-now count and
+// next due time (see lib/store/store_report.cpp).
+// for_each_queue() streams queue rows as SQLite produces them.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <map>
+#include <optional>
+#include <set>
+#include <string>
+#include <tuple>
+#include <vector>
+
+#include "policy/settings.hpp"
+
+namespace frontier {
+
+class Store;
+
+// A queue's reported state (frontier(7), BUDGETS): the stored state refined by its
+// in-flight leases, wake time and size. The values partition all queues.
+enum class ReportState { in_process, ready, snoozed, inactive, retired, exhausted };
+
+// "in-process", "ready", "snoozed", "inactive", "retired", "exhausted".
+const char* report_state_name(ReportState s);
+
+// Derives the reported state from the stored columns: state 2/3 (retired by
+// budget / by hand) -> retired; else queued == 0 and in_flight == 0 ->
+// exhausted; else state 1 -> inactive; else (active) in_flight > 0 ->
+// in-process, wake_at > now -> snoozed, else ready. Pure.
+ReportState derive_report_state(int64_t state, int64_t in_flight, int64_t queued, double wake_at, double now);
+
+// Parses a --state filter: a comma-separated list of state names, where
+// "active" stands for in-process, ready and snoozed. Throws UsageError on an
+// unknown name.
+std::set<ReportState> parse_state_filter(const std::string& text);
+
+struct QueueCounts {
+    int64_t total = 0, active = 0, in_process = 0, ready = 0, snoozed = 0;
+    int64_t inactive = 0, retired = 0, exhausted = 0;
+};
+
+struct UrlCounts {
+    // queued excludes URLs in retired queues; those are `retired`.
+    int64_t queued = 0, leased = 0, done = 0, failed = 0, blocked = 0, retired = 0, disabled = 0;
+    int64_t robots_leased = 0;  // robots.txt prerequisites out
+    int64_t added = 0;          // URLs ever added
+};
+
+// Revisit state (frontier(7), RECRAWL), when the frontier has URLs marked for revisiting.
+// Counts come from maintained counters; due_now and next_due from two
+// queries over revisited URLs (see read_summary).
+struct RevisitSummary {
+    int64_t urls = 0;           // URLs marked for revisiting
+    int64_t never_visited = 0;  // of those, never visited successfully
+    int64_t due_now = 0;        // may be visited now: queued, or past their revisit / retry time
+    std::optional<double> next_due;  // the earliest revisit or retry time after now
+    int64_t disabled = 0;       // disabled after recrawl.max-failures failures in a row
+    int64_t first_visits = 0, eventful = 0, uneventful = 0;  // successful visits, by outcome
+    // Revisited URLs by stored interval, all buckets of interval_bucket_names() in order.
+    std::vector<std::pair<std::string, int64_t>> intervals;
+};
+
+struct Summary {
+    double now = 0;
+    QueueCounts queues;
+    UrlCounts urls;
+    // Results by class: "1xx".."5xx" and "err:<class>" (robots.txt fetches included).
+    std::map<std::string, int64_t> results;
+    // discovery -> type -> URLs added (an empty discovery is "seed", an empty type "other").
+    std::map<std::string, std::map<std::string, int64_t>> heatmap;
+    // "0", "1", "2", "3+" -> URLs added at that depth.
+    std::map<std::string, int64_t> depth;
+    std::optional<RevisitSummary> revisits;  // absent when no URL is marked for revisiting
+};
+
+// Reads the summary at time `now` (one short read; no statement is left
+// open). Throws DbError.
+Summary read_summary(Store& store, double now);
+
+// One queue of the per-queue report (Heritrix's per-queue columns plus fetch health).
+struct QueueRow {
+    int64_t id = 0;
+    std::string queue;
+    ReportState state = ReportState::ready;
+    bool retired_by_hand = false;
+    int64_t size = 0, enqueued = 0, session_balance = 0;
+    std::optional<int64_t> last_cost;
+    std::optional<double> average_cost;  // total_spend / costs charged
+    int64_t total_spend = 0;
+    int64_t total_budget = -1;    // effective; -1: no limit
+    int64_t session_budget = 0;   // effective replenish
+    int64_t error_count = 0, in_flight = 0;
+    double wake_at = 0;
+    std::optional<double> last_dequeue_at;
+    std::optional<double> avg_latency_ms;  // latency_sum / latency_n
+    std::optional<std::string> last_peek_url, last_queued_url;
+    int64_t done = 0, failed = 0, blocked = 0;
+    int64_t host_down = 0, retry_after_blocks = 0;
+    // robots.txt of the queue's host(s): "ok", "allow-all", "fetching",
+    // "unknown", "unreachable", "gave-up" (the worst over its hosts), or
+    // "disabled" when robots.enabled is off for the queue.
+    std::string robots;
+};
+
+// Sort keys accepted by --sort: the numeric and string columns of QueueRow
+// by their JSON names ("size", "total_spend", "queue", "total_budget", ...).
+struct QueueSort {
+    std::string key;        // empty: queue creation order
+    bool descending = true; // numeric keys default to descending, "queue" and "state" to ascending
+};
+
+// Parses "KEY", "KEY:asc" or "KEY:desc". Throws UsageError on an unknown key.
+QueueSort parse_queue_sort(const std::string& text);
+
+// True when the sort cannot be done by SQL (computed columns): rows must be
+// collected and sorted in memory.
+bool sort_in_memory(const QueueSort& s);
+
+// Orders two rows by `s` (ties by queue id). Pure.
+bool queue_row_less(const QueueRow& a, const QueueRow& b, const QueueSort& s);
+
+struct QueueQuery {
+    std::set<ReportState> states;  // empty: all
+    QueueSort sort;
+    int64_t limit = -1;            // -1: no limit
+    bool with_robots = true;       // fill QueueRow::robots (one pass over hosts first)
+};
+
+// Calls `row` for each queue matching `q`, at time `now`, in order, as rows
+// are read (in-memory sort keys collect first). `row` may throw (e.g.
+// BrokenPipe); the statement is reset either way. Throws DbError.
+void for_each_queue(Store& store, const QueueQuery& q, double now, const std::function<void(const QueueRow&)>& row);
+
+}  // namespace frontier

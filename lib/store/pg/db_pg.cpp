@@ -1,0 +1,462 @@
+// The PostgreSQL backend of lib/store/db.hpp, over libpq. Statements are prepared
+// once per connection (named, parameter types inferred by the server from
+// the SQL), run with text parameters and text results, and their rows are
+// buffered, so a statement may stay open while others run (as the store's
+// SQLite code expects). Writers serialise on one advisory transaction lock;
+// a changing commit sends NOTIFY, which data_version() counts (LISTEN).
+//
+// Inside a write transaction the connection is in libpq's pipeline mode:
+// statements run for their effect (Stmt::exec) are sent without waiting,
+// and their results are collected in the same round trip as the next
+// statement whose rows are read (or the commit), so the many small UPDATEs
+// of a lease or a result cost no round trip each. The first error aborts
+// the rest of the pipeline and is thrown there; the transaction is lost
+// either way, as on any error.
+#include "store/pg/db_pg.hpp"
+
+#include <libpq-fe.h>
+
+#include <algorithm>
+#include <charconv>
+#include <cstdlib>
+#include <cstring>
+#include <string>
+#include <vector>
+
+#include "store/db.hpp"
+#include "core/error.hpp"
+#include "core/ondemand.hpp"
+
+namespace frontier {
+
+namespace {
+
+// The advisory lock every frontier writer takes ("frontier" in ASCII, as a
+// number): writers of one database run one at a time, like SQLite's
+// BEGIN IMMEDIATE.
+constexpr const char* kBeginWrite = "BEGIN; SELECT pg_advisory_xact_lock(7310012176585550194)";
+constexpr const char* kChannel = "frontier_changed";
+constexpr Oid kBoolOid = 16;
+constexpr Oid kTextOid = 25;
+
+void ignore_notice(void*, const char*) {}
+
+}  // namespace
+
+struct PgConn {
+    PGconn* conn = nullptr;
+    bool pipeline = false;      // in pipeline mode (a write transaction)
+    std::vector<PgStmt*> sent;  // queued commands, in order; nullptr: result not wanted
+    std::string url;
+    int64_t next_stmt = 0;
+    bool wrote = false;      // the open transaction changed something
+    bool listening = false;  // LISTEN issued (data_version)
+    int64_t version = 0;     // notifications from other sessions seen
+};
+
+struct PgStmt {
+    PgConn* c = nullptr;
+    std::string name;
+    int nparams = 0;
+    std::vector<std::string> values;
+    std::vector<char> bound;
+    PGresult* res = nullptr;
+    int row = -1;
+    int nrows = 0;
+};
+
+bool is_postgres_url(std::string_view path) {
+    return path.starts_with("postgresql://") || path.starts_with("postgres://");
+}
+
+std::string frontier_display_name(std::string_view path) {
+    if (!is_postgres_url(path)) return std::string(path);
+    size_t start = path.find("://") + 3;
+    size_t end = path.find_first_of("/?", start);
+    std::string_view auth =
+        path.substr(start, end == std::string_view::npos ? std::string_view::npos : end - start);
+    size_t at = auth.rfind('@');
+    if (at == std::string_view::npos) return std::string(path);
+    size_t colon = auth.find(':');
+    if (colon == std::string_view::npos || colon > at) return std::string(path);
+    return std::string(path.substr(0, start + colon)) + std::string(path.substr(start + at));
+}
+
+namespace {
+
+[[noreturn]] void throw_result(PgConn* c, PGresult* r, std::string_view what) {
+    std::string msg = r ? pq_api().PQresultErrorMessage(r) : "";
+    if (msg.empty()) msg = pq_api().PQerrorMessage(c->conn);
+    while (!msg.empty() && (msg.back() == '\n' || msg.back() == ' ')) msg.pop_back();
+    if (r) pq_api().PQclear(r);
+    throw DbError(std::string(what) + msg);
+}
+
+void leave_pipeline(PgConn* c);
+
+// Runs SQL without parameters (leaving pipeline mode first); returns the
+// last result (caller clears).
+PGresult* run(PgConn* c, const char* sql) {
+    leave_pipeline(c);
+    PGresult* r = pq_api().PQexec(c->conn, sql);
+    ExecStatusType st = r ? pq_api().PQresultStatus(r) : PGRES_FATAL_ERROR;
+    if (st != PGRES_COMMAND_OK && st != PGRES_TUPLES_OK) throw_result(c, r, "database error: ");
+    return r;
+}
+
+void run_void(PgConn* c, const char* sql) { pq_api().PQclear(run(c, sql)); }
+
+void note_write(PgConn* c, PGresult* r) {
+    const char* tag = pq_api().PQcmdStatus(r);
+    if (!std::strncmp(tag, "INSERT", 6) || !std::strncmp(tag, "UPDATE", 6) ||
+        !std::strncmp(tag, "DELETE", 6)) {
+        const char* n = pq_api().PQcmdTuples(r);
+        if (n[0] && std::strcmp(n, "0") != 0) c->wrote = true;
+    }
+}
+
+// Pipeline mode: sends a Sync and reads the results of every queued
+// command, handing the wanted ones to their statements; throws the first
+// error once the pipeline is drained.
+void sync(PgConn* c) {
+    if (pq_api().PQpipelineSync(c->conn) != 1)
+        throw DbError("database error: " + std::string(pq_api().PQerrorMessage(c->conn)));
+    std::string error;
+    size_t at = 0;
+    bool got = false;
+    int nulls = 0;
+    for (;;) {
+        PGresult* r = pq_api().PQgetResult(c->conn);
+        if (!r) {
+            if (got) {
+                ++at;
+                got = false;
+                nulls = 0;
+            } else if (++nulls > 2 || pq_api().PQstatus(c->conn) != CONNECTION_OK) {
+                c->sent.clear();
+                throw DbError("database error: lost the pipeline: " + std::string(pq_api().PQerrorMessage(c->conn)));
+            }
+            continue;
+        }
+        ExecStatusType st = pq_api().PQresultStatus(r);
+        if (st == PGRES_PIPELINE_SYNC) {
+            pq_api().PQclear(r);
+            break;
+        }
+        PgStmt* want = at < c->sent.size() ? c->sent[at] : nullptr;
+        if (st == PGRES_FATAL_ERROR || st == PGRES_NONFATAL_ERROR || st == PGRES_BAD_RESPONSE) {
+            if (error.empty()) {
+                error = pq_api().PQresultErrorMessage(r);
+                while (!error.empty() && (error.back() == '\n' || error.back() == ' ')) error.pop_back();
+            }
+            pq_api().PQclear(r);
+        } else if (st == PGRES_PIPELINE_ABORTED) {
+            pq_api().PQclear(r);
+        } else {
+            note_write(c, r);
+            if (want && !got) {
+                if (want->res) pq_api().PQclear(want->res);
+                want->res = r;
+                want->nrows = pq_api().PQntuples(r);
+                want->row = -1;
+            } else {
+                pq_api().PQclear(r);
+            }
+        }
+        got = true;
+    }
+    c->sent.clear();
+    if (!error.empty()) throw DbError("database error: " + error);
+}
+
+// Ends pipeline mode (results read first), for the synchronous calls.
+void leave_pipeline(PgConn* c) {
+    if (!c->pipeline) return;
+    c->pipeline = false;
+    std::string error;
+    try {
+        sync(c);
+    } catch (const DbError& e) {
+        error = e.what();
+    }
+    pq_api().PQexitPipelineMode(c->conn);
+    if (!error.empty()) throw DbError(error);
+}
+
+}  // namespace
+
+// ------------------------------------------------------------ connection
+
+PgConn* pg_connect(const std::string& url, bool create, bool readonly) {
+    auto* c = new PgConn;
+    c->url = url;
+    const char* keys[] = {"dbname", "fallback_application_name", nullptr};
+    const char* vals[] = {url.c_str(), "frontier", nullptr};
+    c->conn = pq_api().PQconnectdbParams(keys, vals, 1);
+    if (!c->conn || pq_api().PQstatus(c->conn) != CONNECTION_OK) {
+        std::string msg = c->conn ? pq_api().PQerrorMessage(c->conn) : "out of memory";
+        while (!msg.empty() && (msg.back() == '\n' || msg.back() == ' ')) msg.pop_back();
+        pg_disconnect(c);
+        throw IoError("cannot connect to the frontier database " + frontier_display_name(url) + ": " + msg);
+    }
+    pq_api().PQsetNoticeProcessor(c->conn, ignore_notice, nullptr);
+    try {
+        // Shortest exact float text; writers wait for each other up to a
+        // minute (SQLite's busy timeout), then fail.
+        run_void(c, readonly ? "SET extra_float_digits = 3; SET lock_timeout = '60s'; "
+                               "SET default_transaction_read_only = on"
+                             : "SET extra_float_digits = 3; SET lock_timeout = '60s'");
+        if (!create && pg_schema_version(c) == 0)
+            throw IoError("frontier file not found: " + frontier_display_name(url) +
+                          " (create it with frontier-add or frontier-config)");
+    } catch (...) {
+        pg_disconnect(c);
+        throw;
+    }
+    return c;
+}
+
+void pg_disconnect(PgConn* c) noexcept {
+    if (!c) return;
+    if (c->conn) pq_api().PQfinish(c->conn);
+    delete c;
+}
+
+std::string pg_error(PgConn* c) { return pq_api().PQerrorMessage(c->conn); }
+
+void pg_exec(PgConn* c, std::string_view sql) {
+    std::vector<bool> used;
+    run_void(c, pg_translate(sql, used).c_str());
+    c->wrote = true;
+}
+
+void pg_begin(PgConn* c, bool write) {
+    run_void(c, write ? kBeginWrite : "BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY");
+    c->wrote = false;
+    if (write && pq_api().PQenterPipelineMode(c->conn) == 1) c->pipeline = true;
+}
+
+void pg_commit(PgConn* c) {
+    // Listeners (Db::data_version) learn of every commit that changed rows
+    // (known once the pipelined statements' results are in).
+    leave_pipeline(c);
+    run_void(c, c->wrote ? "NOTIFY frontier_changed; COMMIT" : "COMMIT");
+    c->wrote = false;
+}
+
+void pg_rollback(PgConn* c) noexcept {
+    try {
+        leave_pipeline(c);
+    } catch (...) {
+    }
+    PGresult* r = pq_api().PQexec(c->conn, "ROLLBACK");
+    if (r) pq_api().PQclear(r);
+    c->wrote = false;
+}
+
+int pg_schema_version(PgConn* c) {
+    PGresult* r = run(c, "SELECT to_regclass('meta') IS NOT NULL");
+    bool has_meta = pq_api().PQntuples(r) == 1 && pq_api().PQgetvalue(r, 0, 0)[0] == 't';
+    pq_api().PQclear(r);
+    if (!has_meta) return 0;
+    r = run(c, "SELECT value FROM meta WHERE key = 'schema_version'");
+    int v = pq_api().PQntuples(r) == 1 && !pq_api().PQgetisnull(r, 0, 0) ? std::atoi(pq_api().PQgetvalue(r, 0, 0)) : 0;
+    pq_api().PQclear(r);
+    return v;
+}
+
+void pg_set_schema_version(PgConn* c, int v) {
+    std::string sql = "INSERT INTO meta(key, value) VALUES ('schema_version', " + std::to_string(v) +
+                      ") ON CONFLICT (key) DO UPDATE SET value = excluded.value";
+    pg_exec(c, sql);
+}
+
+int64_t pg_data_version(PgConn* c) {
+    if (!c->listening) {
+        run_void(c, (std::string("LISTEN ") + kChannel).c_str());
+        c->listening = true;
+    }
+    if (!pq_api().PQconsumeInput(c->conn)) throw DbError("database error: " + pg_error(c));
+    const int self = pq_api().PQbackendPID(c->conn);
+    while (PGnotify* n = pq_api().PQnotifies(c->conn)) {
+        if (n->be_pid != self) ++c->version;
+        pq_api().PQfreemem(n);
+    }
+    return c->version;
+}
+
+// ------------------------------------------------------------ statements
+
+Stmt::Stmt(PgConn* c, std::string_view sql) {
+    auto* s = new PgStmt;
+    s->c = c;
+    s->name = "f" + std::to_string(++c->next_stmt);
+    std::vector<bool> used;
+    std::string text = pg_translate(sql, used);
+    s->nparams = static_cast<int>(used.size());
+    // The server infers each parameter's type from the SQL; one the SQL does
+    // not use (bound anyway, as SQLite allows) is declared text.
+    std::vector<Oid> types(used.size(), 0);
+    for (size_t i = 0; i < used.size(); ++i)
+        if (!used[i]) types[i] = kTextOid;
+    if (c->pipeline) {  // prepared within the transaction's pipeline
+        if (pq_api().PQsendPrepare(c->conn, s->name.c_str(), text.c_str(), s->nparams, types.data()) != 1) {
+            delete s;
+            throw DbError("cannot prepare statement: " + std::string(pq_api().PQerrorMessage(c->conn)));
+        }
+        c->sent.push_back(nullptr);
+        try {
+            sync(c);
+        } catch (const DbError& e) {
+            delete s;
+            throw DbError("cannot prepare statement: " + text.substr(0, 160) + ": " + e.what());
+        }
+        s->values.resize(static_cast<size_t>(s->nparams));
+        s->bound.assign(static_cast<size_t>(s->nparams), 0);
+        pg_ = s;
+        return;
+    }
+    PGresult* r = pq_api().PQprepare(c->conn, s->name.c_str(), text.c_str(), s->nparams, types.data());
+    if (!r || pq_api().PQresultStatus(r) != PGRES_COMMAND_OK) {
+        delete s;
+        throw_result(c, r, "cannot prepare statement: " + text.substr(0, 160) + ": ");
+    }
+    pq_api().PQclear(r);
+    s->values.resize(static_cast<size_t>(s->nparams));
+    s->bound.assign(static_cast<size_t>(s->nparams), 0);
+    pg_ = s;
+}
+
+void pg_stmt_free(PgStmt* s) noexcept {
+    if (s->res) pq_api().PQclear(s->res);
+    for (auto& p : s->c->sent)
+        if (p == s) p = nullptr;
+    if (s->c->conn && pq_api().PQstatus(s->c->conn) == CONNECTION_OK && !s->c->pipeline) {
+        // Outside an aborted transaction; inside one it fails, harmlessly.
+        PGresult* r = pq_api().PQexec(s->c->conn, ("DEALLOCATE " + s->name).c_str());
+        if (r) pq_api().PQclear(r);
+    }
+    delete s;
+}
+
+namespace {
+PgStmt& param(PgStmt* s, int i) {
+    if (i < 1 || i > s->nparams)
+        throw DbError("database error: parameter " + std::to_string(i) + " out of range");
+    return *s;
+}
+}  // namespace
+
+Stmt& Stmt::pg_bind(int i, int64_t v) {
+    PgStmt& s = param(pg_, i);
+    char buf[24];
+    auto r = std::to_chars(buf, buf + sizeof buf, v);
+    s.values[i - 1].assign(buf, r.ptr);
+    s.bound[i - 1] = 1;
+    return *this;
+}
+
+Stmt& Stmt::pg_bind(int i, double v) {
+    PgStmt& s = param(pg_, i);
+    char buf[32];
+    auto r = std::to_chars(buf, buf + sizeof buf, v);  // shortest text that reads back exactly
+    s.values[i - 1].assign(buf, r.ptr);
+    if (s.values[i - 1] == "inf")
+        s.values[i - 1] = "Infinity";
+    else if (s.values[i - 1] == "-inf")
+        s.values[i - 1] = "-Infinity";
+    else if (s.values[i - 1] == "nan" || s.values[i - 1] == "-nan")
+        s.values[i - 1] = "NaN";
+    s.bound[i - 1] = 1;
+    return *this;
+}
+
+Stmt& Stmt::pg_bind(int i, std::string_view v) {
+    PgStmt& s = param(pg_, i);
+    // PostgreSQL text cannot hold NUL; SQLite kept it. Stored up to the NUL.
+    s.values[i - 1].assign(v.substr(0, v.find('\0')));
+    s.bound[i - 1] = 1;
+    return *this;
+}
+
+Stmt& Stmt::pg_bind_null(int i) {
+    param(pg_, i).bound[i - 1] = 0;
+    return *this;
+}
+
+namespace {
+// Queues the statement in the pipeline (want: its rows are read).
+void send(PgStmt* s, bool want) {
+    std::vector<const char*> vals(static_cast<size_t>(s->nparams));
+    for (int i = 0; i < s->nparams; ++i) vals[i] = s->bound[i] ? s->values[i].c_str() : nullptr;
+    if (pq_api().PQsendQueryPrepared(s->c->conn, s->name.c_str(), s->nparams, vals.data(), nullptr, nullptr, 0) != 1)
+        throw DbError("database error: " + std::string(pq_api().PQerrorMessage(s->c->conn)));
+    s->c->sent.push_back(want ? s : nullptr);
+}
+}  // namespace
+
+void pg_stmt_exec(PgStmt* s) {
+    if (s->c->pipeline) {
+        send(s, false);
+        pg_stmt_reset(s);
+        return;
+    }
+    while (pg_stmt_step(s)) {
+    }
+    pg_stmt_reset(s);
+}
+
+bool pg_stmt_step(PgStmt* s) {
+    if (!s->res && s->c->pipeline) {
+        send(s, true);
+        sync(s->c);
+        if (!s->res) throw DbError("database error: no result for a statement");
+        s->row = -1;
+    } else if (!s->res) {
+        std::vector<const char*> vals(static_cast<size_t>(s->nparams));
+        for (int i = 0; i < s->nparams; ++i) vals[i] = s->bound[i] ? s->values[i].c_str() : nullptr;
+        PGresult* r =
+            pq_api().PQexecPrepared(s->c->conn, s->name.c_str(), s->nparams, vals.data(), nullptr, nullptr, 0);
+        ExecStatusType st = r ? pq_api().PQresultStatus(r) : PGRES_FATAL_ERROR;
+        if (st != PGRES_COMMAND_OK && st != PGRES_TUPLES_OK) throw_result(s->c, r, "database error: ");
+        note_write(s->c, r);
+        s->res = r;
+        s->nrows = pq_api().PQntuples(r);
+        s->row = -1;
+    }
+    if (s->row < s->nrows) ++s->row;
+    return s->row < s->nrows;
+}
+
+void pg_stmt_reset(PgStmt* s) {
+    if (s->res) pq_api().PQclear(s->res);
+    s->res = nullptr;
+    s->row = -1;
+    s->nrows = 0;
+    std::fill(s->bound.begin(), s->bound.end(), 0);
+}
+
+std::string_view pg_stmt_text(PgStmt* s, int col) {
+    if (!s->res || s->row < 0 || s->row >= s->nrows || pq_api().PQgetisnull(s->res, s->row, col)) return {};
+    return {pq_api().PQgetvalue(s->res, s->row, col), static_cast<size_t>(pq_api().PQgetlength(s->res, s->row, col))};
+}
+
+bool Stmt::pg_is_null(int col) const {
+    return !pg_->res || pg_->row < 0 || pg_->row >= pg_->nrows || pq_api().PQgetisnull(pg_->res, pg_->row, col);
+}
+
+int64_t Stmt::pg_i64(int col) const {
+    if (pg_is_null(col)) return 0;
+    const char* v = pq_api().PQgetvalue(pg_->res, pg_->row, col);
+    if (pq_api().PQftype(pg_->res, col) == kBoolOid) return v[0] == 't';
+    return std::strtoll(v, nullptr, 10);
+}
+
+double Stmt::pg_dbl(int col) const {
+    if (pg_is_null(col)) return 0;
+    const char* v = pq_api().PQgetvalue(pg_->res, pg_->row, col);
+    if (pq_api().PQftype(pg_->res, col) == kBoolOid) return v[0] == 't';
+    return std::strtod(v, nullptr);
+}
+
+}  // namespace frontier

@@ -1,0 +1,45 @@
+// The PostgreSQL side of lib/store/db.hpp (libpq, lib/store/pg/db_pg.cpp; the SQL
+// translation in lib/store/pg/db_pg_sql.cpp), private to lib/db*.cpp. Each function
+// throws DbError with the server's message.
+#pragma once
+
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "store/db.hpp"
+
+namespace frontier {
+
+// Connects to a postgresql:// URL. Without `create`, a database holding no
+// frontier schema is an IoError, like a missing file. `readonly` makes the
+// session read-only (default_transaction_read_only).
+PgConn* pg_connect(const std::string& url, bool create, bool readonly);
+void pg_disconnect(PgConn* c) noexcept;
+std::string pg_error(PgConn* c);
+// Runs SQL text (one or more statements, no parameters; translated).
+void pg_exec(PgConn* c, std::string_view sql);
+void pg_begin(PgConn* c, bool write);
+void pg_commit(PgConn* c);
+void pg_rollback(PgConn* c) noexcept;
+int pg_schema_version(PgConn* c);
+void pg_set_schema_version(PgConn* c, int v);
+int64_t pg_data_version(PgConn* c);
+
+void pg_stmt_free(PgStmt* s) noexcept;
+bool pg_stmt_step(PgStmt* s);
+// Runs a statement whose rows are not wanted. Inside a write transaction it
+// is only queued (pipeline mode); its result, or error, arrives with the
+// next statement that returns rows, or at commit.
+void pg_stmt_exec(PgStmt* s);
+void pg_stmt_reset(PgStmt* s);
+std::string_view pg_stmt_text(PgStmt* s, int col);
+
+// SQLite SQL as the store writes it, in PostgreSQL's dialect: `?` and `?N`
+// parameters become `$N`; scalar max(a, b) / min(a, b) become greatest /
+// least; total(x) becomes coalesce(sum(x), 0); `interval` (a keyword there)
+// is quoted; REAL becomes double precision; `LIMIT ?` accepts a negative
+// count as "no limit". `used[i]` tells whether parameter i+1 occurs.
+std::string pg_translate(std::string_view sql, std::vector<bool>& used);
+
+}  // namespace frontier

@@ -1,0 +1,536 @@
+// Store: opening, transactions, settings, counters and queue bookkeeping.
+// Adding URLs is in store_add.cpp, leasing in store_lease.cpp, results in
+// store_done.cpp.
+#include "store/store.hpp"
+
+#include <algorithm>
+#include <limits>
+
+#include "core/clock.hpp"
+#include "core/error.hpp"
+#include "store/schema.hpp"
+#include "store/store_impl.hpp"
+
+namespace frontier {
+
+namespace {
+// Marks a budget field an override does not set (see load_budgets).
+constexpr int64_t kUnsetBudget = std::numeric_limits<int64_t>::min();
+}  // namespace
+
+Store::Store(const std::string& path, Mode mode) {
+    db_ = std::make_unique<Db>(path, mode == Mode::create, mode == Mode::read);
+    ensure_schema(*db_, mode != Mode::read);
+    impl_ = std::make_unique<Impl>(*db_);
+    impl_->now = frontier::now();
+}
+
+Store::~Store() {
+    if (in_tx_) {
+        try {
+            rollback();
+        } catch (...) {
+        }
+    }
+    impl_.reset();
+}
+
+void Store::begin() {
+    db_->begin_write();
+    in_tx_ = true;
+    impl_->now = frontier::now();
+    impl_->crawl_delays.clear();  // other processes may have stored robots.txt meanwhile
+}
+
+void Store::commit() {
+    impl_->flush();
+    for (auto& [sql, st] : impl_->stmts) st.reset();
+    db_->commit();
+    in_tx_ = false;
+}
+
+void Store::rollback() {
+    ++rollbacks_;
+    impl_->url_updates.clear();
+    impl_->queue_deltas.clear();
+    impl_->fetch_deltas.clear();
+    impl_->added = 0;
+    impl_->heat_added.clear();
+    for (auto& d : impl_->depth_added) d = 0;
+    impl_->counter_deltas.clear();
+    impl_->serve_seq.reset();
+    // Queues, hosts and seed domains created in the undone transaction are gone.
+    impl_->queue_ids.clear();
+    impl_->host_ids.clear();
+    impl_->host_queues.clear();
+    impl_->seed_domains.clear();
+    impl_->seed_hosts.clear();
+    impl_->other_hosts.clear();
+    in_tx_ = false;
+    db_->rollback();
+}
+
+// ---------------------------------------------------------------- settings
+
+bool Store::refresh_settings() {
+    Stmt& st = impl_->q("SELECT value FROM meta WHERE key = 'settings_version'");
+    int64_t v = st.step() ? st.i64(0) : 0;
+    st.reset();  // never leave a read transaction open: it would pin the WAL
+    if (v == impl_->settings_version && impl_->settings) return false;
+    impl_->settings = build_settings(setting_values(), domain_setting_values());
+    impl_->settings_version = v;
+    impl_->load_budgets();
+    ++settings_generation_;
+    return true;
+}
+
+const Settings& Store::settings() {
+    if (!impl_->settings) refresh_settings();
+    return *impl_->settings;
+}
+
+std::map<std::string, std::string> Store::setting_values() {
+    std::map<std::string, std::string> m;
+    Stmt& st = impl_->q("SELECT key, value FROM settings");
+    while (st.step()) m[st.str(0)] = st.str(1);
+    return m;
+}
+
+std::map<std::string, std::map<std::string, std::string>> Store::domain_setting_values() {
+    std::map<std::string, std::map<std::string, std::string>> m;
+    Stmt& st = impl_->q("SELECT domain, key, value FROM domain_settings");
+    while (st.step()) m[st.str(0)][st.str(1)] = st.str(2);
+    return m;
+}
+
+void Store::Impl::load_budgets() {
+    budget_domain.clear();
+    budget_queue.clear();
+    // Fields an override leaves unset hold kUnsetBudget; budget_for() fills
+    // them from the next less specific override, then the global settings.
+    Stmt& st = q("SELECT scope, name, replenish, total FROM queue_budgets");
+    while (st.step()) {
+        auto& map = st.text(0) == "queue" ? budget_queue : budget_domain;
+        BudgetLimits b{kUnsetBudget, kUnsetBudget};
+        if (!st.is_null(2)) b.replenish = st.i64(2);
+        if (!st.is_null(3)) b.total = st.i64(3);
+        map[st.str(1)] = b;
+    }
+    // Domain-scoped settings of budget.* (frontier-config --domain) count as overrides too.
+    Stmt& ds = q("SELECT domain, key, value FROM domain_settings WHERE key IN ('budget.replenish', 'budget.total')");
+    while (ds.step()) {
+        auto it = budget_domain.try_emplace(ds.str(0), BudgetLimits{kUnsetBudget, kUnsetBudget}).first;
+        int64_t v = std::stoll(ds.str(2));
+        if (ds.text(1) == "budget.replenish") it->second.replenish = v;
+        else it->second.total = v;
+    }
+}
+
+// The most specific value wins, field by field: the queue's own override,
+// then the override of its host, then of each parent domain, then the global
+// setting. (A queue override of `total` alone keeps a domain's `replenish`.)
+BudgetLimits Store::Impl::budget_for(const std::string& queue_key) {
+    const Settings& s = *settings;
+    BudgetLimits r{kUnsetBudget, kUnsetBudget};
+    auto fill = [&r](const BudgetLimits& o) {
+        if (r.replenish == kUnsetBudget) r.replenish = o.replenish;
+        if (r.total == kUnsetBudget) r.total = o.total;
+    };
+    if (auto it = budget_queue.find(queue_key); it != budget_queue.end()) fill(it->second);
+    if (!budget_domain.empty()) {
+        std::string_view h = queue_key;
+        if (auto colon = h.rfind(':'); colon != std::string_view::npos && h.find(']') == std::string_view::npos)
+            h = h.substr(0, colon);
+        while (!h.empty() && (r.replenish == kUnsetBudget || r.total == kUnsetBudget)) {
+            if (auto it = budget_domain.find(std::string(h)); it != budget_domain.end()) fill(it->second);
+            auto dot = h.find('.');
+            if (dot == std::string_view::npos) break;
+            h = h.substr(dot + 1);
+        }
+    }
+    fill({s.replenish, s.total_budget});
+    return r;
+}
+
+void Store::Impl::requeue_capped() {
+    // A politeness change may lift an in-flight cap: queues parked at their
+    // old cap go back to the ready / wake indexes, and the next lease
+    // decision re-checks them against the new values.
+    q("UPDATE queues SET sched = CASE WHEN wake_at > ? THEN 1 ELSE 0 END "
+      "WHERE state = 0 AND best IS NOT NULL AND sched = 2 AND in_flight > 0")
+        .bind(1, now).exec();
+}
+
+void Store::Impl::retire_all_to_inactive() {
+    // frontier(7), BUDGETS: any settings change moves retired queues (not those retired
+    // by hand) to the back of the inactive FIFO, in the order they retired.
+    std::vector<int64_t> ids;
+    Stmt& st = q("SELECT id FROM queues WHERE state = 2 ORDER BY retired_seq");
+    while (st.step()) ids.push_back(st.i64(0));
+    for (int64_t id : ids) {
+        int64_t seq = meta_next("fifo_seq");
+        q("UPDATE queues SET state = 1, inactive_seq = ?, retired_seq = NULL, sched = 2 WHERE id = ?")
+            .bind(1, seq).bind(2, id).exec();
+    }
+}
+
+void Store::set_setting(const std::string& key, const std::string& json) {
+    begin();
+    const SettingDef* d = find_setting(key);
+    if (d && json == d->default_json)
+        impl_->q("DELETE FROM settings WHERE key = ?").bind(1, key).exec();
+    else
+        impl_->q("INSERT INTO settings(key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value")
+            .bind(1, key).bind(2, json).exec();
+    impl_->q("UPDATE meta SET value = value + 1 WHERE key = 'settings_version'").exec();
+    impl_->retire_all_to_inactive();
+    if (key.rfind("politeness.", 0) == 0) impl_->requeue_capped();
+    commit();
+    impl_->settings.reset();
+}
+
+void Store::set_domain_setting(const std::string& domain, const std::string& key, const std::string& json) {
+    begin();
+    if (json.empty())
+        impl_->q("DELETE FROM domain_settings WHERE domain = ? AND key = ?").bind(1, domain).bind(2, key).exec();
+    else
+        impl_->q("INSERT INTO domain_settings(domain, key, value) VALUES (?, ?, ?) "
+                 "ON CONFLICT(domain, key) DO UPDATE SET value = excluded.value")
+            .bind(1, domain).bind(2, key).bind(3, json).exec();
+    impl_->q("UPDATE meta SET value = value + 1 WHERE key = 'settings_version'").exec();
+    impl_->retire_all_to_inactive();
+    if (key.rfind("politeness.", 0) == 0) impl_->requeue_capped();
+    commit();
+    impl_->settings.reset();
+}
+
+// ---------------------------------------------------------------- budgets
+
+std::vector<Store::BudgetOverride> Store::budget_overrides() {
+    std::vector<BudgetOverride> v;
+    Stmt& st = impl_->q("SELECT scope, name, replenish, total FROM queue_budgets ORDER BY scope, name");
+    while (st.step()) v.push_back({st.str(0), st.str(1), st.opt_i64(2), st.opt_i64(3)});
+    return v;
+}
+
+void Store::set_budget_override(const BudgetOverride& o) {
+    begin();
+    impl_->q("INSERT INTO queue_budgets(scope, name, replenish, total) VALUES (?, ?, ?, ?) "
+             "ON CONFLICT(scope, name) DO UPDATE SET replenish = coalesce(excluded.replenish, queue_budgets.replenish), "
+             "total = coalesce(excluded.total, queue_budgets.total)")
+        .bind(1, o.scope).bind(2, o.name).bind(3, o.replenish).bind(4, o.total).exec();
+    impl_->q("UPDATE meta SET value = value + 1 WHERE key = 'settings_version'").exec();
+    impl_->retire_all_to_inactive();
+    commit();
+    impl_->settings.reset();
+}
+
+Store::BudgetValues Store::effective_budget(const std::string& queue_key) {
+    settings();  // loads the overrides
+    BudgetLimits b = impl_->budget_for(queue_key);
+    return {b.replenish, b.total};
+}
+
+int64_t Store::queues_in_flight() {
+    Stmt& st = impl_->q("SELECT count(*) FROM queues WHERE in_flight > 0");
+    int64_t n = st.step() ? st.i64(0) : 0;
+    st.reset();
+    return n;
+}
+
+bool Store::queue_exists(const std::string& key) {
+    return impl_->find_id("SELECT id FROM queues WHERE key = ?", key).has_value();
+}
+
+bool Store::domain_has_queues(const std::string& domain) {
+    // Queue keys are lower-case host names (with a port after ':'), so
+    // matching the text is exact; '_' in LIKE is a one-character wildcard,
+    // hence the second test.
+    Stmt& st = impl_->q("SELECT key FROM queues WHERE key = ?1 OR key LIKE ?1 || ':%' OR key LIKE '%.' || ?1 "
+                        "OR key LIKE '%.' || ?1 || ':%'");
+    st.bind(1, domain);
+    bool found = false;
+    while (!found && st.step()) {
+        std::string k = st.str(0);
+        if (auto colon = k.rfind(':'); colon != std::string::npos && k.find(']') == std::string::npos) k.resize(colon);
+        found = k == domain || (k.size() > domain.size() && k.compare(k.size() - domain.size(), domain.size(), domain) == 0 &&
+                                k[k.size() - domain.size() - 1] == '.');
+    }
+    st.reset();
+    return found;
+}
+
+bool Store::retire_queue(const std::string& key) {
+    begin();
+    std::optional<int64_t> id = impl_->find_id("SELECT id FROM queues WHERE key = ?", key);
+    if (id) {
+        int64_t seq = impl_->meta_next("fifo_seq");
+        impl_->q("UPDATE queues SET state = 3, retired_seq = ?, inactive_seq = NULL, sched = 2 WHERE id = ?")
+            .bind(1, seq).bind(2, *id).exec();
+    }
+    commit();
+    return id.has_value();
+}
+
+int64_t Store::unretire(const std::string& key) {
+    begin();
+    std::vector<int64_t> ids;
+    Stmt& st = key.empty() ? impl_->q("SELECT id FROM queues WHERE state >= 2 ORDER BY retired_seq")
+                           : impl_->q("SELECT id FROM queues WHERE state >= 2 AND key = ?");
+    if (!key.empty()) st.bind(1, key);
+    while (st.step()) ids.push_back(st.i64(0));
+    st.reset();
+    for (int64_t id : ids) {
+        int64_t seq = impl_->meta_next("fifo_seq");
+        impl_->q("UPDATE queues SET state = 1, inactive_seq = ?, retired_seq = NULL, sched = 2 WHERE id = ?")
+            .bind(1, seq).bind(2, id).exec();
+    }
+    commit();
+    return static_cast<int64_t>(ids.size());
+}
+
+// ---------------------------------------------------------------- counters
+
+int64_t Store::Impl::meta_next(const char* key) {
+    Stmt& st = q("UPDATE meta SET value = value + 1 WHERE key = ? RETURNING value");
+    st.bind(1, key);
+    if (!st.step()) throw DbError(std::string("missing meta key ") + key);
+    int64_t v = st.i64(0);
+    st.reset();
+    return v;
+}
+
+int64_t Store::Impl::next_served() {
+    if (!serve_seq) {
+        Stmt& st = q("SELECT value FROM meta WHERE key = 'serve_seq'");
+        if (!st.step()) throw DbError("missing meta key serve_seq");
+        serve_seq = st.i64(0);
+        st.reset();
+    }
+    return ++*serve_seq;
+}
+
+int64_t Store::count(std::string_view name) {
+    Stmt& st = impl_->q("SELECT n FROM counters WHERE name = ?");
+    st.bind(1, name);
+    int64_t n = st.step() ? st.i64(0) : 0;
+    st.reset();
+    if (auto it = impl_->counter_deltas.find(std::string(name)); it != impl_->counter_deltas.end()) n += it->second;
+    if (name == "queued" || name == "added") n += impl_->added;
+    return n;
+}
+
+void Store::Impl::flush() {
+    flush_url_updates();
+    flush_fetches();  // first: the queue rows rescheduled below then hold them
+    for (auto& [id, d] : queue_deltas) {
+        q("UPDATE queues SET queued = queued + ?, enqueued = enqueued + ?, "
+          "last_queued_url = coalesce(?, last_queued_url), "
+          "best = CASE WHEN CAST(? AS REAL) IS NOT NULL AND (best IS NULL OR ? < best) THEN ? ELSE best END WHERE id = ?")
+            .bind(1, d.queued).bind(2, d.enqueued)
+            .bind(3, d.last_url.empty() ? std::optional<std::string>() : std::optional<std::string>(d.last_url))
+            .bind(4, d.min_rank).bind(5, d.min_rank).bind(6, d.min_rank).bind(7, id).exec();
+        reschedule(id);
+    }
+    queue_deltas.clear();
+    if (added) {
+        count("queued", added);
+        count("added", added);
+        added = 0;
+    }
+    for (int i = 0; i < 4; ++i) {
+        if (depth_added[i]) count(i == 3 ? "depth:3+" : "depth:" + std::to_string(i), depth_added[i]);
+        depth_added[i] = 0;
+    }
+    for (auto& [k, n] : heat_added) count("heat:" + k.first + "\t" + k.second, n);
+    heat_added.clear();
+    for (auto& [name, d] : counter_deltas) {
+        if (d == 0) continue;
+        q("INSERT INTO counters(name, n) VALUES (?, ?) ON CONFLICT(name) DO UPDATE SET n = counters.n + excluded.n")
+            .bind(1, name).bind(2, d).exec();
+    }
+    counter_deltas.clear();
+    if (serve_seq) {
+        q("UPDATE meta SET value = ? WHERE key = 'serve_seq'").bind(1, *serve_seq).exec();
+        serve_seq.reset();
+    }
+}
+
+// ---------------------------------------------------------------- queues
+
+QueueInfo Store::Impl::queue(int64_t id) {
+    Stmt& st = q("SELECT id, key, state, best, wake_at, served, in_flight, queued, session_balance, total_spend, n429 "
+                 "FROM queues WHERE id = ?");
+    st.bind(1, id);
+    QueueInfo qi;
+    if (st.step()) {
+        qi.id = st.i64(0);
+        qi.key = st.str(1);
+        qi.state = st.i64(2);
+        qi.best = st.opt_dbl(3);
+        qi.wake_at = st.dbl(4);
+        qi.served = st.i64(5);
+        qi.in_flight = st.i64(6);
+        qi.queued = st.i64(7);
+        qi.session_balance = st.i64(8);
+        qi.total_spend = st.i64(9);
+        qi.n429 = st.i64(10);
+    }
+    st.reset();
+    return qi;
+}
+
+QueueSched Store::Impl::sched_for(const QueueInfo& qi) {
+    const Politeness& p = settings->politeness_for(qi.key);
+    if (qi.state != static_cast<int>(QueueState::active) || !qi.best || qi.in_flight >= p.max_in_flight)
+        return QueueSched::idle;
+    if (qi.wake_at > now) return QueueSched::sleeping;
+    return QueueSched::ready;
+}
+
+QueueSched Store::Impl::reschedule(int64_t id) { return reschedule(queue(id)); }
+
+QueueSched Store::Impl::reschedule(const QueueInfo& qi) {
+    QueueSched s = sched_for(qi);
+    q("UPDATE queues SET sched = ? WHERE id = ? AND sched != ?")
+        .bind(1, static_cast<int>(s)).bind(2, qi.id).bind(3, static_cast<int>(s)).exec();
+    return s;
+}
+
+std::optional<double> Store::Impl::best_rank(int64_t id) {
+    Stmt& st = q("SELECT rank FROM urls WHERE queue_id = ? AND state = 0 AND due_at IS NULL "
+                 "ORDER BY rank, tier, tier_key, cost, id LIMIT 1");
+    st.bind(1, id);
+    std::optional<double> best;
+    if (st.step()) best = st.dbl(0);
+    st.reset();
+    return best;
+}
+
+void Store::Impl::refresh_best(int64_t id) {
+    q("UPDATE queues SET best = ? WHERE id = ?").bind(1, best_rank(id)).bind(2, id).exec();
+}
+
+std::optional<int64_t> Store::Impl::find_id(const char* sql, const std::string& key) {
+    Stmt& st = q(sql);
+    st.bind(1, key);
+    std::optional<int64_t> id;
+    if (st.step()) id = st.i64(0);
+    st.reset();
+    return id;
+}
+
+int64_t Store::Impl::queue_id_for(const std::string& key, const Settings& s) {
+    if (auto it = queue_ids.find(key); it != queue_ids.end()) return it->second;
+    std::optional<int64_t> id = find_id("SELECT id FROM queues WHERE key = ?", key);
+    if (!id) {
+        // frontier(7), BUDGETS: with hold-queues new queues start inactive, at the back of the FIFO.
+        bool hold = s.hold_queues;
+        int64_t seq = hold ? meta_next("fifo_seq") : 0;
+        BudgetLimits b = budget_for(key);
+        Stmt& ins = q("INSERT INTO queues(key, state, sched, inactive_seq, session_balance, created_at) "
+                      "VALUES (?, ?, 2, ?, ?, ?) RETURNING id");
+        ins.bind(1, key).bind(2, hold ? 1 : 0);
+        if (hold) ins.bind(3, seq); else ins.bind_null(3);
+        ins.bind(4, hold ? 0 : b.replenish).bind(5, now);
+        if (!ins.step()) throw DbError("cannot create queue " + key);
+        id = ins.i64(0);
+        ins.reset();
+        // A unique, negative `served` mark: never-served queues take turns in
+        // creation order, and (best, served) stays a unique key of the ready index.
+        q("UPDATE queues SET served = ? WHERE id = ?").bind(1, *id - (int64_t{1} << 40)).bind(2, *id).exec();
+        count("queues", 1);
+    }
+    if (queue_ids.size() >= kIdCacheMax) queue_ids.clear();  // bounded memory on huge frontiers
+    queue_ids.emplace(key, *id);
+    return *id;
+}
+
+int64_t Store::Impl::host_id_for(const std::string& name) {
+    if (auto it = host_ids.find(name); it != host_ids.end()) return it->second;
+    std::optional<int64_t> id = find_id("SELECT id FROM hosts WHERE name = ?", name);
+    if (!id) {
+        Stmt& ins = q("INSERT INTO hosts(name) VALUES (?) RETURNING id");
+        ins.bind(1, name);
+        if (!ins.step()) throw DbError("cannot create host " + name);
+        id = ins.i64(0);
+        ins.reset();
+    }
+    if (host_ids.size() >= kIdCacheMax) host_ids.clear();
+    host_ids.emplace(name, *id);
+    return *id;
+}
+
+std::pair<int64_t, int64_t> Store::Impl::ids_for(const std::string& host_key, const std::string& queue_key,
+                                                const Settings& s) {
+    if (auto it = host_queues.find(host_key); it != host_queues.end() && it->second.queue_key == queue_key)
+        return {it->second.host_id, it->second.queue_id};
+    int64_t qid = queue_id_for(queue_key, s);
+    int64_t hid = host_id_for(host_key);
+    if (host_queues.size() >= kIdCacheMax) host_queues.clear();
+    host_queues.insert_or_assign(host_key, HostQueue{hid, qid, queue_key});
+    return {hid, qid};
+}
+
+const RobotsRules& Store::Impl::robots_rules(int64_t host_id, std::string_view text) {
+    auto it = robots_cache.find(host_id);
+    if (it == robots_cache.end()) it = robots_cache.emplace(host_id, RobotsRules::deserialize(text)).first;
+    return it->second;
+}
+
+int64_t Store::data_version() {
+    return db_->data_version();
+}
+
+// ---------------------------------------------------------------- seeds
+
+namespace {
+// The seed-domain cache mirrors the seed_domains table; bounded like the id caches.
+void remember_seed_domain(std::unordered_set<std::string>& cache, const std::string& domain) {
+    if (cache.size() >= kIdCacheMax) cache.clear();
+    cache.insert(domain);
+}
+}  // namespace
+
+bool Store::is_seed_domain(const std::string& domain) {
+    if (impl_->seed_domains.count(domain)) return true;
+    Stmt& st = impl_->q("SELECT 1 FROM seed_domains WHERE domain = ?");
+    st.bind(1, domain);
+    bool found = st.step();
+    st.reset();
+    if (found) remember_seed_domain(impl_->seed_domains, domain);
+    return found;
+}
+
+void Store::add_seed_host(const std::string& host_key) {
+    int64_t hid = impl_->host_id_for(host_key);
+    if (impl_->seed_hosts.count(hid)) return;
+    impl_->q("UPDATE hosts SET seed = 1 WHERE id = ? AND seed IS NULL").bind(1, hid).exec();
+    if (impl_->seed_hosts.size() >= kIdCacheMax) impl_->seed_hosts.clear();
+    impl_->seed_hosts.insert(hid);
+}
+
+bool Store::Impl::is_seed_host(int64_t host_id) {
+    if (seed_hosts.count(host_id)) return true;
+    if (other_hosts.count(host_id)) return false;
+    Stmt& st = q("SELECT seed FROM hosts WHERE id = ?");
+    st.bind(1, host_id);
+    bool seed = st.step() && !st.is_null(0);
+    st.reset();
+    note_seed_host(host_id, seed);
+    return seed;
+}
+
+void Store::Impl::note_seed_host(int64_t host_id, bool seed) {
+    auto& cache = seed ? seed_hosts : other_hosts;
+    if (cache.size() >= kIdCacheMax) cache.clear();
+    cache.insert(host_id);
+}
+
+void Store::add_seed_domain(const std::string& domain) {
+    if (impl_->seed_domains.count(domain)) return;
+    impl_->q("INSERT INTO seed_domains(domain) VALUES (?) ON CONFLICT DO NOTHING").bind(1, domain).exec();
+    remember_seed_domain(impl_->seed_domains, domain);
+}
+
+}  // namespace frontier

@@ -1,0 +1,156 @@
+// The storage module: the only code that knows SQL and the schema of the
+// frontier (an SQLite file in WAL mode, or a PostgreSQL database when the
+// path is a postgresql:// URL; lib/store/db.hpp hides the difference). Every other
+// part of the library talks to the frontier through this class.
+//
+// Process safety: many processes (on many machines, with PostgreSQL) may use
+// one frontier at once. Writes happen in short transactions that exclude
+// each other (begin()/commit(): BEGIN IMMEDIATE, or PostgreSQL's advisory
+// lock); readers see committed data. Not thread-safe: one Store per thread.
+#pragma once
+
+#include <map>
+#include <memory>
+#include <optional>
+#include <set>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+#include "store/db.hpp"
+#include "policy/model.hpp"
+#include "policy/settings.hpp"
+
+namespace frontier {
+
+// Newest schema this build reads and writes. Older files are migrated
+// forward on open by a writing tool; newer files are refused.
+constexpr int kSchemaVersion = 3;
+
+// What Store::finish decided for one result.
+struct DoneOutcome {
+    std::string result;  // done, retry, failed, blocked, stale, rejected
+    std::string reason;
+    std::string url;     // canonical URL of the leased row (or of the input)
+    std::optional<double> next_visit;
+    bool follow_links = false;  // a successful, non-stale fetch: enqueue links/location
+    int64_t depth = 0;
+    bool robots = false;
+    std::vector<std::string> sitemaps;  // from a stored robots.txt
+};
+
+
+class Store {
+public:
+    enum class Mode { create, write, read };
+    // Opens the frontier file or connects to the database. `create` makes
+    // the file (or the tables in an existing database) when missing; `read`
+    // and `write` need an existing frontier (IoError otherwise). Throws DbError for a
+    // file with a newer schema than kSchemaVersion.
+    Store(const std::string& path, Mode mode);
+    ~Store();
+    Store(const Store&) = delete;
+    Store& operator=(const Store&) = delete;
+
+    // --- transactions -------------------------------------------------
+    void begin();   // a write transaction (waits for other writers)
+    void commit();  // flushes counters, then COMMIT
+    void rollback();
+    bool in_transaction() const { return in_tx_; }
+    // How many transactions were rolled back: caches of what a transaction
+    // wrote are void when it changes.
+    uint64_t rollbacks() const { return rollbacks_; }
+
+    // --- settings -----------------------------------------------------
+    // The typed settings, reloaded when another process changed them.
+    const Settings& settings();
+    // Re-reads the settings version; reloads and returns true when changed.
+    bool refresh_settings();
+    // The version of the settings loaded (changes with every reload).
+    uint64_t settings_generation() const { return settings_generation_; }
+    std::map<std::string, std::string> setting_values();  // stored (non-default) key -> JSON
+    std::map<std::string, std::map<std::string, std::string>> domain_setting_values();
+    // Stores a validated JSON value; bumps the settings version and moves
+    // retired queues back to the inactive FIFO (frontier(7), BUDGETS). In its own transaction.
+    void set_setting(const std::string& key, const std::string& json);
+    // Sets a per-domain override; an empty `json` removes it.
+    void set_domain_setting(const std::string& domain, const std::string& key, const std::string& json);
+
+    // --- budgets (frontier(7), BUDGETS); each in its own transaction -----------------
+    struct BudgetOverride {
+        std::string scope;  // "domain" or "queue"
+        std::string name;
+        std::optional<int64_t> replenish, total;
+    };
+    std::vector<BudgetOverride> budget_overrides();
+    // Sets (merges) an override of replenish and/or total for a domain (and
+    // its subdomains) or one queue; a settings change (retired queues move
+    // back to the inactive FIFO).
+    void set_budget_override(const BudgetOverride& o);
+    // The replenish amount and total budget in force for a queue: field by
+    // field, its own override, then its host's and each parent domain's, then
+    // the global settings (the rule the lease decisions use).
+    struct BudgetValues {
+        int64_t replenish = 3000;
+        int64_t total = -1;
+    };
+    BudgetValues effective_budget(const std::string& queue_key);
+    // Retires a queue by hand: it stays retired until unretire(). False when
+    // no queue has that key.
+    bool retire_queue(const std::string& key);
+    // Queues with leases out now (hosts being fetched, with queue.key host).
+    int64_t queues_in_flight();
+    // Does a queue with this key exist?
+    bool queue_exists(const std::string& key);
+    // Does a queue of this domain or one of its subdomains exist (its key
+    // the domain, or ending in ".domain", with or without a port)?
+    bool domain_has_queues(const std::string& domain);
+    // Moves a retired queue (by hand or by budget), or all of them when `key`
+    // is empty, to the back of the inactive FIFO. Returns how many moved.
+    int64_t unretire(const std::string& key);
+
+    // --- adding URLs (inside begin/commit) ----------------------------
+    AddResult add_url(const AddRequest& r);
+    bool is_seed_domain(const std::string& domain);
+    void add_seed_domain(const std::string& domain);
+    // Marks the host (scheme://authority) of a seed: with net.seed-hosts its
+    // URLs may connect to local addresses (frontier(7), ADDRESS GUARD).
+    void add_seed_host(const std::string& host_key);
+    int64_t count(std::string_view counter);  // maintained counters ("queued", "leased", ...)
+
+    // --- leasing (own transaction) --------------------------------------
+    LeaseOutcome lease(const LeaseRequest& req);
+
+    // --- results (inside begin/commit) ----------------------------------
+    // Applies one fetch result; see lib/frontier/done.hpp for the rules.
+    DoneOutcome finish(const FetchFacts& f, double now);
+
+    // Applies expired leases and due retries/revisits (done by lease and done).
+    void housekeeping(double now);
+    // Ends every lease out now (frontier-lease --reclaim): their URLs and
+    // robots.txt prerequisites go back to their queues as if the leases had
+    // expired. Its own transaction. Returns the leases ended.
+    int64_t reclaim_leases(double now);
+    // The latest expiry of the leases out (URLs and robots.txt), if any.
+    std::optional<double> last_lease_expiry();
+
+    // Changes whenever another connection commits to the frontier (PRAGMA
+    // data_version; LISTEN/NOTIFY on PostgreSQL, no query): a cheap way for
+    // a waiting tool to notice new work.
+    int64_t data_version();
+
+    Db& db() { return *db_; }
+
+private:
+    struct QueueRow;
+    struct HostRow;
+    struct Impl;
+    friend struct Impl;
+    std::unique_ptr<Db> db_;
+    std::unique_ptr<Impl> impl_;
+    bool in_tx_ = false;
+    uint64_t rollbacks_ = 0;
+    uint64_t settings_generation_ = 0;
+};
+
+}  // namespace frontier

@@ -1,0 +1,284 @@
+// Store::finish: one fetch result applied to the frontier (frontier-done(1); frontier(7), RECRAWL).
+#include <algorithm>
+#include <cmath>
+#include <cstdlib>
+
+#include "policy/lease_id.hpp"
+#include "policy/outcome.hpp"
+#include "policy/recrawl.hpp"
+#include "store/store.hpp"
+#include "store/store_impl.hpp"
+
+namespace frontier {
+
+namespace {
+
+std::string result_class(const FetchFacts& f) {
+    if (!f.error_class.empty()) return "result:err:" + f.error_class;
+    if (f.status >= 100 && f.status < 600) return "result:" + std::to_string(f.status / 100) + "xx";
+    return "result:err:other";
+}
+
+}  // namespace
+
+// Politeness after a fetch of queue `qid` (frontier(7), LEASES and POLITENESS): wake time, Retry-After
+// and 429 blocks, latency, error counts and the error penalty, summed per
+// queue in fetch_deltas; flush_fetches() writes and reschedules each queue.
+void Store::Impl::after_fetch(const Settings& s, int64_t qid, const FetchFacts& f,
+                              std::optional<double> crawl_delay, bool unsuccessful, double now, UrlState ended) {
+    auto [it, fresh] = fetch_deltas.try_emplace(qid);
+    FetchDelta& d = it->second;
+    if (fresh) {
+        QueueInfo qi = queue(qid);
+        d.key = std::move(qi.key);
+        d.n429 = qi.n429;
+        d.wake_at = qi.wake_at;
+    }
+    double wait = politeness_wait(s.politeness_for(d.key), f, crawl_delay, d.n429);
+    if ((f.status == 429 || f.status == 503) && f.retry_after) ++d.ra_blocks;
+    d.n429 = f.status == 429 ? d.n429 + 1 : 0;
+    d.wake_at = std::max(d.wake_at, now + wait);
+    ++d.ended;
+    if (unsuccessful) {
+        ++d.errors;
+        if (f.error_class != "host-down") d.penalty += s.error_penalty;
+    }
+    d.latency_sum += f.duration_ms.value_or(0);
+    if (f.duration_ms) ++d.latency_n;
+    if (f.error_class == "host-down") ++d.host_down;
+    if (ended == UrlState::done) ++d.done;
+    else if (ended == UrlState::failed) ++d.failed;
+    else if (ended == UrlState::queued) ++d.queued;
+    if (fetch_deltas.size() >= kMaxPendingQueues) flush_fetches();
+}
+
+void Store::Impl::flush_fetches() {
+    for (auto& [qid, d] : fetch_deltas) {
+        q("UPDATE queues SET in_flight = max(in_flight - ?, 0), wake_at = max(wake_at, ?), n429 = ?, "
+          "retry_after_blocks = retry_after_blocks + ?, error_count = error_count + ?, total_spend = total_spend + ?6, "
+          "session_balance = session_balance - ?6, "
+          "latency_sum = latency_sum + ?, latency_n = latency_n + ?, host_down = host_down + ?, "
+          "done = done + ?, failed = failed + ?, queued = queued + ? WHERE id = ?")
+            .bind(1, d.ended).bind(2, d.wake_at).bind(3, d.n429).bind(4, d.ra_blocks).bind(5, d.errors)
+            .bind(6, d.penalty).bind(7, d.latency_sum).bind(8, d.latency_n).bind(9, d.host_down)
+            .bind(10, d.done).bind(11, d.failed).bind(12, d.queued).bind(13, qid).exec();
+        reschedule(qid);
+    }
+    fetch_deltas.clear();
+}
+
+std::optional<double> Store::Impl::crawl_delay(int64_t host_id) {
+    if (auto it = crawl_delays.find(host_id); it != crawl_delays.end()) return it->second;
+    std::optional<double> d;
+    Stmt& h = q("SELECT crawl_delay FROM hosts WHERE id = ?");
+    h.bind(1, host_id);
+    if (h.step()) d = h.opt_dbl(0);
+    h.reset();
+    if (crawl_delays.size() >= kIdCacheMax) crawl_delays.clear();
+    crawl_delays.emplace(host_id, d);
+    return d;
+}
+
+void Store::Impl::write_url_update(const UrlUpdate& u) {
+    q("UPDATE urls SET state = ?, due_at = ?, reason = ?, status = ?, error_class = ?, fetched_at = ?, etag = ?, "
+      "http_last_modified = ?, content_hash = ?, retries = ?, failures = ?, last_visit = ?, last_success = ?, "
+      "visits = ?, successes = ?, changes = ?, interval = ?, next_visit = ?, lease_expires = NULL, tier = ?, "
+      "tier_key = ?, first_success = coalesce(?, first_success) WHERE id = ?")
+        .bind(1, u.state).bind(2, u.due).bind(3, u.reason).bind(4, u.status).bind(5, u.error_class)
+        .bind(6, u.fetched_at).bind(7, u.etag).bind(8, u.http_last_modified).bind(9, u.content_hash)
+        .bind(10, u.retries).bind(11, u.failures).bind(12, u.last_visit).bind(13, u.last_success)
+        .bind(14, u.visits).bind(15, u.successes).bind(16, u.changes).bind(17, u.interval).bind(18, u.next_visit)
+        .bind(19, u.tier).bind(20, u.tier_key).bind(21, u.first_success).bind(22, u.id).exec();
+}
+
+DoneOutcome Store::finish(const FetchFacts& f, double now) {
+    Impl& m = *impl_;
+    m.now = now;
+    const Settings& s = settings();
+    DoneOutcome o;
+    o.result = "stale";
+
+    if (!f.lease.empty() && f.lease[0] == 'r') {
+        // A robots.txt prerequisite.
+        int64_t hid, seq;
+        LeaseId how = parse_lease(std::string_view(f.lease).substr(1), hid, seq);
+        if (how == LeaseId::bad) {
+            o.result = "rejected";
+            o.reason = "bad-lease";
+            return o;
+        }
+        if (how == LeaseId::unknown) {
+            o.url = f.url;
+            return o;
+        }
+        Stmt& h = m.q("SELECT name, robots_lease_seq, robots_lease_expires, robots_queue, robots_retries "
+                      "FROM hosts WHERE id = ?");
+        h.bind(1, hid);
+        bool found = h.step();
+        if (!found || h.i64(1) != seq || h.is_null(2)) {
+            o.url = found ? h.str(0) + "/robots.txt" : f.url;
+            h.reset();
+            return o;
+        }
+        std::string host = h.str(0);
+        int64_t qid = h.i64(3), retries = h.i64(4);
+        h.reset();
+        o.url = host + "/robots.txt";
+        o.robots = true;
+        m.count("robots_leased", -1);
+        m.count(result_class(f), 1);
+        m.robots_cache.erase(hid);
+        RobotsOutcome ro = robots_outcome(f, retries, s, now);
+        std::optional<double> crawl_delay;
+        if (ro.state == RobotsOutcome::HostState::known) {
+            std::string text;
+            if (ro.parse_body) {
+                std::string ua = s.politeness_for(host.substr(host.find("://") + 3)).robots_user_agent;
+                RobotsRules rules = RobotsRules::parse(f.body.value_or(""), ua);
+                text = rules.serialize();
+                crawl_delay = rules.crawl_delay();
+                o.sitemaps = rules.sitemaps();
+            }
+            m.q("UPDATE hosts SET robots_state = 1, robots_rules = ?, robots_at = ?, robots_status = ?, "
+                "robots_retries = 0, robots_retry_at = NULL, robots_lease_expires = NULL, crawl_delay = ? WHERE id = ?")
+                .bind(1, text).bind(2, now).bind(3, f.status).bind(4, crawl_delay).bind(5, hid).exec();
+        } else if (ro.state == RobotsOutcome::HostState::retry) {
+            m.q("UPDATE hosts SET robots_state = 2, robots_retries = robots_retries + 1, robots_retry_at = ?, "
+                "robots_status = ?, robots_lease_expires = NULL WHERE id = ?")
+                .bind(1, *ro.retry_at).bind(2, f.status).bind(3, hid).exec();
+            o.next_visit = ro.retry_at;
+        } else {
+            m.q("UPDATE hosts SET robots_state = 3, robots_status = ?, robots_lease_expires = NULL WHERE id = ?")
+                .bind(1, f.status).bind(2, hid).exec();
+        }
+        o.result = ro.result;
+        o.reason = ro.reason;
+        m.crawl_delays.erase(hid);
+        // The robots.txt lease changes no URL count (UrlState::leased: none).
+        m.after_fetch(s, qid, f, crawl_delay, ro.unsuccessful, now, UrlState::leased);
+        return o;
+    }
+
+    // A URL lease, or a lease-less result matched by URL while leased.
+    int64_t id = -1, seq = -1;
+    if (!f.lease.empty()) {
+        LeaseId how = parse_lease(f.lease, id, seq);
+        if (how == LeaseId::bad) {
+            o.result = "rejected";
+            o.reason = "bad-lease";
+            return o;
+        }
+        if (how == LeaseId::unknown) {
+            o.url = f.url;
+            return o;
+        }
+    } else {
+        CanonResult c = canonicalize_url(f.url, s.canon);
+        if (!c.ok) {
+            o.result = "rejected";
+            o.reason = c.reason;
+            return o;
+        }
+        o.url = c.url.url;
+        Stmt& st = m.q("SELECT id, url, lease_seq FROM urls WHERE fp = ? AND state = 1");
+        st.bind(1, static_cast<int64_t>(url_fingerprint(c.url.url)));
+        while (st.step())
+            if (st.text(1) == c.url.url) {
+                id = st.i64(0);
+                seq = st.i64(2);
+            }
+        st.reset();
+        if (id < 0) return o;
+    }
+    m.settle_url(id);  // a repeated result in this transaction reads the row as updated
+    Stmt& st = m.q("SELECT url, queue_id, host_id, state, lease_seq, lease_expires, due_at, depth, recrawl, retries, "
+                   "failures, content_hash, interval, visits, successes, changes, last_modified, last_success, "
+                   "next_visit, etag, http_last_modified, first_success FROM urls WHERE id = ?");
+    st.bind(1, id);
+    if (!st.step()) {
+        st.reset();
+        o.url = f.url;
+        return o;
+    }
+    o.url = st.str(0);
+    int64_t qid = st.i64(1), hid = st.i64(2), state = st.i64(3);
+    bool leased = state == 1 && st.i64(4) == seq;
+    bool late = state == 0 && st.i64(4) == seq && !st.is_null(5) && st.is_null(6);
+    if (!leased && !late) {
+        st.reset();
+        return o;
+    }
+    o.depth = st.i64(7);
+    UrlHistory h;
+    h.recrawl = st.i64(8) != 0;
+    h.retries = st.i64(9);
+    h.failures = st.i64(10);
+    if (!st.is_null(11)) h.content_hash = st.str(11);
+    h.interval = st.opt_dbl(12);
+    h.visits = st.i64(13);
+    h.successes = st.i64(14);
+    h.changes = st.i64(15);
+    h.last_modified = st.opt_dbl(16);
+    h.last_success = st.opt_dbl(17);
+    h.next_visit = st.opt_dbl(18);
+    if (!st.is_null(19)) h.etag = st.str(19);
+    if (!st.is_null(20)) h.http_last_modified = st.str(20);
+    h.first_success = st.opt_dbl(21);
+    st.reset();
+
+    if (leased) {
+        m.count("leased", -1);
+    } else {  // the expired lease had put it back in the queue
+        m.count("queued", -1);
+        m.q("UPDATE queues SET queued = queued - 1, in_flight = in_flight + 1 WHERE id = ?").bind(1, qid).exec();
+    }
+    m.count(result_class(f), 1);
+
+    UrlOutcome uo = url_outcome(h, f, s, now, static_cast<uint64_t>(id) * 1000003u + static_cast<uint64_t>(h.visits + 1));
+    for (auto& [name, d] : uo.counters) m.count(name, d);
+    o.result = uo.result;
+    o.reason = uo.reason;
+    o.follow_links = uo.follow_links;
+    o.next_visit = uo.next_visit;
+    const UrlHistory& a2 = uo.after;
+    UrlUpdate u;
+    u.id = id;
+    u.state = static_cast<int>(uo.state);
+    u.due = uo.due;
+    if (!uo.reason.empty()) u.reason = uo.reason;
+    if (f.has_status) u.status = f.status;
+    if (!f.error_class.empty()) u.error_class = f.error_class;
+    u.fetched_at = f.fetched_at.value_or(now);
+    u.etag = a2.etag;
+    u.http_last_modified = a2.http_last_modified;
+    u.content_hash = a2.content_hash;
+    u.retries = a2.retries;
+    u.failures = a2.failures;
+    u.last_visit = now;
+    u.last_success = a2.last_success;
+    u.visits = a2.visits;
+    u.successes = a2.successes;
+    u.changes = a2.changes;
+    u.interval = a2.interval;
+    u.next_visit = a2.next_visit;
+    u.tier = uo.tier.tier;
+    u.tier_key = uo.tier.key;
+    u.first_success = uo.first_success;
+    // A leased row leaves no index a lease or report in this transaction
+    // reads, so its update is held and written in row-id order at commit
+    // (url_updates.hpp); a late result's row is back in the next-URL index,
+    // so it is written now. On PostgreSQL an update costs its round trip,
+    // not a page, and is written now too.
+    if (leased && !m.db.postgres()) {
+        m.url_updates.add(u);
+        if (m.url_updates.full()) m.flush_url_updates();
+    } else {
+        m.write_url_update(u);
+    }
+    m.count(url_state_name(uo.state), 1);
+    // Per-queue counts (a disabled URL is counted by the URL counters only).
+    m.after_fetch(s, qid, f, m.crawl_delay(hid), !uo.follow_links, now, uo.state);
+    return o;
+}
+
+}  // namespace frontier

@@ -1,0 +1,179 @@
+// Private to the storage module (lib/store*.cpp): cached statements,
+// in-memory caches and counter deltas of one Store.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <unordered_map>
+#include <unordered_set>
+
+#include "web/robots.hpp"
+#include "store/store.hpp"
+#include "store/url_updates.hpp"
+
+namespace frontier {
+
+// Entries kept in each per-process cache keyed by queue or host (ids,
+// Crawl-delays): bounded memory on huge frontiers.
+inline constexpr size_t kIdCacheMax = 20000;
+// Queues whose pending deltas (frontier-add's queue_deltas, frontier-done's
+// fetch_deltas) one transaction holds before writing them: one write per
+// queue per transaction up to 16k hosts, bounded memory beyond (~2.5 MiB).
+inline constexpr size_t kMaxPendingQueues = 16384;
+
+struct QueueDelta {
+    int64_t queued = 0;
+    int64_t enqueued = 0;
+    std::string last_url;
+    std::optional<double> min_rank;
+};
+
+struct QueueInfo {
+    int64_t id = 0;
+    std::string key;
+    int64_t state = 0;
+    std::optional<double> best;
+    double wake_at = 0;
+    int64_t served = 0;
+    int64_t in_flight = 0;
+    int64_t queued = 0;
+    int64_t session_balance = 0;
+    int64_t total_spend = 0;
+    int64_t n429 = 0;
+};
+
+struct BudgetLimits {
+    int64_t replenish = 3000;
+    int64_t total = -1;
+};
+
+struct Store::Impl {
+    explicit Impl(Db& d) : db(d) {}
+    Db& db;
+    double now = 0;
+
+    // Statements prepared once and reused, keyed by their SQL literal.
+    std::unordered_map<const char*, Stmt> stmts;
+    Stmt& q(const char* sql) {
+        auto it = stmts.find(sql);
+        if (it == stmts.end()) it = stmts.emplace(sql, db.prepare(sql)).first;
+        it->second.reset();
+        return it->second;
+    }
+
+    // Settings cache.
+    std::optional<Settings> settings;
+    int64_t settings_version = -1;
+    std::map<std::string, BudgetLimits> budget_domain, budget_queue;
+
+    // Caches valid for the life of the process: queues and hosts are never deleted.
+    std::unordered_map<std::string, int64_t> queue_ids, host_ids;
+    // host key -> (host id, queue id, queue key): one lookup per added URL
+    // instead of two; the queue key is compared, as a settings change can
+    // map a host to another queue.
+    struct HostQueue {
+        int64_t host_id, queue_id;
+        std::string queue_key;
+    };
+    std::unordered_map<std::string, HostQueue> host_queues;
+    std::unordered_set<std::string> seed_domains;
+    // Host ids known to be seed hosts / not (yet) seed hosts. other_hosts
+    // is cleared at the start of every lease call: a seed added meanwhile
+    // by another process counts from the next call.
+    std::unordered_set<int64_t> seed_hosts, other_hosts;
+    std::unordered_map<int64_t, RobotsRules> robots_cache;
+
+    // Deltas flushed at commit.
+    std::unordered_map<int64_t, QueueDelta> queue_deltas;
+    std::unordered_map<std::string, int64_t> counter_deltas;
+
+    // Counters of added URLs, kept apart from counter_deltas because they
+    // change on every add (no string keys built per URL).
+    int64_t added = 0;
+    int64_t depth_added[4] = {0, 0, 0, 0};
+    std::map<std::pair<std::string, std::string>, int64_t> heat_added;  // (discovery, type)
+
+    void count(const std::string& name, int64_t d) { counter_deltas[name] += d; }
+
+    // A set-based UPDATE of URL rows bound to one time (?1), for any number
+    // of rows. PostgreSQL runs `all` in one statement. SQLite runs `chunk`
+    // (the same UPDATE, OR FAIL, on at most ?2 = kUpdateChunk rows) until it
+    // changes fewer: one UPDATE of every row would keep the original of
+    // every page it touches in a statement journal (200 MiB for 300k rows)
+    // and its row ids in a list.
+    static constexpr int64_t kUpdateChunk = 65536;
+    void update_all(const char* all, const char* chunk, double t) {
+        if (db.postgres()) {
+            q(all).bind(1, t).exec();
+            return;
+        }
+        do q(chunk).bind(1, t).bind(2, kUpdateChunk).exec();
+        while (db.changes() >= kUpdateChunk);
+    }
+    int64_t meta_next(const char* key);  // increments and returns a meta sequence
+    // The next `served` mark (meta serve_seq): counted in memory during a
+    // transaction (the write lock is held) and stored by flush().
+    int64_t next_served();
+    std::optional<int64_t> serve_seq;
+    // A queue's best (lowest) rank among its leasable URLs, none when empty.
+    std::optional<double> best_rank(int64_t queue_id);
+    void flush();                        // applies queue and counter deltas
+    QueueInfo queue(int64_t id);
+    // Recomputes and stores a queue's scheduling position; returns it. The
+    // QueueInfo form takes the row as just read (no second read).
+    QueueSched reschedule(int64_t queue_id);
+    QueueSched reschedule(const QueueInfo& qi);
+    // The scheduling position of a queue in this state (reschedule's rule).
+    QueueSched sched_for(const QueueInfo& qi);
+    void refresh_best(int64_t queue_id);
+    BudgetLimits budget_for(const std::string& queue_key);
+    // The id of the row `sql` ("SELECT id FROM t WHERE key = ?") finds for `key`.
+    std::optional<int64_t> find_id(const char* sql, const std::string& key);
+    int64_t queue_id_for(const std::string& key, const Settings& s);
+    int64_t host_id_for(const std::string& name);
+    bool is_seed_host(int64_t host_id);  // hosts.seed, cached (seed_hosts, other_hosts)
+    void note_seed_host(int64_t host_id, bool seed);  // caches hosts.seed read with other columns
+    // Both ids of an added URL, through host_queues.
+    std::pair<int64_t, int64_t> ids_for(const std::string& host_key, const std::string& queue_key, const Settings& s);
+    const RobotsRules& robots_rules(int64_t host_id, std::string_view text);
+    void retire_all_to_inactive();
+    void requeue_capped();
+    void load_budgets();
+    // Politeness after a fetch of queue `qid` (frontier(7), LEASES and POLITENESS): ends the in-flight
+    // slot, sets the wake time (delay factor, Crawl-delay, Retry-After, 429
+    // back-off), latency, error count and error penalty, adds the URL's new
+    // state to the queue's counts (`ended`: done, failed, queued, or other
+    // states that no queue count holds). Kept in fetch_deltas: the queue row
+    // is read at its first result in a transaction and written, then
+    // rescheduled, once at flush (a transaction of frontier-done holds
+    // ~10 results per queue).
+    void after_fetch(const Settings& s, int64_t qid, const FetchFacts& f, std::optional<double> crawl_delay,
+                     bool unsuccessful, double now, UrlState ended);
+    struct FetchDelta {
+        std::string key;     // the queue's key, for its politeness settings
+        int64_t n429 = 0;    // consecutive 429 answers, as of the last result
+        double wake_at = 0;  // the latest wake time asked for
+        int64_t ended = 0;   // in-flight slots ended
+        int64_t ra_blocks = 0, errors = 0, penalty = 0, latency_n = 0, host_down = 0;
+        double latency_sum = 0;
+        int64_t done = 0, failed = 0, queued = 0;
+    };
+    std::unordered_map<int64_t, FetchDelta> fetch_deltas;
+    void flush_fetches();
+    // frontier-done's URL-row updates, written in row-id order by flush()
+    // (see url_updates.hpp). Code that reads a URL row in a transaction
+    // that may hold one calls settle_url first.
+    PendingUrlUpdates url_updates;
+    void write_url_update(const UrlUpdate& u);
+    void settle_url(int64_t id) {
+        if (auto u = url_updates.take(id)) write_url_update(*u);
+    }
+    void flush_url_updates() {
+        url_updates.drain([this](const UrlUpdate& u) { write_url_update(u); });
+    }
+    // Crawl-delay of a host (cached per transaction; robots results clear it).
+    std::optional<double> crawl_delay(int64_t host_id);
+    std::unordered_map<int64_t, std::optional<double>> crawl_delays;
+};
+
+}  // namespace frontier

@@ -1,0 +1,15 @@
+# The lib/ layout (README, Layout): every include names its folder, and a
+# folder includes only itself and the folders before it in the layer order
+# core, json, web, net, policy, report, store, frontier, fetch, cmd.
+set -u
+: "${ROOT:?ROOT must be the repository root}"
+python3 "$ROOT/tests/tools/check_layers.py" "$ROOT" || exit 1
+# The check itself fails on an upward include.
+tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
+mkdir -p "$tmp/lib/core" "$tmp/lib/store"
+printf '#include "store/x.hpp"\n' >"$tmp/lib/core/a.cpp"
+printf '#include "core/a.hpp"\n' >"$tmp/lib/store/x.hpp"
+if python3 "$ROOT/tests/tools/check_layers.py" "$tmp" >"$tmp/out"; then
+    echo "check_layers accepted core -> store"; exit 1
+fi
+grep -q 'lib/core/ includes lib/store/' "$tmp/out" || { cat "$tmp/out"; exit 1; }
