@@ -3,237 +3,18 @@
 #include <string>
 
 #include "core/error.hpp"
+#include "store/schema_def.hpp"
 #include "store/store.hpp"
 
 namespace frontier {
 
 namespace {
 
-// Version 1: the first released schema. Later versions are migration steps
-// in ensure_schema (below), for both backends; a step is never edited once
-// released.
-const char* const kSchemaV1 = R"SQL(
-CREATE TABLE meta(key TEXT PRIMARY KEY, value) WITHOUT ROWID;
-CREATE TABLE settings(key TEXT PRIMARY KEY, value TEXT NOT NULL) WITHOUT ROWID;
-CREATE TABLE domain_settings(domain TEXT NOT NULL, key TEXT NOT NULL, value TEXT NOT NULL,
-    PRIMARY KEY(domain, key)) WITHOUT ROWID;
-CREATE TABLE queue_budgets(scope TEXT NOT NULL, name TEXT NOT NULL, replenish INTEGER, total INTEGER,
-    PRIMARY KEY(scope, name)) WITHOUT ROWID;
-CREATE TABLE seed_domains(domain TEXT PRIMARY KEY) WITHOUT ROWID;
-CREATE TABLE counters(name TEXT PRIMARY KEY, n INTEGER NOT NULL) WITHOUT ROWID;
-CREATE TABLE queues(
-    id INTEGER PRIMARY KEY,
-    key TEXT NOT NULL UNIQUE,
-    state INTEGER NOT NULL DEFAULT 0,
-    sched INTEGER NOT NULL DEFAULT 2,
-    best REAL,
-    wake_at REAL NOT NULL DEFAULT 0,
-    served INTEGER NOT NULL DEFAULT 0,
-    in_flight INTEGER NOT NULL DEFAULT 0,
-    queued INTEGER NOT NULL DEFAULT 0,
-    enqueued INTEGER NOT NULL DEFAULT 0,
-    done INTEGER NOT NULL DEFAULT 0,
-    failed INTEGER NOT NULL DEFAULT 0,
-    blocked INTEGER NOT NULL DEFAULT 0,
-    inactive_seq INTEGER,
-    retired_seq INTEGER,
-    session_balance INTEGER NOT NULL DEFAULT 0,
-    total_spend INTEGER NOT NULL DEFAULT 0,
-    last_cost INTEGER,
-    cost_count INTEGER NOT NULL DEFAULT 0,
-    error_count INTEGER NOT NULL DEFAULT 0,
-    last_dequeue_at REAL,
-    last_peek_url TEXT,
-    last_queued_url TEXT,
-    latency_sum REAL NOT NULL DEFAULT 0,
-    latency_n INTEGER NOT NULL DEFAULT 0,
-    n429 INTEGER NOT NULL DEFAULT 0,
-    retry_after_blocks INTEGER NOT NULL DEFAULT 0,
-    host_down INTEGER NOT NULL DEFAULT 0,
-    created_at REAL
-);
-CREATE INDEX queues_ready ON queues(best, served) WHERE sched = 0;
-CREATE INDEX queues_wake ON queues(wake_at) WHERE sched = 1;
-CREATE INDEX queues_inactive ON queues(inactive_seq) WHERE state = 1;
-CREATE INDEX queues_retired ON queues(retired_seq) WHERE state >= 2;
-CREATE TABLE hosts(
-    id INTEGER PRIMARY KEY,
-    name TEXT NOT NULL UNIQUE,
-    robots_state INTEGER NOT NULL DEFAULT 0,
-    robots_rules TEXT,
-    robots_at REAL,
-    robots_status INTEGER,
-    robots_retries INTEGER NOT NULL DEFAULT 0,
-    robots_retry_at REAL,
-    robots_lease_seq INTEGER NOT NULL DEFAULT 0,
-    robots_lease_expires REAL,
-    robots_queue INTEGER,
-    crawl_delay REAL
-);
-CREATE INDEX hosts_robots_lease ON hosts(robots_lease_expires) WHERE robots_lease_expires IS NOT NULL;
-CREATE TABLE urls(
-    id INTEGER PRIMARY KEY,
-    fp INTEGER NOT NULL,
-    url TEXT NOT NULL,
-    queue_id INTEGER NOT NULL,
-    host_id INTEGER NOT NULL,
-    state INTEGER NOT NULL DEFAULT 0,
-    due_at REAL,
-    rank REAL NOT NULL,
-    priority REAL NOT NULL,
-    tier INTEGER NOT NULL DEFAULT 0,
-    tier_key REAL NOT NULL DEFAULT 0,
-    cost INTEGER NOT NULL,
-    cls INTEGER NOT NULL DEFAULT 0,
-    depth INTEGER NOT NULL DEFAULT 0,
-    type TEXT,
-    discovery TEXT,
-    via TEXT,
-    meta TEXT,
-    recrawl INTEGER NOT NULL DEFAULT 0,
-    last_modified REAL,
-    added_at REAL,
-    attempts INTEGER NOT NULL DEFAULT 0,
-    retries INTEGER NOT NULL DEFAULT 0,
-    lease_seq INTEGER NOT NULL DEFAULT 0,
-    lease_expires REAL,
-    reason TEXT,
-    status INTEGER,
-    error_class TEXT,
-    fetched_at REAL,
-    etag TEXT,
-    http_last_modified TEXT,
-    content_hash TEXT,
-    last_visit REAL,
-    last_success REAL,
-    visits INTEGER NOT NULL DEFAULT 0,
-    successes INTEGER NOT NULL DEFAULT 0,
-    changes INTEGER NOT NULL DEFAULT 0,
-    interval REAL,
-    next_visit REAL,
-    failures INTEGER NOT NULL DEFAULT 0,
-    eventful INTEGER
-);
-CREATE INDEX urls_fp ON urls(fp);
-CREATE INDEX urls_next ON urls(queue_id, rank, tier, tier_key, cost, id) WHERE state = 0 AND due_at IS NULL;
-CREATE INDEX urls_due ON urls(due_at) WHERE due_at IS NOT NULL;
-CREATE INDEX urls_lease ON urls(lease_expires) WHERE state = 1;
-INSERT INTO meta(key, value) VALUES ('settings_version', 1), ('serve_seq', 0), ('fifo_seq', 0);
-)SQL";
-
-// PostgreSQL (a postgresql:// frontier): the schema of version 2 in one
-// step, in PostgreSQL types (BIGINT, DOUBLE PRECISION, identity ids); the
-// version is the meta row 'schema_version'. Migrations after version 2 are
-// appended for both backends.
-const char* const kSchemaPgV2 = R"SQL(
-CREATE TABLE meta(key TEXT PRIMARY KEY, value BIGINT);
-CREATE TABLE settings(key TEXT PRIMARY KEY, value TEXT NOT NULL);
-CREATE TABLE domain_settings(domain TEXT NOT NULL, key TEXT NOT NULL, value TEXT NOT NULL,
-    PRIMARY KEY(domain, key));
-CREATE TABLE queue_budgets(scope TEXT NOT NULL, name TEXT NOT NULL, replenish BIGINT, total BIGINT,
-    PRIMARY KEY(scope, name));
-CREATE TABLE seed_domains(domain TEXT PRIMARY KEY);
-CREATE TABLE counters(name TEXT PRIMARY KEY, n BIGINT NOT NULL);
-CREATE TABLE queues(
-    id BIGINT GENERATED BY DEFAULT AS IDENTITY PRIMARY KEY,
-    key TEXT NOT NULL UNIQUE,
-    state BIGINT NOT NULL DEFAULT 0,
-    sched BIGINT NOT NULL DEFAULT 2,
-    best DOUBLE PRECISION,
-    wake_at DOUBLE PRECISION NOT NULL DEFAULT 0,
-    served BIGINT NOT NULL DEFAULT 0,
-    in_flight BIGINT NOT NULL DEFAULT 0,
-    queued BIGINT NOT NULL DEFAULT 0,
-    enqueued BIGINT NOT NULL DEFAULT 0,
-    done BIGINT NOT NULL DEFAULT 0,
-    failed BIGINT NOT NULL DEFAULT 0,
-    blocked BIGINT NOT NULL DEFAULT 0,
-    inactive_seq BIGINT,
-    retired_seq BIGINT,
-    session_balance BIGINT NOT NULL DEFAULT 0,
-    total_spend BIGINT NOT NULL DEFAULT 0,
-    last_cost BIGINT,
-    cost_count BIGINT NOT NULL DEFAULT 0,
-    error_count BIGINT NOT NULL DEFAULT 0,
-    last_dequeue_at DOUBLE PRECISION,
-    last_peek_url TEXT,
-    last_queued_url TEXT,
-    latency_sum DOUBLE PRECISION NOT NULL DEFAULT 0,
-    latency_n BIGINT NOT NULL DEFAULT 0,
-    n429 BIGINT NOT NULL DEFAULT 0,
-    retry_after_blocks BIGINT NOT NULL DEFAULT 0,
-    host_down BIGINT NOT NULL DEFAULT 0,
-    created_at DOUBLE PRECISION
-);
-CREATE INDEX queues_ready ON queues(best, served) WHERE sched = 0;
-CREATE INDEX queues_wake ON queues(wake_at) WHERE sched = 1;
-CREATE INDEX queues_inactive ON queues(inactive_seq) WHERE state = 1;
-CREATE INDEX queues_retired ON queues(retired_seq) WHERE state >= 2;
-CREATE TABLE hosts(
-    id BIGINT GENERATED BY DEFAULT AS IDENTITY PRIMARY KEY,
-    name TEXT NOT NULL UNIQUE,
-    robots_state BIGINT NOT NULL DEFAULT 0,
-    robots_rules TEXT,
-    robots_at DOUBLE PRECISION,
-    robots_status BIGINT,
-    robots_retries BIGINT NOT NULL DEFAULT 0,
-    robots_retry_at DOUBLE PRECISION,
-    robots_lease_seq BIGINT NOT NULL DEFAULT 0,
-    robots_lease_expires DOUBLE PRECISION,
-    robots_queue BIGINT,
-    crawl_delay DOUBLE PRECISION
-);
-CREATE INDEX hosts_robots_lease ON hosts(robots_lease_expires) WHERE robots_lease_expires IS NOT NULL;
-CREATE TABLE urls(
-    id BIGINT GENERATED BY DEFAULT AS IDENTITY PRIMARY KEY,
-    fp BIGINT NOT NULL,
-    url TEXT NOT NULL,
-    queue_id BIGINT NOT NULL,
-    host_id BIGINT NOT NULL,
-    state BIGINT NOT NULL DEFAULT 0,
-    due_at DOUBLE PRECISION,
-    rank DOUBLE PRECISION NOT NULL,
-    priority DOUBLE PRECISION NOT NULL,
-    tier BIGINT NOT NULL DEFAULT 0,
-    tier_key DOUBLE PRECISION NOT NULL DEFAULT 0,
-    cost BIGINT NOT NULL,
-    cls BIGINT NOT NULL DEFAULT 0,
-    depth BIGINT NOT NULL DEFAULT 0,
-    type TEXT,
-    discovery TEXT,
-    via TEXT,
-    meta TEXT,
-    recrawl BIGINT NOT NULL DEFAULT 0,
-    last_modified DOUBLE PRECISION,
-    added_at DOUBLE PRECISION,
-    attempts BIGINT NOT NULL DEFAULT 0,
-    retries BIGINT NOT NULL DEFAULT 0,
-    lease_seq BIGINT NOT NULL DEFAULT 0,
-    lease_expires DOUBLE PRECISION,
-    reason TEXT,
-    status BIGINT,
-    error_class TEXT,
-    fetched_at DOUBLE PRECISION,
-    etag TEXT,
-    http_last_modified TEXT,
-    content_hash TEXT,
-    last_visit DOUBLE PRECISION,
-    last_success DOUBLE PRECISION,
-    visits BIGINT NOT NULL DEFAULT 0,
-    successes BIGINT NOT NULL DEFAULT 0,
-    changes BIGINT NOT NULL DEFAULT 0,
-    "interval" DOUBLE PRECISION,
-    next_visit DOUBLE PRECISION,
-    failures BIGINT NOT NULL DEFAULT 0,
-    eventful BIGINT,
-    first_success DOUBLE PRECISION
-);
-CREATE INDEX urls_fp ON urls(fp);
-CREATE INDEX urls_next ON urls(queue_id, rank, tier, tier_key, cost, id) WHERE state = 0 AND due_at IS NULL;
-CREATE INDEX urls_due ON urls(due_at) WHERE due_at IS NOT NULL;
-CREATE INDEX urls_lease ON urls(lease_expires) WHERE state = 1;
-INSERT INTO meta(key, value) VALUES ('settings_version', 1), ('serve_seq', 0), ('fifo_seq', 0), ('schema_version', 2);
-)SQL";
+// A new frontier gets the current schema in one step, from its one
+// declaration (lib/store/schema_def.hpp); an older file is migrated forward
+// by the steps in ensure_schema, which are never edited once released.
+const char* const kMetaRows =
+    "INSERT INTO meta(key, value) VALUES ('settings_version', 1), ('serve_seq', 0), ('fifo_seq', 0)";
 
 int user_version(Db& db) { return db.schema_version(); }
 
@@ -250,13 +31,10 @@ void ensure_schema(Db& db, bool may_write) {
                       std::to_string(kSchemaVersion) + "; run any writing tool (e.g. frontier-config) once");
     Transaction tx(db);
     v = user_version(db);  // another process may have migrated meanwhile
-    if (v == 0 && db.postgres()) {
-        db.exec(kSchemaPgV2);
-        v = 2;
-    }
     if (v == 0) {
-        db.exec(kSchemaV1);
-        v = 1;
+        db.exec(create_schema_sql(db.postgres()));
+        db.exec(kMetaRows);
+        v = kSchemaVersion;
     }
     // Forward migrations from released versions go here: if (v == 1) { ...; v = 2; }
     if (v == 1) {  // 2: the first successful visit of revisited URLs (recrawl.policy estimate)

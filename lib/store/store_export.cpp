@@ -1,6 +1,6 @@
 // export_rows, decode_row and RowImporter (lib/store/store_export.hpp). Part of
-// the storage module: the column lists below follow lib/store/schema.cpp; a schema
-// change updates them (the CLI round-trip test fails otherwise).
+// the storage module: the tables and columns are the schema's own
+// (lib/store/schema_def.hpp).
 #include "store/store_export.hpp"
 
 #include <algorithm>
@@ -18,116 +18,6 @@ namespace frontier {
 namespace {
 
 using T = ColumnType;
-
-std::vector<ExportTable> make_tables() {
-    return {
-        {"meta", "key", {{"key", T::text, true}, {"value", T::any, false}}},
-        {"settings", "key", {{"key", T::text, true}, {"value", T::text, true}}},
-        {"domain_settings",
-         "domain, key",
-         {{"domain", T::text, true}, {"key", T::text, true}, {"value", T::text, true}}},
-        {"queue_budgets",
-         "scope, name",
-         {{"scope", T::text, true},
-          {"name", T::text, true},
-          {"replenish", T::integer, false},
-          {"total", T::integer, false}}},
-        {"seed_domains", "domain", {{"domain", T::text, true}}},
-        {"counters", "name", {{"name", T::text, true}, {"n", T::integer, true}}},
-        {"queues",
-         "id",
-         {{"id", T::integer, true},
-          {"key", T::text, true},
-          {"state", T::integer, true},
-          {"sched", T::integer, true},
-          {"best", T::real, false},
-          {"wake_at", T::real, true},
-          {"served", T::integer, true},
-          {"in_flight", T::integer, true},
-          {"queued", T::integer, true},
-          {"enqueued", T::integer, true},
-          {"done", T::integer, true},
-          {"failed", T::integer, true},
-          {"blocked", T::integer, true},
-          {"inactive_seq", T::integer, false},
-          {"retired_seq", T::integer, false},
-          {"session_balance", T::integer, true},
-          {"total_spend", T::integer, true},
-          {"last_cost", T::integer, false},
-          {"cost_count", T::integer, true},
-          {"error_count", T::integer, true},
-          {"last_dequeue_at", T::real, false},
-          {"last_peek_url", T::text, false},
-          {"last_queued_url", T::text, false},
-          {"latency_sum", T::real, true},
-          {"latency_n", T::integer, true},
-          {"n429", T::integer, true},
-          {"retry_after_blocks", T::integer, true},
-          {"host_down", T::integer, true},
-          {"created_at", T::real, false}},
-         {"key"}},
-        {"hosts",
-         "id",
-         {{"id", T::integer, true},
-          {"name", T::text, true},
-          {"robots_state", T::integer, true},
-          {"robots_rules", T::text, false},
-          {"robots_at", T::real, false},
-          {"robots_status", T::integer, false},
-          {"robots_retries", T::integer, true},
-          {"robots_retry_at", T::real, false},
-          {"robots_lease_seq", T::integer, true},
-          {"robots_lease_expires", T::real, false},
-          {"robots_queue", T::integer, false},
-          {"crawl_delay", T::real, false},
-          {"seed", T::integer, false}},
-         {"name"}},
-        {"urls",
-         "id",
-         {{"id", T::integer, true},
-          {"fp", T::integer, true},
-          {"url", T::text, true},
-          {"queue_id", T::integer, true},
-          {"host_id", T::integer, true},
-          {"state", T::integer, true},
-          {"due_at", T::real, false},
-          {"rank", T::real, true},
-          {"priority", T::real, true},
-          {"tier", T::integer, true},
-          {"tier_key", T::real, true},
-          {"cost", T::integer, true},
-          {"cls", T::integer, true},
-          {"depth", T::integer, true},
-          {"type", T::text, false},
-          {"discovery", T::text, false},
-          {"via", T::text, false},
-          {"meta", T::text, false},
-          {"recrawl", T::integer, true},
-          {"last_modified", T::real, false},
-          {"added_at", T::real, false},
-          {"attempts", T::integer, true},
-          {"retries", T::integer, true},
-          {"lease_seq", T::integer, true},
-          {"lease_expires", T::real, false},
-          {"reason", T::text, false},
-          {"status", T::integer, false},
-          {"error_class", T::text, false},
-          {"fetched_at", T::real, false},
-          {"etag", T::text, false},
-          {"http_last_modified", T::text, false},
-          {"content_hash", T::text, false},
-          {"last_visit", T::real, false},
-          {"last_success", T::real, false},
-          {"visits", T::integer, true},
-          {"successes", T::integer, true},
-          {"changes", T::integer, true},
-          {"interval", T::real, false},
-          {"next_visit", T::real, false},
-          {"failures", T::integer, true},
-          {"eventful", T::integer, false},
-          {"first_success", T::real, false}}},
-    };
-}
 
 // Column name -> index, per table, for decode_row.
 struct TableIndex {
@@ -181,10 +71,10 @@ std::string select_sql(const ExportTable& t, bool pg) {
     }
     sql += std::string(" FROM ") + t.name;
     if (t.name == std::string_view("meta")) sql += " WHERE key <> 'schema_version'";
-    if (!pg) return sql + " ORDER BY " + t.order;
+    if (!pg) return sql + " ORDER BY " + t.key;
     sql += " ORDER BY ";
     bool first = true;
-    for (std::string_view col : key_columns(t.order)) {
+    for (std::string_view col : key_columns(t.key)) {
         sql += std::string(first ? "" : ", ") + std::string(col);
         first = false;
         for (const ExportColumn& c : t.columns)
@@ -272,7 +162,7 @@ void bind_value(Stmt& st, int k, const ImportValue& v) {
 std::string clash_detail(Db& db, const ImportRow& row) {
     const ExportTable& t = *row.table;
     const auto& index = table_index().columns.at(&t);
-    std::vector<const char*> keys{t.order};
+    std::vector<const char*> keys{t.key};
     keys.insert(keys.end(), t.unique.begin(), t.unique.end());
     for (const char* key : keys) {
         std::string sql = std::string("SELECT 1 FROM ") + t.name + " WHERE ", names;
@@ -291,10 +181,7 @@ std::string clash_detail(Db& db, const ImportRow& row) {
 
 }  // namespace
 
-const std::vector<ExportTable>& export_tables() {
-    static const std::vector<ExportTable> tables = make_tables();
-    return tables;
-}
+const std::vector<ExportTable>& export_tables() { return schema_tables(); }
 
 RowCounts export_rows(Store& store, const std::function<void(std::string_view)>& line,
                       int64_t& invalid_utf8) {
@@ -525,7 +412,7 @@ void RowImporter::finish() {
     // The ids were given explicitly: move each identity sequence past the
     // largest, so rows added later do not take an imported row's id.
     for (const ExportTable& t : export_tables()) {
-        if (t.order != std::string_view("id")) continue;
+        if (t.key != std::string_view("id")) continue;
         Stmt st = db.prepare(std::string("SELECT setval(pg_get_serial_sequence('") + t.name + "', 'id'), max(id)) FROM " +
                              t.name + " HAVING max(id) IS NOT NULL");
         st.step();

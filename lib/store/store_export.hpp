@@ -22,25 +22,16 @@
 #include <utility>
 #include <vector>
 
+#include "store/schema_def.hpp"
+
 namespace frontier {
 
 class Store;
 class Record;
 
-enum class ColumnType { integer, real, text, any };
-
-struct ExportColumn {
-    const char* name;
-    ColumnType type;
-    bool not_null;  // an import row must give it (the schema has no NULL for it)
-};
-
-struct ExportTable {
-    const char* name;
-    const char* order;  // ORDER BY of the export (the primary key)
-    std::vector<ExportColumn> columns;
-    std::vector<const char*> unique = {};  // the other UNIQUE keys
-};
+// The exported tables are the schema's tables (lib/store/schema_def.hpp).
+using ExportColumn = ColumnDef;
+using ExportTable = TableDef;
 
 // The exported tables in stream order (settings before the rows that depend
 // on them, urls last). Thread-safe (built once).

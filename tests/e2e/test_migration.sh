@@ -24,7 +24,7 @@ CUR=$(sqlite3 fresh.db "pragma user_version")
 echo "current schema version: $CUR"
 
 schema_of() {  # table -> sorted "name type" of its columns; index names
-    sqlite3 "$1" "select m.name || '.' || p.name || ' ' || p.type from sqlite_master m, pragma_table_info(m.name) p
+    sqlite3 "$1" "select m.name || '.' || p.name || ' ' || p.type || ' notnull=' || p.\"notnull\" || ' default=' || coalesce(p.dflt_value, '-') || ' pk=' || p.pk from sqlite_master m, pragma_table_info(m.name) p
                   where m.type = 'table' order by 1; select 'index ' || name from sqlite_master where type = 'index' order by 1"
 }
 
@@ -53,6 +53,7 @@ PY
     # A writing tool migrates (an empty add changes nothing else).
     frontier-add -f $db < /dev/null 2> /dev/null
     test "$(sqlite3 $db "pragma user_version")" = "$CUR"
+    [ "$(schema_of fresh.db | grep -c " pk=")" -ge 80 ] || { echo "schema_of read no columns"; exit 1; }
     diff <(schema_of fresh.db) <(schema_of $db) > schema.diff || { echo "v$V: schema differs from a fresh file"; cat schema.diff; exit 1; }
     python3 - $db rows-before.json "$FIX" "$V" <<'PY'
 import json, sqlite3, subprocess, sys

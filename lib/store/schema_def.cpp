@@ -1,0 +1,191 @@
+#include "store/schema_def.hpp"
+
+namespace frontier {
+
+namespace {
+
+using T = ColumnType;
+
+std::vector<TableDef> make_tables() {
+    return {
+    {"meta",
+     "key",
+     {{"key", T::text, true},
+      {"value", T::any, false}}},
+    {"settings",
+     "key",
+     {{"key", T::text, true},
+      {"value", T::text, true}}},
+    {"domain_settings",
+     "domain, key",
+     {{"domain", T::text, true},
+      {"key", T::text, true},
+      {"value", T::text, true}}},
+    {"queue_budgets",
+     "scope, name",
+     {{"scope", T::text, true},
+      {"name", T::text, true},
+      {"replenish", T::integer, false},
+      {"total", T::integer, false}}},
+    {"seed_domains",
+     "domain",
+     {{"domain", T::text, true}}},
+    {"counters",
+     "name",
+     {{"name", T::text, true},
+      {"n", T::integer, true}}},
+    {"queues",
+     "id",
+     {{"id", T::integer, true},
+      {"key", T::text, true},
+      {"state", T::integer, true, "0"},
+      {"sched", T::integer, true, "2"},
+      {"best", T::real, false},
+      {"wake_at", T::real, true, "0"},
+      {"served", T::integer, true, "0"},
+      {"in_flight", T::integer, true, "0"},
+      {"queued", T::integer, true, "0"},
+      {"enqueued", T::integer, true, "0"},
+      {"done", T::integer, true, "0"},
+      {"failed", T::integer, true, "0"},
+      {"blocked", T::integer, true, "0"},
+      {"inactive_seq", T::integer, false},
+      {"retired_seq", T::integer, false},
+      {"session_balance", T::integer, true, "0"},
+      {"total_spend", T::integer, true, "0"},
+      {"last_cost", T::integer, false},
+      {"cost_count", T::integer, true, "0"},
+      {"error_count", T::integer, true, "0"},
+      {"last_dequeue_at", T::real, false},
+      {"last_peek_url", T::text, false},
+      {"last_queued_url", T::text, false},
+      {"latency_sum", T::real, true, "0"},
+      {"latency_n", T::integer, true, "0"},
+      {"n429", T::integer, true, "0"},
+      {"retry_after_blocks", T::integer, true, "0"},
+      {"host_down", T::integer, true, "0"},
+      {"created_at", T::real, false}},
+     {"key"},
+     {"CREATE INDEX queues_ready ON queues(best, served) WHERE sched = 0",
+      "CREATE INDEX queues_wake ON queues(wake_at) WHERE sched = 1",
+      "CREATE INDEX queues_inactive ON queues(inactive_seq) WHERE state = 1",
+      "CREATE INDEX queues_retired ON queues(retired_seq) WHERE state >= 2"}},
+    {"hosts",
+     "id",
+     {{"id", T::integer, true},
+      {"name", T::text, true},
+      {"robots_state", T::integer, true, "0"},
+      {"robots_rules", T::text, false},
+      {"robots_at", T::real, false},
+      {"robots_status", T::integer, false},
+      {"robots_retries", T::integer, true, "0"},
+      {"robots_retry_at", T::real, false},
+      {"robots_lease_seq", T::integer, true, "0"},
+      {"robots_lease_expires", T::real, false},
+      {"robots_queue", T::integer, false},
+      {"crawl_delay", T::real, false},
+      {"seed", T::integer, false}},
+     {"name"},
+     {"CREATE INDEX hosts_robots_lease ON hosts(robots_lease_expires) WHERE robots_lease_expires IS NOT NULL"}},
+    {"urls",
+     "id",
+     {{"id", T::integer, true},
+      {"fp", T::integer, true},
+      {"url", T::text, true},
+      {"queue_id", T::integer, true},
+      {"host_id", T::integer, true},
+      {"state", T::integer, true, "0"},
+      {"due_at", T::real, false},
+      {"rank", T::real, true},
+      {"priority", T::real, true},
+      {"tier", T::integer, true, "0"},
+      {"tier_key", T::real, true, "0"},
+      {"cost", T::integer, true},
+      {"cls", T::integer, true, "0"},
+      {"depth", T::integer, true, "0"},
+      {"type", T::text, false},
+      {"discovery", T::text, false},
+      {"via", T::text, false},
+      {"meta", T::text, false},
+      {"recrawl", T::integer, true, "0"},
+      {"last_modified", T::real, false},
+      {"added_at", T::real, false},
+      {"attempts", T::integer, true, "0"},
+      {"retries", T::integer, true, "0"},
+      {"lease_seq", T::integer, true, "0"},
+      {"lease_expires", T::real, false},
+      {"reason", T::text, false},
+      {"status", T::integer, false},
+      {"error_class", T::text, false},
+      {"fetched_at", T::real, false},
+      {"etag", T::text, false},
+      {"http_last_modified", T::text, false},
+      {"content_hash", T::text, false},
+      {"last_visit", T::real, false},
+      {"last_success", T::real, false},
+      {"visits", T::integer, true, "0"},
+      {"successes", T::integer, true, "0"},
+      {"changes", T::integer, true, "0"},
+      {"interval", T::real, false},
+      {"next_visit", T::real, false},
+      {"failures", T::integer, true, "0"},
+      {"eventful", T::integer, false},
+      {"first_success", T::real, false}},
+     {},
+     {"CREATE INDEX urls_fp ON urls(fp)",
+      "CREATE INDEX urls_next ON urls(queue_id, rank, tier, tier_key, cost, id) WHERE state = 0 AND due_at IS NULL",
+      "CREATE INDEX urls_due ON urls(due_at) WHERE due_at IS NOT NULL",
+      "CREATE INDEX urls_lease ON urls(lease_expires) WHERE state = 1"}},
+    };
+}
+
+const char* type_name(ColumnType t, bool pg) {
+    switch (t) {
+        case T::integer: return pg ? "BIGINT" : "INTEGER";
+        case T::real: return pg ? "DOUBLE PRECISION" : "REAL";
+        case T::text: return "TEXT";
+        case T::any: return pg ? "BIGINT" : "";
+    }
+    return "";
+}
+
+}  // namespace
+
+const std::vector<TableDef>& schema_tables() {
+    static const std::vector<TableDef> tables = make_tables();
+    return tables;
+}
+
+std::string create_schema_sql(bool pg) {
+    std::string sql;
+    for (const TableDef& t : schema_tables()) {
+        const bool row_id = t.key == std::string_view("id");
+        sql += "CREATE TABLE ";
+        sql += t.name;
+        sql += "(";
+        for (size_t i = 0; i < t.columns.size(); ++i) {
+            const ColumnDef& c = t.columns[i];
+            sql += i ? ",\n    " : "\n    ";
+            // Quoted: "interval" is a keyword in PostgreSQL.
+            sql += std::string("\"") + c.name + "\"";
+            if (row_id && c.name == std::string_view("id")) {
+                sql += pg ? " BIGINT GENERATED BY DEFAULT AS IDENTITY PRIMARY KEY" : " INTEGER PRIMARY KEY";
+                continue;
+            }
+            if (*type_name(c.type, pg)) sql += std::string(" ") + type_name(c.type, pg);
+            if (c.not_null) sql += " NOT NULL";
+            if (c.dflt) sql += std::string(" DEFAULT ") + c.dflt;
+            for (const char* u : t.unique)
+                if (c.name == std::string_view(u)) sql += " UNIQUE";
+        }
+        if (!row_id) sql += std::string(",\n    PRIMARY KEY(") + t.key + ")";
+        sql += "\n)";
+        // SQLite: a table keyed by text is its own key's B-tree.
+        if (!row_id && !pg) sql += " WITHOUT ROWID";
+        sql += ";\n";
+        for (const char* ix : t.indexes) sql += std::string(ix) + ";\n";
+    }
+    return sql;
+}
+
+}  // namespace frontier

@@ -1,0 +1,43 @@
+// The frontier's schema, declared once (frontier(7), FILES): every table,
+// its columns with their types, NOT NULL and defaults, its keys and its
+// indexes. From this one list come both dialects' CREATE statements for a
+// new file (lib/store/schema.cpp), the tables and columns of
+// frontier-export / frontier-import (lib/store/store_export.hpp), and the
+// check that a migrated file matches a new one (tests/unit/test_schema.cpp,
+// tests/e2e/test_migration.sh). Columns are listed in the order a migrated
+// file has them: a column added by a migration is appended to its table.
+#pragma once
+
+#include <string>
+#include <vector>
+
+namespace frontier {
+
+// `any`: SQLite keeps the value's own storage class (meta.value);
+// PostgreSQL declares it BIGINT.
+enum class ColumnType { integer, real, text, any };
+
+struct ColumnDef {
+    const char* name;
+    ColumnType type;
+    bool not_null;                   // an import row must give it (the schema has no NULL for it)
+    const char* dflt = nullptr;      // DEFAULT expression, the same in both dialects
+};
+
+struct TableDef {
+    const char* name;
+    const char* key;  // the primary key ("id": an integer row id; else text columns, "domain, key")
+    std::vector<ColumnDef> columns;
+    std::vector<const char*> unique = {};   // the other UNIQUE keys (one column each)
+    std::vector<const char*> indexes = {};  // CREATE INDEX statements, valid in both dialects
+};
+
+// Every table, in the order of the export stream: settings before the rows
+// that depend on them, urls last. Thread-safe (built once).
+const std::vector<TableDef>& schema_tables();
+
+// The CREATE TABLE and CREATE INDEX statements of a new frontier, for
+// PostgreSQL (`pg`) or SQLite, without the meta rows.
+std::string create_schema_sql(bool pg);
+
+}  // namespace frontier
