@@ -1,16 +1,12 @@
-// Thin RAII wrappers over the two database backends, used only by the
-// storage module (lib/store*.cpp, lib/store/schema.cpp): an SQLite file (sqlite3,
-// sqlite3_stmt) or a PostgreSQL database (libpq) when the frontier argument
-// is a postgresql:// or postgres:// URL. The store code writes one SQL text;
-// the PostgreSQL side translates the few differences in one place
-// (pg_translate, lib/store/pg/db_pg_sql.cpp). Errors throw DbError (IoError for a file or
+// The storage interface (used only by lib/store/): a connection (Db) and
+// its prepared statements (Stmt), with two backends, each in its own
+// folder: an SQLite file (lib/store/sqlite/) or a PostgreSQL database
+// (lib/store/pg/) when the frontier argument is a postgresql:// or
+// postgres:// URL. The store code writes one SQL text; the PostgreSQL side
+// translates the few differences in one place (pg_translate,
+// lib/store/pg/db_pg_sql.cpp). Errors throw DbError (IoError for a file or
 // server that cannot be opened). Not thread-safe: one Db per thread.
-//
-// The SQLite path is the original one: Stmt's accessors are inline calls
-// into sqlite3 behind one predictable branch on the backend.
 #pragma once
-
-#include <sqlite3.h>
 
 #include <cstdint>
 #include <memory>
@@ -22,71 +18,53 @@
 
 namespace frontier {
 
-struct PgStmt;  // lib/store/pg/db_pg.cpp
-struct PgConn;  // lib/store/pg/db_pg.cpp
-
-// True for a frontier argument that names a PostgreSQL database.
 bool is_postgres_url(std::string_view path);
-// The frontier argument as messages and reports show it: a PostgreSQL
-// URL's password (postgresql://user:PASSWORD@host/...) is left out.
 std::string frontier_display_name(std::string_view path);
 
-class Db;
+// One prepared statement of a backend (lib/store/sqlite/, lib/store/pg/).
+// Parameters are numbered from 1, result columns from 0.
+class StmtImpl {
+public:
+    virtual ~StmtImpl() = default;
+    virtual void bind_i64(int i, int64_t v) = 0;
+    virtual void bind_dbl(int i, double v) = 0;
+    virtual void bind_text(int i, std::string_view v) = 0;
+    virtual void bind_null(int i) = 0;
+    virtual bool step() = 0;  // the next row; false when there is none
+    virtual void exec() = 0;  // runs it to the end, then reset()
+    virtual void reset() = 0; // ready to run again, parameters cleared
+    virtual bool is_null(int col) const = 0;
+    virtual int64_t i64(int col) const = 0;
+    virtual double dbl(int col) const = 0;
+    virtual std::string_view text(int col) const = 0;  // valid until the next step or reset
+};
 
+// A statement handle: the store's only way to run SQL on either backend.
 class Stmt {
 public:
     Stmt() = default;
-    Stmt(sqlite3* db, std::string_view sql);
-    Stmt(PgConn* conn, std::string_view sql);  // PostgreSQL (lib/store/pg/db_pg.cpp)
-    ~Stmt();
-    Stmt(Stmt&& o) noexcept : db_(o.db_), st_(o.st_), pg_(o.pg_) {
-        o.st_ = nullptr;
-        o.pg_ = nullptr;
-    }
-    Stmt& operator=(Stmt&& o) noexcept;
-    Stmt(const Stmt&) = delete;
-    Stmt& operator=(const Stmt&) = delete;
+    explicit Stmt(std::unique_ptr<StmtImpl> impl) : p_(std::move(impl)) {}
 
-    // Bind by 1-based index. Strings are copied (SQLITE_TRANSIENT).
-    Stmt& bind(int i, int64_t v) {
-        if (pg_) return pg_bind(i, v);
-        sqlite3_bind_int64(st_, i, v);
-        return *this;
-    }
+    Stmt& bind(int i, int64_t v) { p_->bind_i64(i, v); return *this; }
     Stmt& bind(int i, int v) { return bind(i, static_cast<int64_t>(v)); }
-    Stmt& bind(int i, double v) {
-        if (pg_) return pg_bind(i, v);
-        sqlite3_bind_double(st_, i, v);
-        return *this;
-    }
-    Stmt& bind(int i, std::string_view v) {
-        if (pg_) return pg_bind(i, v);
-        sqlite3_bind_text(st_, i, v.data(), static_cast<int>(v.size()), SQLITE_TRANSIENT);
-        return *this;
-    }
+    Stmt& bind(int i, double v) { p_->bind_dbl(i, v); return *this; }
+    Stmt& bind(int i, std::string_view v) { p_->bind_text(i, v); return *this; }
     Stmt& bind(int i, const std::string& v) { return bind(i, std::string_view(v)); }
     Stmt& bind(int i, const char* v) { return bind(i, std::string_view(v)); }
-    Stmt& bind_null(int i) {
-        if (pg_) return pg_bind_null(i);
-        sqlite3_bind_null(st_, i);
-        return *this;
-    }
+    Stmt& bind_null(int i) { p_->bind_null(i); return *this; }
     template <class T>
     Stmt& bind(int i, const std::optional<T>& v) {
         return v ? bind(i, *v) : bind_null(i);
     }
 
-    // Steps once: true when a row is available, false when done. (On
-    // PostgreSQL the first step runs the statement and buffers its rows.)
-    bool step();
-    // Steps to completion (for statements without rows) and resets.
-    void exec();
-    void reset();
+    bool step() { return p_->step(); }
+    void exec() { p_->exec(); }
+    void reset() { p_->reset(); }
 
-    bool is_null(int col) const { return pg_ ? pg_is_null(col) : sqlite3_column_type(st_, col) == SQLITE_NULL; }
-    int64_t i64(int col) const { return pg_ ? pg_i64(col) : sqlite3_column_int64(st_, col); }
-    double dbl(int col) const { return pg_ ? pg_dbl(col) : sqlite3_column_double(st_, col); }
-    std::string_view text(int col) const;
+    bool is_null(int col) const { return p_->is_null(col); }
+    int64_t i64(int col) const { return p_->i64(col); }
+    double dbl(int col) const { return p_->dbl(col); }
+    std::string_view text(int col) const { return p_->text(col); }
     std::string str(int col) const { return std::string(text(col)); }
     std::optional<double> opt_dbl(int col) const {
         return is_null(col) ? std::nullopt : std::optional<double>(dbl(col));
@@ -96,71 +74,47 @@ public:
     }
 
 private:
-    Stmt& pg_bind(int i, int64_t v);
-    Stmt& pg_bind(int i, double v);
-    Stmt& pg_bind(int i, std::string_view v);
-    Stmt& pg_bind_null(int i);
-    bool pg_is_null(int col) const;
-    int64_t pg_i64(int col) const;
-    double pg_dbl(int col) const;
-
-    sqlite3* db_ = nullptr;
-    sqlite3_stmt* st_ = nullptr;
-    PgStmt* pg_ = nullptr;
+    std::unique_ptr<StmtImpl> p_;
 };
 
+// A connection to one frontier: an SQLite file (lib/store/sqlite/) or a
+// PostgreSQL database (lib/store/pg/). Db::open picks the backend from the
+// path. The SQL the store writes is SQLite's; the PostgreSQL backend
+// translates its parameters and types (lib/store/pg/db_pg_sql.cpp).
 class Db {
 public:
-    // Opens (creating when `create`) the SQLite file: WAL mode, busy timeout,
-    // synchronous=NORMAL. For a postgresql:// URL, connects to that database
-    // (which must exist; `create` lets the schema be created in it; `readonly`
-    // makes the session read-only). Throws IoError when it cannot open or
-    // connect, DbError otherwise.
-    Db(const std::string& path, bool create, bool readonly = false);
-    ~Db();
+    // Opens (or creates) the frontier at `path`: a file, or a postgresql://
+    // URL. Throws IoError (missing, unwritable) or DbError.
+    static std::unique_ptr<Db> open(const std::string& path, bool create, bool readonly = false);
+    virtual ~Db() = default;
+    Db() = default;
     Db(const Db&) = delete;
     Db& operator=(const Db&) = delete;
 
-    bool postgres() const { return pg_ != nullptr; }
-    // SQLite's page cache of this connection (32 MiB unless set); no-op on PostgreSQL.
-    void set_page_cache_mib(int mib);
-    void exec(std::string_view sql);
-    Stmt prepare(std::string_view sql);
-    int64_t changes() const { return sqlite3_changes64(db_); }  // SQLite only
-    [[noreturn]] void fail(std::string_view what) const;
-    // True when `e`, just thrown by a statement of this connection, was a
-    // constraint violation (a duplicate key): SQLITE_CONSTRAINT, or
-    // PostgreSQL's integrity-constraint class (its message says "violates").
-    bool constraint_violation(const DbError& e) const;
+    // The dialect, for the few statements written differently (the store's
+    // SQL is otherwise the same on both).
+    virtual bool postgres() const = 0;
+    virtual void set_page_cache_mib(int mib) = 0;
+    virtual void exec(std::string_view sql) = 0;
+    virtual Stmt prepare(std::string_view sql) = 0;
+    // Rows changed by the last statement (SQLite; PostgreSQL: -1, unknown).
+    virtual int64_t changes() const = 0;
+    [[noreturn]] virtual void fail(std::string_view what) const = 0;
+    virtual bool constraint_violation(const DbError& e) const = 0;
 
-    // Transactions. begin_write() serialises writers: BEGIN IMMEDIATE on
-    // SQLite (waiting for the file's write lock); on PostgreSQL BEGIN, then
-    // an advisory transaction lock every frontier writer takes, so writers
-    // on any machine run one at a time, as on SQLite. begin_read() opens a
-    // read-only snapshot. rollback() never throws.
-    void begin_write();
-    void begin_read();
-    void commit();
-    void rollback() noexcept;
+    virtual void begin_write() = 0;
+    virtual void begin_read() = 0;
+    virtual void commit() = 0;
+    virtual void rollback() noexcept = 0;
 
-    // The schema version (PRAGMA user_version; on PostgreSQL the
-    // meta row 'schema_version', 0 when the database has no frontier).
-    int schema_version();
-    void set_schema_version(int v);
-    // Changes whenever another connection committed a change (PRAGMA
-    // data_version; on PostgreSQL a meta row every changing commit bumps).
-    int64_t data_version();
-    // Rows of the backend's own integrity check that are not "ok" (SQLite's
-    // PRAGMA integrity_check; nothing on PostgreSQL, which checks itself).
-    std::string integrity_problems();
-
-private:
-    sqlite3* db_ = nullptr;
-    PgConn* pg_ = nullptr;
-    std::unique_ptr<Stmt> data_version_stmt_;
+    virtual int schema_version() = 0;
+    virtual void set_schema_version(int v) = 0;
+    // Changes when another connection commits (to notice other writers).
+    virtual int64_t data_version() = 0;
+    // The backend's own integrity check ("" when none or all is well).
+    virtual std::string integrity_problems() = 0;
 };
 
-// A write transaction (Db::begin_write); rolls back unless commit() was called.
 class Transaction {
 public:
     explicit Transaction(Db& db);

@@ -19,7 +19,7 @@ constexpr int64_t kUnsetBudget = std::numeric_limits<int64_t>::min();
 }  // namespace
 
 Store::Store(const std::string& path, Mode mode) {
-    db_ = std::make_unique<Db>(path, mode == Mode::create, mode == Mode::read);
+    db_ = Db::open(path, mode == Mode::create, mode == Mode::read);
     ensure_schema(*db_, mode != Mode::read);
     impl_ = std::make_unique<Impl>(*db_);
     impl_->now = frontier::now();

@@ -67,7 +67,7 @@ void insert_batch(sqlite3* db, int first, int n) {
 TEST_CASE("wal vfs: the tools' connections use it", "[wal_vfs]") {
     TempDir d;
     std::string path = d.path + "/f.db";
-    { Db db(path, true); db.exec("CREATE TABLE t(x)"); }
+    { Db::open(path, true)->exec("CREATE TABLE t(x)"); }
     sqlite3* db = open(path, wal_vfs_name());
     char* name = nullptr;
     REQUIRE(sqlite3_file_control(db, "main", SQLITE_FCNTL_VFSNAME, &name) == SQLITE_OK);

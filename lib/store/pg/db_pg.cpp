@@ -287,7 +287,7 @@ int64_t pg_data_version(PgConn* c) {
 
 // ------------------------------------------------------------ statements
 
-Stmt::Stmt(PgConn* c, std::string_view sql) {
+PgStmt* pg_stmt_new(PgConn* c, std::string_view sql) {
     auto* s = new PgStmt;
     s->c = c;
     s->name = "f" + std::to_string(++c->next_stmt);
@@ -313,8 +313,7 @@ Stmt::Stmt(PgConn* c, std::string_view sql) {
         }
         s->values.resize(static_cast<size_t>(s->nparams));
         s->bound.assign(static_cast<size_t>(s->nparams), 0);
-        pg_ = s;
-        return;
+        return s;
     }
     PGresult* r = pq_api().PQprepare(c->conn, s->name.c_str(), text.c_str(), s->nparams, types.data());
     if (!r || pq_api().PQresultStatus(r) != PGRES_COMMAND_OK) {
@@ -324,7 +323,7 @@ Stmt::Stmt(PgConn* c, std::string_view sql) {
     pq_api().PQclear(r);
     s->values.resize(static_cast<size_t>(s->nparams));
     s->bound.assign(static_cast<size_t>(s->nparams), 0);
-    pg_ = s;
+    return s;
 }
 
 void pg_stmt_free(PgStmt* s) noexcept {
@@ -347,17 +346,16 @@ PgStmt& param(PgStmt* s, int i) {
 }
 }  // namespace
 
-Stmt& Stmt::pg_bind(int i, int64_t v) {
-    PgStmt& s = param(pg_, i);
+void pg_stmt_bind(PgStmt* st, int i, int64_t v) {
+    PgStmt& s = param(st, i);
     char buf[24];
     auto r = std::to_chars(buf, buf + sizeof buf, v);
     s.values[i - 1].assign(buf, r.ptr);
     s.bound[i - 1] = 1;
-    return *this;
 }
 
-Stmt& Stmt::pg_bind(int i, double v) {
-    PgStmt& s = param(pg_, i);
+void pg_stmt_bind(PgStmt* st, int i, double v) {
+    PgStmt& s = param(st, i);
     char buf[32];
     auto r = std::to_chars(buf, buf + sizeof buf, v);  // shortest text that reads back exactly
     s.values[i - 1].assign(buf, r.ptr);
@@ -368,21 +366,16 @@ Stmt& Stmt::pg_bind(int i, double v) {
     else if (s.values[i - 1] == "nan" || s.values[i - 1] == "-nan")
         s.values[i - 1] = "NaN";
     s.bound[i - 1] = 1;
-    return *this;
 }
 
-Stmt& Stmt::pg_bind(int i, std::string_view v) {
-    PgStmt& s = param(pg_, i);
+void pg_stmt_bind(PgStmt* st, int i, std::string_view v) {
+    PgStmt& s = param(st, i);
     // PostgreSQL text cannot hold NUL; SQLite kept it. Stored up to the NUL.
     s.values[i - 1].assign(v.substr(0, v.find('\0')));
     s.bound[i - 1] = 1;
-    return *this;
 }
 
-Stmt& Stmt::pg_bind_null(int i) {
-    param(pg_, i).bound[i - 1] = 0;
-    return *this;
-}
+void pg_stmt_bind_null(PgStmt* st, int i) { param(st, i).bound[i - 1] = 0; }
 
 namespace {
 // Queues the statement in the pipeline (want: its rows are read).
@@ -441,22 +434,80 @@ std::string_view pg_stmt_text(PgStmt* s, int col) {
     return {pq_api().PQgetvalue(s->res, s->row, col), static_cast<size_t>(pq_api().PQgetlength(s->res, s->row, col))};
 }
 
-bool Stmt::pg_is_null(int col) const {
-    return !pg_->res || pg_->row < 0 || pg_->row >= pg_->nrows || pq_api().PQgetisnull(pg_->res, pg_->row, col);
+bool pg_stmt_is_null(const PgStmt* s, int col) {
+    return !s->res || s->row < 0 || s->row >= s->nrows || pq_api().PQgetisnull(s->res, s->row, col);
 }
 
-int64_t Stmt::pg_i64(int col) const {
-    if (pg_is_null(col)) return 0;
-    const char* v = pq_api().PQgetvalue(pg_->res, pg_->row, col);
-    if (pq_api().PQftype(pg_->res, col) == kBoolOid) return v[0] == 't';
+int64_t pg_stmt_i64(const PgStmt* s, int col) {
+    if (pg_stmt_is_null(s, col)) return 0;
+    const char* v = pq_api().PQgetvalue(s->res, s->row, col);
+    if (pq_api().PQftype(s->res, col) == kBoolOid) return v[0] == 't';
     return std::strtoll(v, nullptr, 10);
 }
 
-double Stmt::pg_dbl(int col) const {
-    if (pg_is_null(col)) return 0;
-    const char* v = pq_api().PQgetvalue(pg_->res, pg_->row, col);
-    if (pq_api().PQftype(pg_->res, col) == kBoolOid) return v[0] == 't';
+double pg_stmt_dbl(const PgStmt* s, int col) {
+    if (pg_stmt_is_null(s, col)) return 0;
+    const char* v = pq_api().PQgetvalue(s->res, s->row, col);
+    if (pq_api().PQftype(s->res, col) == kBoolOid) return v[0] == 't';
     return std::strtod(v, nullptr);
+}
+
+// ------------------------------------------------------------ the backend
+
+namespace {
+
+class PgStatement final : public StmtImpl {
+public:
+    explicit PgStatement(PgStmt* s) : s_(s) {}
+    ~PgStatement() override { pg_stmt_free(s_); }
+    void bind_i64(int i, int64_t v) override { pg_stmt_bind(s_, i, v); }
+    void bind_dbl(int i, double v) override { pg_stmt_bind(s_, i, v); }
+    void bind_text(int i, std::string_view v) override { pg_stmt_bind(s_, i, v); }
+    void bind_null(int i) override { pg_stmt_bind_null(s_, i); }
+    bool step() override { return pg_stmt_step(s_); }
+    void exec() override { pg_stmt_exec(s_); }
+    void reset() override { pg_stmt_reset(s_); }
+    bool is_null(int col) const override { return pg_stmt_is_null(s_, col); }
+    int64_t i64(int col) const override { return pg_stmt_i64(s_, col); }
+    double dbl(int col) const override { return pg_stmt_dbl(s_, col); }
+    std::string_view text(int col) const override { return pg_stmt_text(s_, col); }
+
+private:
+    PgStmt* s_;
+};
+
+class PgDb final : public Db {
+public:
+    PgDb(const std::string& url, bool create, bool readonly) : c_(pg_connect(url, create, readonly)) {}
+    ~PgDb() override { pg_disconnect(c_); }
+    bool postgres() const override { return true; }
+    void set_page_cache_mib(int) override {}
+    void exec(std::string_view sql) override { pg_exec(c_, sql); }
+    Stmt prepare(std::string_view sql) override { return Stmt(std::make_unique<PgStatement>(pg_stmt_new(c_, sql))); }
+    int64_t changes() const override { return -1; }
+    [[noreturn]] void fail(std::string_view what) const override {
+        throw DbError(std::string(what) + ": " + pg_error(c_));
+    }
+    bool constraint_violation(const DbError& e) const override {
+        return std::string_view(e.what()).find("violates") != std::string_view::npos;
+    }
+    void begin_write() override { pg_begin(c_, true); }
+    void begin_read() override { pg_begin(c_, false); }
+    void commit() override { pg_commit(c_); }
+    void rollback() noexcept override { pg_rollback(c_); }
+    int schema_version() override { return pg_schema_version(c_); }
+    void set_schema_version(int v) override { pg_set_schema_version(c_, v); }
+    int64_t data_version() override { return pg_data_version(c_); }
+    std::string integrity_problems() override { return {}; }
+
+private:
+    PgConn* c_;
+};
+
+}  // namespace
+
+std::unique_ptr<Db> open_postgres(const std::string& url, bool create, bool readonly) {
+    return std::make_unique<PgDb>(url, create, readonly);
 }
 
 }  // namespace frontier

@@ -1,8 +1,9 @@
-// The PostgreSQL side of lib/store/db.hpp (libpq, lib/store/pg/db_pg.cpp; the SQL
-// translation in lib/store/pg/db_pg_sql.cpp), private to lib/db*.cpp. Each function
-// throws DbError with the server's message.
+// The PostgreSQL backend of the storage interface (lib/store/db.hpp; libpq,
+// lib/store/pg/db_pg.cpp; the SQL translation in lib/store/pg/db_pg_sql.cpp),
+// private to lib/store/. Each function throws DbError with the server's message.
 #pragma once
 
+#include <memory>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -10,6 +11,14 @@
 #include "store/db.hpp"
 
 namespace frontier {
+
+struct PgConn;
+struct PgStmt;
+
+// Connects to the frontier database at `url` (postgresql://...). Throws
+// IoError when it cannot connect, or (without `create`) has no frontier.
+std::unique_ptr<Db> open_postgres(const std::string& url, bool create, bool readonly);
+
 
 // Connects to a postgresql:// URL. Without `create`, a database holding no
 // frontier schema is an IoError, like a missing file. `readonly` makes the
@@ -26,7 +35,15 @@ int pg_schema_version(PgConn* c);
 void pg_set_schema_version(PgConn* c, int v);
 int64_t pg_data_version(PgConn* c);
 
+PgStmt* pg_stmt_new(PgConn* c, std::string_view sql);
 void pg_stmt_free(PgStmt* s) noexcept;
+void pg_stmt_bind(PgStmt* s, int i, int64_t v);
+void pg_stmt_bind(PgStmt* s, int i, double v);
+void pg_stmt_bind(PgStmt* s, int i, std::string_view v);
+void pg_stmt_bind_null(PgStmt* s, int i);
+bool pg_stmt_is_null(const PgStmt* s, int col);
+int64_t pg_stmt_i64(const PgStmt* s, int col);
+double pg_stmt_dbl(const PgStmt* s, int col);
 bool pg_stmt_step(PgStmt* s);
 // Runs a statement whose rows are not wanted. Inside a write transaction it
 // is only queued (pipeline mode); its result, or error, arrives with the

@@ -1,0 +1,272 @@
+// The SQLite backend of the storage interface (lib/store/db.hpp).
+#include "store/sqlite/sqlite_db.hpp"
+
+#include <sqlite3.h>
+
+#include <sys/statvfs.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstdio>
+#include <cstring>
+
+#include "core/error.hpp"
+#include "store/sqlite/wal_vfs.hpp"
+
+namespace frontier {
+
+namespace {
+
+// True when the file system holding `path` has no free block left (for
+// this user: root may still have its reserved blocks).
+bool no_space_left(const char* path) {
+    if (!path || !*path) return false;
+    std::string dir(path);
+    auto slash = dir.rfind('/');
+    dir = slash == std::string::npos ? "." : slash == 0 ? "/" : dir.substr(0, slash);
+    struct statvfs st;
+    return statvfs(dir.c_str(), &st) == 0 && (st.f_bavail == 0 || st.f_bfree == 0);
+}
+
+// The message of SQLite's last error on `db`. A full disk says so, and
+// names the file: SQLITE_FULL, or an I/O error (a write, growing the -shm
+// or -wal file) with ENOSPC/EDQUOT or on a file system with no space left.
+// SQLite's own text stays at the end ("database or disk is full", "disk
+// I/O error"). Otherwise `what` + ": " + SQLite's text.
+std::string sqlite_error(sqlite3* db, std::string_view what) {
+    std::string msg = db ? sqlite3_errmsg(db) : "out of memory";
+    if (db) {
+        int code = sqlite3_extended_errcode(db), err = sqlite3_system_errno(db);
+        const char* file = sqlite3_db_filename(db, "main");
+        bool full = (code & 0xff) == SQLITE_FULL ||
+                    ((code & 0xff) == SQLITE_IOERR && (err == ENOSPC || err == EDQUOT || no_space_left(file)));
+        if (full)
+            return std::string("disk full: ") + (file && *file ? file : "the frontier file") +
+                   " (no space left on its file system for it, its -wal or its -shm file; SQLite: " + msg + ")";
+    }
+    return std::string(what) + ": " + msg;
+}
+
+class SqliteStmt final : public StmtImpl {
+public:
+    SqliteStmt(sqlite3* db, std::string_view sql) : db_(db) {
+        if (sqlite3_prepare_v3(db, sql.data(), static_cast<int>(sql.size()), SQLITE_PREPARE_PERSISTENT, &st_,
+                               nullptr) != SQLITE_OK) {
+            std::string msg = sqlite_error(db, "cannot prepare statement");
+            if (!msg.starts_with("disk full: ")) msg += " in: " + std::string(sql.substr(0, 120));
+            throw DbError(msg);
+        }
+    }
+    ~SqliteStmt() override { sqlite3_finalize(st_); }
+
+    void bind_i64(int i, int64_t v) override { sqlite3_bind_int64(st_, i, v); }
+    void bind_dbl(int i, double v) override { sqlite3_bind_double(st_, i, v); }
+    void bind_text(int i, std::string_view v) override {
+        sqlite3_bind_text(st_, i, v.data(), static_cast<int>(v.size()), SQLITE_TRANSIENT);
+    }
+    void bind_null(int i) override { sqlite3_bind_null(st_, i); }
+
+    bool step() override {
+        int rc = sqlite3_step(st_);
+        if (rc == SQLITE_ROW) return true;
+        if (rc == SQLITE_DONE) return false;
+        std::string msg = sqlite_error(db_, "database error");
+        sqlite3_reset(st_);
+        throw DbError(msg);
+    }
+    void exec() override {
+        while (step()) {
+        }
+        reset();
+    }
+    void reset() override {
+        sqlite3_reset(st_);
+        sqlite3_clear_bindings(st_);
+    }
+
+    bool is_null(int col) const override { return sqlite3_column_type(st_, col) == SQLITE_NULL; }
+    int64_t i64(int col) const override { return sqlite3_column_int64(st_, col); }
+    double dbl(int col) const override { return sqlite3_column_double(st_, col); }
+    std::string_view text(int col) const override {
+        const unsigned char* p = sqlite3_column_text(st_, col);
+        if (!p) return {};
+        return {reinterpret_cast<const char*>(p), static_cast<size_t>(sqlite3_column_bytes(st_, col))};
+    }
+
+private:
+    sqlite3* db_;
+    sqlite3_stmt* st_ = nullptr;
+};
+
+class SqliteDb final : public Db {
+public:
+    SqliteDb(const std::string& path, bool create, bool readonly);
+    ~SqliteDb() override {
+        data_version_stmt_.reset();
+        if (db_) sqlite3_close_v2(db_);
+    }
+    bool postgres() const override { return false; }
+    void set_page_cache_mib(int mib) override { exec("PRAGMA cache_size=-" + std::to_string(mib * 1024)); }
+    void exec(std::string_view sql) override;
+    Stmt prepare(std::string_view sql) override { return Stmt(std::make_unique<SqliteStmt>(db_, sql)); }
+    int64_t changes() const override { return sqlite3_changes64(db_); }
+    [[noreturn]] void fail(std::string_view what) const override { throw DbError(sqlite_error(db_, what)); }
+    bool constraint_violation(const DbError&) const override {
+        return (sqlite3_errcode(db_) & 0xff) == SQLITE_CONSTRAINT;
+    }
+    void begin_write() override { exec("BEGIN IMMEDIATE"); }
+    void begin_read() override { exec("BEGIN"); }
+    void commit() override { exec("COMMIT"); }
+    void rollback() noexcept override { sqlite3_exec(db_, "ROLLBACK", nullptr, nullptr, nullptr); }
+    int schema_version() override;
+    void set_schema_version(int v) override { exec("PRAGMA user_version = " + std::to_string(v)); }
+    int64_t data_version() override;
+    std::string integrity_problems() override;
+
+private:
+    sqlite3* db_ = nullptr;
+    std::unique_ptr<Stmt> data_version_stmt_;
+};
+
+}  // namespace
+
+namespace {
+
+std::string dir_of(const std::string& path) {
+    auto slash = path.rfind('/');
+    if (slash == std::string::npos) return ".";
+    return slash == 0 ? "/" : path.substr(0, slash);
+}
+
+bool on_read_only_fs(const std::string& dir) {
+    struct statvfs st;
+    return statvfs(dir.c_str(), &st) == 0 && (st.f_flag & ST_RDONLY) != 0;
+}
+
+// "file:PATH?QUERY" with the characters an SQLite URI reserves escaped.
+std::string file_uri(const std::string& path, const char* query) {
+    std::string u = "file:";
+    for (char c : path) {
+        if (c == '%' || c == '?' || c == '#') {
+            char buf[4];
+            std::snprintf(buf, sizeof buf, "%%%02X", static_cast<unsigned char>(c));
+            u += buf;
+        } else {
+            u += c;
+        }
+    }
+    return u + "?" + query;
+}
+
+}  // namespace
+
+namespace {
+// SQLite keeps allocation statistics behind a global mutex by default; the
+// tools never read them, and that lock cost ~4% of frontier-add's time.
+// Must run before the library initialises, so once, before the first open.
+void configure_sqlite_once() {
+    static const bool done = [] {
+        sqlite3_config(SQLITE_CONFIG_MEMSTATUS, 0);
+        return true;
+    }();
+    (void)done;
+}
+}  // namespace
+
+SqliteDb::SqliteDb(const std::string& path, bool create, bool readonly) {
+    if (!create && access(path.c_str(), F_OK) != 0)
+        throw IoError("frontier file not found: " + path + " (create it with frontier-add or frontier-config)");
+    const std::string dir = dir_of(path);
+    if (!readonly) {
+        // Said up front: SQLite would open an unwritable file read-only and
+        // fail at the first write, or fail to create the -wal and -shm files.
+        if (access(path.c_str(), F_OK) == 0 && access(path.c_str(), W_OK) != 0)
+            throw IoError("cannot write the frontier file " + path + ": " + std::strerror(errno));
+        if (access(dir.c_str(), W_OK) != 0)
+            throw IoError("cannot write the frontier file " + path + ": its directory " + dir + " is not writable (" +
+                          std::strerror(errno) + "); SQLite keeps " + path + "-wal and " + path + "-shm beside it");
+    }
+    // On a read-only file system no writer can exist and no -shm file can be
+    // made: a file without a -wal is read as immutable.
+    configure_sqlite_once();
+    bool immutable = readonly && on_read_only_fs(dir) && access((path + "-wal").c_str(), F_OK) != 0;
+    int flags = readonly ? SQLITE_OPEN_READONLY : (SQLITE_OPEN_READWRITE | (create ? SQLITE_OPEN_CREATE : 0));
+    flags |= SQLITE_OPEN_NOMUTEX | (immutable ? SQLITE_OPEN_URI : 0);
+    if (sqlite3_open_v2(immutable ? file_uri(path, "immutable=1").c_str() : path.c_str(), &db_, flags,
+                        wal_vfs_name()) !=
+        SQLITE_OK) {
+        std::string msg = sqlite_error(db_, "cannot open frontier file " + path);
+        sqlite3_close(db_);
+        db_ = nullptr;
+        throw IoError(msg);
+    }
+    sqlite3_extended_result_codes(db_, 1);
+    sqlite3_busy_timeout(db_, 60000);
+    try {
+        if (!readonly) {
+            // journal_mode needs a write lock the first time; busy_timeout covers it.
+            Stmt wal = prepare("PRAGMA journal_mode=WAL");
+            wal.step();
+            if (wal.text(0) != "wal") fail("cannot switch the frontier file to WAL mode");
+        }
+        exec("PRAGMA synchronous=NORMAL");
+        exec("PRAGMA foreign_keys=OFF");
+        set_page_cache_mib(32);
+        exec("PRAGMA temp_store=MEMORY");
+        // Checkpoints copy the WAL back into the file; doing that every
+        // 80 MiB of WAL instead of SQLite's 4 MiB writes a page changed by
+        // many transactions (a queue row, an index page) back once instead
+        // of many times. The last connection to close still checkpoints, so
+        // the file alone is complete whenever no tool runs.
+        // A transaction larger than that still grows the WAL past it; once
+        // the WAL restarts it is cut back to 64 MiB.
+        if (!readonly) {
+            exec("PRAGMA wal_autocheckpoint=20000");
+            exec("PRAGMA journal_size_limit=67108864");
+        }
+    } catch (const DbError& e) {
+        sqlite3_close_v2(db_);
+        db_ = nullptr;
+        if (readonly && access(dir.c_str(), W_OK) != 0)
+            throw IoError("cannot read the frontier file " + path + ": SQLite needs " + path +
+                          "-shm beside it, and its directory " + dir + " is not writable (" + e.what() + ")");
+        throw;
+    }
+}
+
+void SqliteDb::exec(std::string_view sql) {
+    std::string s(sql);
+    char* err = nullptr;
+    if (sqlite3_exec(db_, s.c_str(), nullptr, nullptr, &err) != SQLITE_OK) {
+        std::string msg = sqlite_error(db_, "database error");
+        sqlite3_free(err);
+        throw DbError(msg);
+    }
+}
+
+int SqliteDb::schema_version() {
+    Stmt st = prepare("PRAGMA user_version");
+    st.step();
+    return static_cast<int>(st.i64(0));
+}
+
+int64_t SqliteDb::data_version() {
+    if (!data_version_stmt_) data_version_stmt_ = std::make_unique<Stmt>(prepare("PRAGMA data_version"));
+    int64_t v = data_version_stmt_->step() ? data_version_stmt_->i64(0) : 0;
+    data_version_stmt_->reset();
+    return v;
+}
+
+std::string SqliteDb::integrity_problems() {
+    std::string problems;
+    Stmt st = prepare("PRAGMA integrity_check");
+    while (st.step())
+        if (st.text(0) != "ok") problems += st.str(0) + "\n";
+    return problems;
+}
+
+std::unique_ptr<Db> open_sqlite(const std::string& path, bool create, bool readonly) {
+    return std::make_unique<SqliteDb>(path, create, readonly);
+}
+
+}  // namespace frontier
