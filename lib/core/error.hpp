@@ -24,6 +24,16 @@ struct DbError : std::runtime_error {
     using std::runtime_error::runtime_error;
 };
 
+// The connection to a PostgreSQL frontier was lost inside a transaction,
+// or could not be made again within the reconnect window: the open
+// transaction is rolled back and nothing it did was acknowledged; exit 75
+// (EX_TEMPFAIL), which a wrapper may answer by running the tool again
+// (frontier(7), POSTGRESQL).
+struct ConnectionLost : DbError {
+    using DbError::DbError;
+};
+constexpr int kExitConnectionLost = 75;
+
 // stdout was closed by the reader (EPIPE): a quiet, clean stop, exit 0.
 struct BrokenPipe : std::exception {
     const char* what() const noexcept override { return "broken pipe"; }

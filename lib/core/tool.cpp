@@ -117,7 +117,9 @@ std::string exit_status_help(const std::string& tool) {
         {"frontier-crawl", "0 finished (or stopped by a signal); 1 error; 2 usage; 4 paused at finish (budgets)"},
     };
     for (auto& [name, codes] : kCodes)
-        if (tool == name) return std::string("Exit status: ") + codes + "\n\n";
+        if (tool == name)
+            return std::string("Exit status: ") + codes +
+                   (tool == "fetch" ? "" : "; 75 lost the PostgreSQL connection (run again)") + "\n\n";
     return "";
 }
 
@@ -160,6 +162,10 @@ int run_tool(const std::string& name, int argc, char** argv,
         diag(e.what());
         diag("Try '" + name + " --help'.");
         return 2;
+    } catch (const ConnectionLost& e) {
+        try { out().flush(); } catch (...) {}
+        diag(e.what());
+        return kExitConnectionLost;
     } catch (const std::exception& e) {
         try { out().flush(); } catch (...) {}
         diag(e.what());

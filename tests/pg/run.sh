@@ -73,6 +73,19 @@ if [ -z "$filter" ] || [[ test_move == *$filter* ]]; then
     else echo "FAIL pg:test_move (exit $rc)"; printf '%s\n' "$log" | tail -30; fi
 fi
 
+# The server stopped, started and its connections killed under running tools
+# (tests/pg/test_restart.sh): reconnection, exit 75, nothing acknowledged lost.
+if [ -z "$filter" ] || [[ test_restart == *$filter* ]]; then
+    psql -qX "$base/postgres" -c "CREATE DATABASE e2e_restart" >/dev/null
+    dir=$(mktemp -d)
+    log=$(cd "$dir" && unset FRONTIER_NOW LC_ALL && PATH="$bin:$PATH" ROOT="$root" RESTART_FRONTIER="$base/e2e_restart" \
+        PG_CLUSTER="$work/cluster" timeout "${E2E_TIMEOUT:-300}" bash "$here/test_restart.sh" 2>&1)
+    rc=$?
+    rm -rf "$dir"
+    if [ $rc -eq 0 ]; then echo "PASS pg:test_restart"; printf '%s\n' "$log" | tail -1
+    else echo "FAIL pg:test_restart (exit $rc)"; printf '%s\n' "$log" | tail -30; fi
+fi
+
 # End-to-end tests that take their frontier from the environment, each on a
 # fresh database: a real crawl, SIGKILLs at random moments, concurrent workers.
 for t in test_crawl test_crash test_concurrency test_lease_round_robin test_lease_large_batch; do

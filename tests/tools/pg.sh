@@ -3,6 +3,7 @@
 #   tests/tools/pg.sh start DIR   initdb in DIR (when empty) and start a server on a free
 #                                 port of 127.0.0.1; prints the base URL
 #                                 "postgresql://USER@127.0.0.1:PORT" (no database)
+#                                 (again on the same port after a stop)
 #   tests/tools/pg.sh stop DIR    stop that server (pg_ctl stop -m fast)
 #   tests/tools/pg.sh url DIR     the base URL of a running cluster
 # As root the server runs as the unprivileged user `nobody` (PostgreSQL
@@ -27,7 +28,9 @@ start)
         as_user "$pgbin/initdb" -D "$dir/data" -U "$user" -A trust --no-sync -E UTF8 --locale=C >"$dir/initdb.log" 2>&1 \
             || { cat "$dir/initdb.log" >&2; exit 1; }
     fi
-    port=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
+    # Started again after a stop: the same port, so clients can reconnect.
+    if [ -f "$dir/url" ]; then u=$(cat "$dir/url"); port=${u##*:}
+    else port=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'); fi
     # Test settings: durability off (fsync, full_page_writes), sockets in DIR only.
     as_user "$pgbin/pg_ctl" -D "$dir/data" -l "$dir/server.log" -w -t 60 start \
         -o "-h 127.0.0.1 -p $port -k $dir -c fsync=off -c synchronous_commit=off -c full_page_writes=off -c max_connections=200" \

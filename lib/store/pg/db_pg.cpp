@@ -17,6 +17,7 @@
 #include <libpq-fe.h>
 
 #include <algorithm>
+#include <memory>
 #include <charconv>
 #include <cstdlib>
 #include <cstring>
@@ -26,6 +27,10 @@
 #include "store/db.hpp"
 #include "core/error.hpp"
 #include "core/ondemand.hpp"
+#include "core/output.hpp"
+
+#include <chrono>
+#include <thread>
 
 namespace frontier {
 
@@ -45,6 +50,9 @@ void ignore_notice(void*, const char*) {}
 
 struct PgConn {
     PGconn* conn = nullptr;
+    bool readonly = false;
+    int64_t generation = 0;     // reconnections so far: statements prepared before are prepared again
+    bool in_tx = false;         // a transaction is open (a lost connection cannot be resumed)
     bool pipeline = false;      // in pipeline mode (a write transaction)
     std::vector<PgStmt*> sent;  // queued commands, in order; nullptr: result not wanted
     std::string url;
@@ -57,6 +65,9 @@ struct PgConn {
 struct PgStmt {
     PgConn* c = nullptr;
     std::string name;
+    std::string text;          // the translated SQL, to prepare again after a reconnection
+    std::vector<Oid> types;
+    int64_t generation = 0;    // the connection's generation it is prepared in
     int nparams = 0;
     std::vector<std::string> values;
     std::vector<char> bound;
@@ -84,12 +95,26 @@ std::string frontier_display_name(std::string_view path) {
 
 namespace {
 
+bool connection_bad(PgConn* c) { return !c->conn || pq_api().PQstatus(c->conn) != CONNECTION_OK; }
+
+// DbError, or ConnectionLost when the connection is gone (the server
+// restarted or went away, the network failed).
+[[noreturn]] void fail(PgConn* c, std::string msg) {
+    while (!msg.empty() && (msg.back() == '\n' || msg.back() == ' ')) msg.pop_back();
+    if (connection_bad(c))
+        throw ConnectionLost("lost the connection to the frontier database " + frontier_display_name(c->url) +
+                             (c->in_tx ? " in a transaction: nothing of it was kept, and nothing not yet printed "
+                                         "was acknowledged; run the tool again"
+                                       : "") +
+                             " (" + msg + ")");
+    throw DbError(msg);
+}
+
 [[noreturn]] void throw_result(PgConn* c, PGresult* r, std::string_view what) {
     std::string msg = r ? pq_api().PQresultErrorMessage(r) : "";
     if (msg.empty()) msg = pq_api().PQerrorMessage(c->conn);
-    while (!msg.empty() && (msg.back() == '\n' || msg.back() == ' ')) msg.pop_back();
     if (r) pq_api().PQclear(r);
-    throw DbError(std::string(what) + msg);
+    fail(c, std::string(what) + msg);
 }
 
 void leave_pipeline(PgConn* c);
@@ -120,7 +145,7 @@ void note_write(PgConn* c, PGresult* r) {
 // error once the pipeline is drained.
 void sync(PgConn* c) {
     if (pq_api().PQpipelineSync(c->conn) != 1)
-        throw DbError("database error: " + std::string(pq_api().PQerrorMessage(c->conn)));
+        fail(c, "database error: " + std::string(pq_api().PQerrorMessage(c->conn)));
     std::string error;
     size_t at = 0;
     bool got = false;
@@ -134,7 +159,7 @@ void sync(PgConn* c) {
                 nulls = 0;
             } else if (++nulls > 2 || pq_api().PQstatus(c->conn) != CONNECTION_OK) {
                 c->sent.clear();
-                throw DbError("database error: lost the pipeline: " + std::string(pq_api().PQerrorMessage(c->conn)));
+                fail(c, "database error: lost the pipeline: " + std::string(pq_api().PQerrorMessage(c->conn)));
             }
             continue;
         }
@@ -166,7 +191,7 @@ void sync(PgConn* c) {
         got = true;
     }
     c->sent.clear();
-    if (!error.empty()) throw DbError("database error: " + error);
+    if (!error.empty()) fail(c, "database error: " + error);
 }
 
 // Ends pipeline mode (results read first), for the synchronous calls.
@@ -180,12 +205,91 @@ void leave_pipeline(PgConn* c) {
         error = e.what();
     }
     pq_api().PQexitPipelineMode(c->conn);
-    if (!error.empty()) throw DbError(error);
+    if (!error.empty()) fail(c, error);
 }
 
 }  // namespace
 
 // ------------------------------------------------------------ connection
+
+namespace {
+
+// The session settings, at connection and after a reconnection: shortest
+// exact float text; writers wait for each other up to a minute (SQLite's
+// busy timeout), then fail.
+void start_session(PgConn* c) {
+    pq_api().PQsetNoticeProcessor(c->conn, ignore_notice, nullptr);
+    run_void(c, c->readonly ? "SET extra_float_digits = 3; SET lock_timeout = '60s'; "
+                              "SET default_transaction_read_only = on"
+                            : "SET extra_float_digits = 3; SET lock_timeout = '60s'");
+}
+
+// Seconds a tool keeps trying to reconnect between transactions
+// (FRONTIER_PG_RECONNECT, default 60; 0: do not).
+double reconnect_window() {
+    const char* v = std::getenv("FRONTIER_PG_RECONNECT");
+    if (!v || !*v) return 60;
+    char* end = nullptr;
+    double d = std::strtod(v, &end);
+    return end && !*end && d >= 0 && d <= 86400 ? d : 60;
+}
+
+// Between transactions only (nothing is open, so nothing is lost): when the
+// connection is gone, connects again, waiting 0.25 s, 0.5 s, ... up to 5 s
+// between tries, for at most the reconnect window; then ConnectionLost.
+// Statements are prepared again at their next use; LISTEN is issued again
+// at the next data_version().
+void reconnect(PgConn* c, const std::string& why) {
+    diag("lost the connection to the frontier database " + frontier_display_name(c->url) + " (" + why +
+         "); reconnecting");
+    c->pipeline = false;
+    c->sent.clear();
+    const double window = reconnect_window();
+    const auto start = std::chrono::steady_clock::now();
+    double wait = 0.25;
+    std::string last = why;
+    for (int attempt = 1;; ++attempt) {
+        pq_api().PQreset(c->conn);
+        if (!connection_bad(c)) {
+            try {
+                start_session(c);
+                ++c->generation;
+                c->listening = false;
+                ++c->version;  // others may have committed meanwhile
+                diag("reconnected to the frontier database " + frontier_display_name(c->url) + " (attempt " +
+                     std::to_string(attempt) + ")");
+                return;
+            } catch (const DbError& e) {
+                last = e.what();
+            }
+        } else {
+            last = pq_api().PQerrorMessage(c->conn);
+            while (!last.empty() && (last.back() == '\n' || last.back() == ' ')) last.pop_back();
+        }
+        double spent = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+        if (spent + wait > window)
+            throw ConnectionLost("lost the connection to the frontier database " + frontier_display_name(c->url) +
+                                 " and could not connect again within " + std::to_string(static_cast<int>(window)) +
+                                 " s (FRONTIER_PG_RECONNECT): " + last);
+        std::this_thread::sleep_for(std::chrono::duration<double>(wait));
+        wait = std::min(wait * 2, 5.0);
+    }
+}
+
+// Runs `f` (which starts a transaction or runs outside one); when it fails
+// on a lost connection, reconnects and runs it once more.
+template <class F>
+void with_reconnect(PgConn* c, F&& f) {
+    try {
+        f();
+    } catch (const ConnectionLost& e) {
+        if (c->in_tx) throw;
+        reconnect(c, e.what());
+        f();
+    }
+}
+
+}  // namespace
 
 PgConn* pg_connect(const std::string& url, bool create, bool readonly) {
     auto* c = new PgConn;
@@ -199,13 +303,9 @@ PgConn* pg_connect(const std::string& url, bool create, bool readonly) {
         pg_disconnect(c);
         throw IoError("cannot connect to the frontier database " + frontier_display_name(url) + ": " + msg);
     }
-    pq_api().PQsetNoticeProcessor(c->conn, ignore_notice, nullptr);
+    c->readonly = readonly;
     try {
-        // Shortest exact float text; writers wait for each other up to a
-        // minute (SQLite's busy timeout), then fail.
-        run_void(c, readonly ? "SET extra_float_digits = 3; SET lock_timeout = '60s'; "
-                               "SET default_transaction_read_only = on"
-                             : "SET extra_float_digits = 3; SET lock_timeout = '60s'");
+        start_session(c);
         if (!create && pg_schema_version(c) == 0)
             throw IoError("frontier file not found: " + frontier_display_name(url) +
                           " (create it with frontier-add or frontier-config)");
@@ -226,12 +326,14 @@ std::string pg_error(PgConn* c) { return pq_api().PQerrorMessage(c->conn); }
 
 void pg_exec(PgConn* c, std::string_view sql) {
     std::vector<bool> used;
-    run_void(c, pg_translate(sql, used).c_str());
+    std::string text = pg_translate(sql, used);
+    with_reconnect(c, [&] { run_void(c, text.c_str()); });
     c->wrote = true;
 }
 
 void pg_begin(PgConn* c, bool write) {
-    run_void(c, write ? kBeginWrite : "BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY");
+    with_reconnect(c, [&] { run_void(c, write ? kBeginWrite : "BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY"); });
+    c->in_tx = true;
     c->wrote = false;
     if (write && pq_api().PQenterPipelineMode(c->conn) == 1) c->pipeline = true;
 }
@@ -242,6 +344,7 @@ void pg_commit(PgConn* c) {
     leave_pipeline(c);
     run_void(c, c->wrote ? "NOTIFY frontier_changed; COMMIT" : "COMMIT");
     c->wrote = false;
+    c->in_tx = false;
 }
 
 void pg_rollback(PgConn* c) noexcept {
@@ -252,6 +355,7 @@ void pg_rollback(PgConn* c) noexcept {
     PGresult* r = pq_api().PQexec(c->conn, "ROLLBACK");
     if (r) pq_api().PQclear(r);
     c->wrote = false;
+    c->in_tx = false;
 }
 
 int pg_schema_version(PgConn* c) {
@@ -272,11 +376,13 @@ void pg_set_schema_version(PgConn* c, int v) {
 }
 
 int64_t pg_data_version(PgConn* c) {
-    if (!c->listening) {
-        run_void(c, (std::string("LISTEN ") + kChannel).c_str());
-        c->listening = true;
-    }
-    if (!pq_api().PQconsumeInput(c->conn)) throw DbError("database error: " + pg_error(c));
+    with_reconnect(c, [&] {
+        if (!c->listening) {
+            run_void(c, (std::string("LISTEN ") + kChannel).c_str());
+            c->listening = true;
+        }
+        if (!pq_api().PQconsumeInput(c->conn)) fail(c, "database error: " + pg_error(c));
+    });
     const int self = pq_api().PQbackendPID(c->conn);
     while (PGnotify* n = pq_api().PQnotifies(c->conn)) {
         if (n->be_pid != self) ++c->version;
@@ -287,50 +393,62 @@ int64_t pg_data_version(PgConn* c) {
 
 // ------------------------------------------------------------ statements
 
-PgStmt* pg_stmt_new(PgConn* c, std::string_view sql) {
-    auto* s = new PgStmt;
-    s->c = c;
-    s->name = "f" + std::to_string(++c->next_stmt);
-    std::vector<bool> used;
-    std::string text = pg_translate(sql, used);
-    s->nparams = static_cast<int>(used.size());
-    // The server infers each parameter's type from the SQL; one the SQL does
-    // not use (bound anyway, as SQLite allows) is declared text.
-    std::vector<Oid> types(used.size(), 0);
-    for (size_t i = 0; i < used.size(); ++i)
-        if (!used[i]) types[i] = kTextOid;
-    if (c->pipeline) {  // prepared within the transaction's pipeline
-        if (pq_api().PQsendPrepare(c->conn, s->name.c_str(), text.c_str(), s->nparams, types.data()) != 1) {
-            delete s;
-            throw DbError("cannot prepare statement: " + std::string(pq_api().PQerrorMessage(c->conn)));
-        }
+namespace {
+
+// Prepares `s` on the server, within the transaction's pipeline or alone;
+// again after a reconnection.
+void prepare_on_server(PgStmt* s) {
+    PgConn* c = s->c;
+    if (c->pipeline) {
+        if (pq_api().PQsendPrepare(c->conn, s->name.c_str(), s->text.c_str(), s->nparams, s->types.data()) != 1)
+            fail(c, "cannot prepare statement: " + std::string(pq_api().PQerrorMessage(c->conn)));
         c->sent.push_back(nullptr);
         try {
             sync(c);
+        } catch (const ConnectionLost&) {
+            throw;
         } catch (const DbError& e) {
-            delete s;
-            throw DbError("cannot prepare statement: " + text.substr(0, 160) + ": " + e.what());
+            throw DbError("cannot prepare statement: " + s->text.substr(0, 160) + ": " + e.what());
         }
-        s->values.resize(static_cast<size_t>(s->nparams));
-        s->bound.assign(static_cast<size_t>(s->nparams), 0);
-        return s;
+    } else {
+        PGresult* r = pq_api().PQprepare(c->conn, s->name.c_str(), s->text.c_str(), s->nparams, s->types.data());
+        if (!r || pq_api().PQresultStatus(r) != PGRES_COMMAND_OK)
+            throw_result(c, r, "cannot prepare statement: " + s->text.substr(0, 160) + ": ");
+        pq_api().PQclear(r);
     }
-    PGresult* r = pq_api().PQprepare(c->conn, s->name.c_str(), text.c_str(), s->nparams, types.data());
-    if (!r || pq_api().PQresultStatus(r) != PGRES_COMMAND_OK) {
-        delete s;
-        throw_result(c, r, "cannot prepare statement: " + text.substr(0, 160) + ": ");
-    }
-    pq_api().PQclear(r);
+    s->generation = c->generation;
+}
+
+void ensure_prepared(PgStmt* s) {
+    if (s->generation != s->c->generation) prepare_on_server(s);
+}
+
+}  // namespace
+
+PgStmt* pg_stmt_new(PgConn* c, std::string_view sql) {
+    auto s = std::make_unique<PgStmt>();
+    s->c = c;
+    s->name = "f" + std::to_string(++c->next_stmt);
+    std::vector<bool> used;
+    s->text = pg_translate(sql, used);
+    s->nparams = static_cast<int>(used.size());
+    // The server infers each parameter's type from the SQL; one the SQL does
+    // not use (bound anyway, as SQLite allows) is declared text.
+    s->types.assign(used.size(), 0);
+    for (size_t i = 0; i < used.size(); ++i)
+        if (!used[i]) s->types[i] = kTextOid;
+    prepare_on_server(s.get());
     s->values.resize(static_cast<size_t>(s->nparams));
     s->bound.assign(static_cast<size_t>(s->nparams), 0);
-    return s;
+    return s.release();
 }
 
 void pg_stmt_free(PgStmt* s) noexcept {
     if (s->res) pq_api().PQclear(s->res);
     for (auto& p : s->c->sent)
         if (p == s) p = nullptr;
-    if (s->c->conn && pq_api().PQstatus(s->c->conn) == CONNECTION_OK && !s->c->pipeline) {
+    if (s->c->conn && pq_api().PQstatus(s->c->conn) == CONNECTION_OK && !s->c->pipeline &&
+        s->generation == s->c->generation) {
         // Outside an aborted transaction; inside one it fails, harmlessly.
         PGresult* r = pq_api().PQexec(s->c->conn, ("DEALLOCATE " + s->name).c_str());
         if (r) pq_api().PQclear(r);
@@ -380,10 +498,11 @@ void pg_stmt_bind_null(PgStmt* st, int i) { param(st, i).bound[i - 1] = 0; }
 namespace {
 // Queues the statement in the pipeline (want: its rows are read).
 void send(PgStmt* s, bool want) {
+    ensure_prepared(s);
     std::vector<const char*> vals(static_cast<size_t>(s->nparams));
     for (int i = 0; i < s->nparams; ++i) vals[i] = s->bound[i] ? s->values[i].c_str() : nullptr;
     if (pq_api().PQsendQueryPrepared(s->c->conn, s->name.c_str(), s->nparams, vals.data(), nullptr, nullptr, 0) != 1)
-        throw DbError("database error: " + std::string(pq_api().PQerrorMessage(s->c->conn)));
+        fail(s->c, "database error: " + std::string(pq_api().PQerrorMessage(s->c->conn)));
     s->c->sent.push_back(want ? s : nullptr);
 }
 }  // namespace
@@ -406,6 +525,7 @@ bool pg_stmt_step(PgStmt* s) {
         if (!s->res) throw DbError("database error: no result for a statement");
         s->row = -1;
     } else if (!s->res) {
+        ensure_prepared(s);
         std::vector<const char*> vals(static_cast<size_t>(s->nparams));
         for (int i = 0; i < s->nparams; ++i) vals[i] = s->bound[i] ? s->values[i].c_str() : nullptr;
         PGresult* r =

@@ -1,0 +1,79 @@
+# A PostgreSQL server that restarts or goes away under running tools
+# (frontier(7), POSTGRESQL): between transactions a tool reconnects and goes
+# on (statements prepared again, LISTEN again); a connection lost inside a
+# transaction, or not back within FRONTIER_PG_RECONNECT seconds, ends the
+# tool with exit 75 and a message, and nothing it acknowledged is lost.
+# Run by tests/pg/run.sh with RESTART_FRONTIER (a database URL) and
+# PG_CLUSTER (the cluster directory, for tests/tools/pg.sh stop/start).
+set -u
+: "${RESTART_FRONTIER:?}" "${PG_CLUSTER:?}" "${ROOT:?}"
+export FRONTIER=$RESTART_FRONTIER
+pg() { "$ROOT/tests/tools/pg.sh" "$@" "$PG_CLUSTER" >/dev/null; }
+fail() { echo "FAIL: $*"; exit 1; }
+lines() { [ -f "$1" ] && wc -l < "$1" || echo 0; }
+wait_lines() {  # FILE N SECONDS
+    for _ in $(seq $((${3} * 10))); do [ "$(lines "$1")" -ge "$2" ] && return 0; sleep 0.1; done
+    return 1
+}
+
+frontier-config robots.enabled false >/dev/null || fail "config"
+frontier-config politeness.min-delay 0 >/dev/null || fail "config"
+echo http://a.test/1 | frontier-add -q || fail "add a.test"
+
+# 1. frontier-lease --follow rides out a restart.
+frontier-lease --follow --no-progress > lease.out 2> lease.err &
+lease=$!
+wait_lines lease.out 1 20 || fail "no first lease: $(cat lease.err)"
+pg stop
+sleep 1
+pg start
+echo http://b.test/1 | frontier-add -q || fail "add b.test after the restart"
+wait_lines lease.out 2 40 || { kill $lease; fail "no lease after the restart: $(cat lease.err)"; }
+grep -q 'b.test' lease.out || fail "the lease after the restart is not b.test: $(cat lease.out)"
+grep -q 'lost the connection to the frontier database' lease.err || fail "no message about the lost connection: $(cat lease.err)"
+grep -q 'reconnected to the frontier database' lease.err || fail "no reconnection message: $(cat lease.err)"
+kill -TERM $lease; wait $lease 2>/dev/null
+echo "ok: lease --follow reconnected: $(grep -c . lease.out) leases"
+
+# 2. A server that stays away longer than FRONTIER_PG_RECONNECT: exit 75;
+#    the record acknowledged before is kept, the one after is not claimed.
+mkfifo in
+FRONTIER_PG_RECONNECT=2 frontier-add < in > add.out 2> add.err &
+add=$!
+exec 3> in
+echo http://c.test/1 >&3
+wait_lines add.out 1 20 || fail "frontier-add did not answer the first record: $(cat add.err)"
+pg stop
+echo http://c.test/2 >&3
+exec 3>&-
+wait $add; rc=$?
+pg start
+[ $rc -eq 75 ] || fail "frontier-add with the server away: exit $rc, want 75: $(cat add.err)"
+grep -q 'could not connect again within 2 s' add.err || fail "message: $(cat add.err)"
+[ "$(lines add.out)" -eq 1 ] || fail "a record was answered that was not stored: $(cat add.out)"
+urls=$(frontier-export --urls | grep -c 'c.test/1')
+[ "$urls" -eq 1 ] || fail "the acknowledged c.test/1 is missing"
+echo "ok: exit 75 after the reconnect window: $(tail -1 add.err)"
+
+# 3. Connections killed again and again while frontier-add stores 100k
+#    records: it ends 0 (every kill between transactions) or 75 (one inside
+#    a transaction); either way every answered record is stored and the
+#    frontier's invariants hold.
+python3 -c 'for i in range(100000): print("http://d%d.test/%d" % (i % 50, i))' > many.txt
+frontier-add --batch 2000 < many.txt > many.out 2> many.err &
+add=$!
+db=${FRONTIER##*/}
+wait_lines many.out 1 30 || fail "frontier-add answered nothing: $(cat many.err)"
+for _ in $(seq 30); do
+    kill -0 $add 2>/dev/null || break
+    psql -qXAt "${FRONTIER%/*}/postgres" -c "SELECT pg_terminate_backend(pid) FROM pg_stat_activity
+        WHERE datname = '$db' AND pid <> pg_backend_pid() AND application_name = 'frontier'" >/dev/null 2>&1
+    sleep 0.5
+done
+wait $add; rc=$?
+[ $rc -eq 0 ] || [ $rc -eq 75 ] || fail "frontier-add under killed connections: exit $rc: $(tail -3 many.err)"
+answered=$(grep -c '"status":"added"' many.out)
+stored=$(frontier-export --urls | grep -c '://d[0-9]*\.test/')
+[ "$answered" -eq "$stored" ] || fail "answered $answered added, stored $stored (exit $rc)"
+frontier-report --check >/dev/null || fail "--check after killed connections"
+echo "ok: killed connections: exit $rc, $answered answered = $stored stored, $(grep -c 'reconnected' many.err) reconnections"
