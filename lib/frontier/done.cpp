@@ -76,7 +76,8 @@ bool read_links(const JsonValue& v, std::vector<LinkIn>& out, double now) {
 }  // namespace
 
 std::string DoneTally::text() const {
-    return std::to_string(done) + " done, " + std::to_string(retry) + " retry, " + std::to_string(failed) +
+    return std::to_string(done) + (cached ? " done (" + std::to_string(cached) + " from cache), " : " done, ") +
+           std::to_string(retry) + " retry, " + std::to_string(failed) +
            " failed, " + std::to_string(blocked) + " blocked, " + std::to_string(stale) + " stale, " +
            std::to_string(rejected) + " rejected; links: " + std::to_string(links_added) + " added, " +
            std::to_string(links_rejected) + " rejected";
@@ -85,6 +86,7 @@ std::string DoneTally::text() const {
 void DoneProcessor::tally_result(std::string_view result, const DoneCounts& links) {
     ++tally_.results;
     if (result == "done") ++tally_.done;
+    else if (result == "cached") ++tally_.done, ++tally_.cached;
     else if (result == "retry") ++tally_.retry;
     else if (result == "failed") ++tally_.failed;
     else if (result == "blocked") ++tally_.blocked;

@@ -21,9 +21,10 @@ struct DoneCounts {
 // Running totals over every processed line, for progress lines and the summary.
 struct DoneTally {
     int64_t results = 0;
-    int64_t done = 0, retry = 0, failed = 0, blocked = 0, stale = 0, rejected = 0;
+    int64_t done = 0, cached = 0, retry = 0, failed = 0, blocked = 0, stale = 0, rejected = 0;
     int64_t links_added = 0, links_rejected = 0;
-    // "12 done, 1 retry, 0 failed, 0 blocked, 0 stale, 0 rejected; links: 40 added, 3 rejected"
+    // "12 done, 1 retry, 0 failed, 0 blocked, 0 stale, 0 rejected; links: 40 added, 3 rejected";
+    // cached results count as done, "12 done (2 from cache), ..." when any.
     std::string text() const;
 };
 

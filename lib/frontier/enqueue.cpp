@@ -18,7 +18,9 @@ bool Enqueuer::read_fields(const Record& rec, EnqueueFields& f, EnqueueResult& r
         f.url = *url;
         f.priority = rec.get_number("priority");
         f.type = rec.get_string("type").value_or("");
-        f.depth = rec.get_int("depth").value_or(0);
+        std::optional<int64_t> depth = rec.get_int("depth");
+        f.depth = depth.value_or(0);
+        f.depth_given = depth.has_value();
         if (f.depth < 0) throw FieldTypeError{"depth", "integer >= 0"};
         f.via = rec.get_string("via").value_or("");
         f.discovery = rec.get_string("discovery").value_or("");
@@ -28,6 +30,7 @@ bool Enqueuer::read_fields(const Record& rec, EnqueueFields& f, EnqueueResult& r
         f.recrawl = rec.get_bool("recrawl").value_or(false);
         f.last_modified = rec.get_time("last_modified");
         f.visit_now = rec.get_bool("visit_now").value_or(false);
+        f.fork = rec.get_bool("fork");
         f.bias = rec.get_number("bias").value_or(0);
         f.estimated_cost_ms = rec.get_number("estimated_cost_ms");
         if (const JsonValue* g = rec.find("gap_prediction"); g && g->kind != JsonValue::Kind::null) {
@@ -213,7 +216,7 @@ PreparedUrl Enqueuer::prepare(const EnqueueFields& f, const Settings& s) {
         PriorityInput in;
         in.url = &c.url;
         in.type = f.type;
-        in.depth = f.depth;
+        in.depth = f.depth_given ? std::optional<int64_t>(f.depth) : std::nullopt;
         in.discovery = f.discovery;
         in.bias = f.bias;
         in.bonuses = f.bonuses;
@@ -244,6 +247,7 @@ PreparedUrl Enqueuer::prepare(const EnqueueFields& f, const Settings& s) {
             if (t == f.type) r.recrawl = true;
     r.last_modified = f.last_modified;
     r.visit_now = f.visit_now;
+    r.fork = f.fork;
     res.queue = r.queue_key;
     res.priority = r.priority;
     res.cost = r.cost;

@@ -51,12 +51,14 @@ struct EnqueueFields {
     std::optional<double> priority;
     std::string type;
     int64_t depth = 0;
+    bool depth_given = true;  // false: the record had no depth (stored as 0; scored as unknown)
     std::string via;
     std::string discovery;
     std::optional<int64_t> cost;
     bool recrawl = false;
     std::optional<double> last_modified;
     bool visit_now = false;
+    std::optional<bool> fork;
     double bias = 0;
     std::vector<std::pair<std::string, double>> bonuses;
     std::optional<double> estimated_cost_ms;

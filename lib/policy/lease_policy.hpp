@@ -31,6 +31,30 @@ AfterSpend after_spend(int64_t total_spend, int64_t session_balance, int64_t rep
 // budget lowered mid-crawl, or reached through error penalties)?
 inline bool over_total(int64_t total_spend, int64_t total) { return total >= 0 && total_spend >= total; }
 
+// ---- alternating URL classes (frontier(7), URL STATES; the news
+// crawler's "alternate between queues with burst limit")
+
+// URL classes as stored (urls.cls): 0 discovery, 1 acquisition.
+inline constexpr int kClassDiscovery = 0;
+inline constexpr int kClassAcquisition = 1;
+
+// The run of leases of one class in a row, frontier-wide (class -1: none
+// yet). Kept in the meta row 'class_run' as run x 2 + class.
+struct ClassRun {
+    int cls = -1;
+    int64_t run = 0;
+};
+int64_t encode_class_run(const ClassRun& r);
+ClassRun decode_class_run(int64_t v);
+
+// The class the next lease should take: after `burst` (lease.class-burst)
+// URLs of one class in a row, the other one; -1 (any, priority order) while
+// the run is shorter, or when burst is 0 (off).
+int forced_class(const ClassRun& r, int64_t burst);
+
+// The run after leasing a URL of class `cls`.
+ClassRun after_class_lease(ClassRun r, int cls);
+
 // ---- the robots.txt prerequisite
 
 // hosts.robots_state values.

@@ -43,6 +43,7 @@ struct AddRequest {
     bool recrawl = false;
     std::optional<double> last_modified;
     bool visit_now = false;
+    std::optional<bool> fork;  // the lister's fork flag; nullopt: not given
     double now = 0;
 };
 

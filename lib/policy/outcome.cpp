@@ -46,7 +46,25 @@ UrlOutcome url_outcome(const UrlHistory& h, const FetchFacts& f, const Settings&
     if (f.etag) a.etag = f.etag;
     if (f.http_last_modified) a.http_last_modified = f.http_last_modified;
     ++a.visits;
-    if (ok) {
+    if (served_from_cache(h, f)) {
+        // The news crawler's "try to serve from cache" on a 429
+        // (frontier-done(1), RESULTS): the stored copy stands, no retry is
+        // spent, a revisit is due again after its stored interval; the
+        // queue still backs off for the 429 (politeness_wait).
+        o.result = "cached";
+        a.content_hash = h.content_hash;
+        a.etag = h.etag;
+        a.http_last_modified = h.http_last_modified;
+        a.retries = 0;
+        o.state = UrlState::done;
+        if (h.recrawl) {
+            double interval = std::clamp(h.interval.value_or(s.recrawl_interval), s.recrawl_min,
+                                         std::max(s.recrawl_min, s.recrawl_max));
+            o.due = now + interval;
+            o.next_visit = o.due;
+            a.next_visit = o.due;
+        }
+    } else if (ok) {
         o.result = "done";
         o.follow_links = true;
         ++a.successes;
@@ -106,7 +124,9 @@ UrlOutcome url_outcome(const UrlHistory& h, const FetchFacts& f, const Settings&
     }
     // A revisited URL keeps its place among the due revisits (frontier(7),
     // RECRAWL tiers), after a success and after a failure alike.
-    if (h.recrawl) o.tier = recrawl_tier({true, a.last_modified, a.last_success, a.successes, a.next_visit, false, now});
+    // A fork keeps its place behind the non-forks until it is loaded.
+    o.tier = recrawl_tier({h.recrawl, a.last_modified, a.last_success, a.successes, a.next_visit, false, now,
+                           h.fork && a.successes == 0});
     return o;
 }
 

@@ -41,6 +41,7 @@ RobotsOutcome robots_outcome(const FetchFacts& f, int64_t retries, const Setting
 // The stored facts of a URL that a result reads and changes.
 struct UrlHistory {
     bool recrawl = false;
+    bool fork = false;  // a fork never loaded (its stored tier key, fork_tier)
     int64_t retries = 0, failures = 0, visits = 0, successes = 0, changes = 0;
     std::optional<std::string> content_hash, etag, http_last_modified;
     std::optional<double> interval, last_modified, last_success, next_visit, first_success;
@@ -60,6 +61,12 @@ struct UrlOutcome {
     std::vector<std::pair<std::string, int64_t>> counters;  // revisit counter deltas
 };
 
+// A 429 for a URL with a stored copy (a content hash kept from an earlier
+// successful visit): served from cache, not retried.
+inline bool served_from_cache(const UrlHistory& h, const FetchFacts& f) {
+    return f.error_class.empty() && f.has_status && f.status == 429 && h.successes > 0 && h.content_hash.has_value();
+}
+
 // 2xx/3xx: done (a revisited URL is scheduled by the interval rule; a 304
 // or an equal content hash is uneventful). host-down: queued again after
 // Retry-After or 600 s, no retry spent. A soft error (retry.soft) while
@@ -67,7 +74,11 @@ struct UrlOutcome {
 // Otherwise failed with the error class or http-STATUS (" (retries
 // exhausted)" for soft ones); a revisited URL is retried after
 // recrawl.fail-delay until recrawl.max-failures failures in a row, then
-// disabled. `jitter_seed` seeds the revisit jitter (reproducible).
+// disabled. A 429 served from cache (served_from_cache): "cached", state
+// done with the stored content hash, ETag and Last-Modified kept, no retry
+// spent; a revisited URL is due again after its stored interval
+// (recrawl.interval when none), held to [min-interval, max-interval].
+// `jitter_seed` seeds the revisit jitter (reproducible).
 UrlOutcome url_outcome(const UrlHistory& h, const FetchFacts& f, const Settings& s, double now,
                        uint64_t jitter_seed);
 

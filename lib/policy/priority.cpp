@@ -44,7 +44,8 @@ PriorityResult compute_priority_detail(const Settings& s, const PriorityInput& i
         weight = def->second;
     else
         weight = 12;
-    double p = (weight + static_cast<double>(in.depth) + in.bias) * s.base_weight;
+    double depth = in.depth ? static_cast<double>(*in.depth) : s.unknown_depth;
+    double p = (weight + depth + in.bias) * s.base_weight;
     auto lower = [&](double by, const char* source) {
         if (!(by > 0)) return;
         p -= by;

@@ -16,7 +16,9 @@ namespace frontier {
 struct PriorityInput {
     const Url* url = nullptr;
     std::string_view type;
-    int64_t depth = 0;
+    // nullopt: the record gave no depth (the seed's depth bucket
+    // "unknown"); it weighs priority.unknown-depth.
+    std::optional<int64_t> depth = 0;
     std::string_view discovery;
     double bias = 0;
     std::vector<std::pair<std::string, double>> bonuses;  // the record's named scores
@@ -45,7 +47,8 @@ std::string_view canonical_discovery(std::string_view discovery);
 std::string_view url_class(std::string_view type);
 
 // The seed's computeEnhancedPriority, in its order (frontier(7), PRIORITY):
-// base = (type_weight[type] + depth + bias) x priority.base-weight;
+// base = (type_weight[type] + depth + bias) x priority.base-weight, with
+// priority.unknown-depth as the depth of a record without one;
 // - discovery_bonus[discovery];
 // - gap score (confidence_score x 10 + expected_coverage_lift x 5) x
 //   bonus_weight["gap-score"];

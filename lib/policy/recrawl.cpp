@@ -6,10 +6,10 @@
 namespace frontier {
 
 Tier recrawl_tier(const RecrawlFacts& f) {
-    if (!f.recrawl) return {0, 0};
+    if (!f.recrawl) return {0, f.fork ? kForkKey : 0};
     Tier t;
     if (f.successes == 0) {
-        t = {1, f.last_modified.value_or(0)};
+        t = {1, f.last_modified.value_or(0) + (f.fork ? kForkKey : 0)};
     } else if (f.last_modified && f.last_success && *f.last_modified > *f.last_success) {
         t = {2, -(*f.last_modified - *f.last_success)};
     } else if (!f.last_modified && f.successes == 1) {

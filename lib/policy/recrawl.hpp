@@ -22,6 +22,9 @@ struct RecrawlFacts {
     std::optional<double> next_visit;     // target of the next visit
     bool visit_now = false;
     double now = 0;
+    // A lister's fork flag (frontier-add(1), fork): Software Heritage's
+    // "non forks, then forks" among origins never loaded.
+    bool fork = false;
 };
 
 struct Tier {
@@ -33,8 +36,17 @@ struct Tier {
 // successfully visited (oldest last_modified first, else discovery order),
 // tier 2 lister date newer than the last success (largest lag first) or,
 // without lister dates, visited once (oldest visit first), tier 3 the rest
-// by next-visit target. visit_now puts the URL first in its tier.
+// by next-visit target. visit_now puts the URL first in its tier. A fork
+// never successfully visited (tier 1, or tier 0 for a URL not revisited)
+// has kForkKey added to its key: behind every non-fork of its tier and
+// priority, in the same order among forks.
 Tier recrawl_tier(const RecrawlFacts& f);
+
+// Above any date a tier-1 key holds (frontier-add refuses lister dates
+// later than a day after now), below visit_now's -1e15 + now.
+inline constexpr double kForkKey = 1e13;
+// Does a stored tier and key say "a fork, never loaded"?
+inline bool fork_tier(int tier, double key) { return tier <= 1 && key >= kForkKey / 2; }
 
 // What a successful visit tells the interval rule.
 struct VisitHistory {

@@ -21,6 +21,8 @@ const std::vector<SettingDef> kDefs = {
     {"queue.key", "\"host\"", K::choice, "host|domain", false, false,
      "queue per host (with port) or per registered domain"},
     {"lease.ttl", "600", K::number, nullptr, false, false, "lease lifetime in seconds"},
+    {"lease.class-burst", "5", K::integer, nullptr, false, false,
+     "after this many URLs of one class in a row, the next lease takes the other class if it has work (0: off)"},
     {"politeness.delay-factor", "5", K::number, nullptr, true, false, "wait = factor x last fetch duration"},
     {"politeness.min-delay", "3", K::number, nullptr, true, false, "minimum wait between fetches of a queue"},
     {"politeness.max-delay", "30", K::number, nullptr, true, false, "maximum wait from the delay factor"},
@@ -63,6 +65,8 @@ const std::vector<SettingDef> kDefs = {
      "name -> weight for the record's bonuses object"},
     {"priority.base-weight", "1", K::number, nullptr, false, false,
      "multiplier of the base priority (type weight + depth + bias)"},
+    {"priority.unknown-depth", "0", K::number, nullptr, false, false,
+     "depth term of the base priority for a record without depth (the depth bucket unknown)"},
     {"priority.cluster-boost-factor", "2.5", K::number, nullptr, false, false,
      "cluster boost = min(log2(cluster_count) x factor, 20)"},
     {"priority.cost-aware", "false", K::boolean, nullptr, false, false,
@@ -363,6 +367,7 @@ Settings build_settings(const std::map<std::string, std::string>& values,
     try {
         s.queue_key = str("queue.key") == "domain" ? QueueKeyMode::domain : QueueKeyMode::host;
         s.lease_ttl = num("lease.ttl");
+        s.class_burst = integer("lease.class-burst");
         for (auto& d : kDefs)
             if (std::string_view(d.key).starts_with("politeness.") || std::string_view(d.key).starts_with("robots."))
                 apply_politeness(s.politeness, d.key, v[d.key]);
@@ -389,6 +394,7 @@ Settings build_settings(const std::map<std::string, std::string>& values,
         s.discovery_bonus = number_map(v["priority.discovery-bonus"]);
         s.bonus_weights = number_map(v["priority.bonus-weights"]);
         s.base_weight = num("priority.base-weight");
+        s.unknown_depth = num("priority.unknown-depth");
         s.cluster_boost_factor = num("priority.cluster-boost-factor");
         s.cost_aware = boolean("priority.cost-aware");
         for (auto rule : p.parse(v["priority.focus"]).get_array()) {

@@ -89,6 +89,7 @@ inline constexpr double kMaxLeaseTtl = 604800;
 struct Settings {
     QueueKeyMode queue_key = QueueKeyMode::host;
     double lease_ttl = 600;
+    int64_t class_burst = 5;  // lease.class-burst (0: off)
     Politeness politeness;
     std::map<std::string, Politeness> domain_politeness;  // domain -> effective values
     double retry_delay = 3600;
@@ -105,6 +106,7 @@ struct Settings {
     bool fifo = false;  // priority.mode == fifo
     std::map<std::string, double> type_weights, discovery_bonus, bonus_weights;
     double base_weight = 1;            // priority.base-weight
+    double unknown_depth = 0;          // priority.unknown-depth
     double cluster_boost_factor = 2.5; // priority.cluster-boost-factor
     bool cost_aware = false;           // priority.cost-aware
     std::vector<FocusRule> focus;

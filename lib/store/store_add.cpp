@@ -20,16 +20,18 @@ AddResult Store::add_url(const AddRequest& r) {
     struct Known {
         int64_t id, state, queue_id, recrawl, successes;
         double priority;
+        bool fork;
         std::optional<double> last_modified, due_at, last_success, next_visit;
     };
     std::optional<Known> known;
     for (;;) {
         Stmt& f = m.q("SELECT id, url, state, priority, recrawl, last_modified, queue_id, due_at, successes, "
-                      "last_success, next_visit FROM urls WHERE fp = ?");
+                      "last_success, next_visit, tier, tier_key FROM urls WHERE fp = ?");
         f.bind(1, static_cast<int64_t>(r.fp));
         while (f.step()) {
             if (f.text(1) != r.url.url) continue;
             known = Known{f.i64(0), f.i64(2), f.i64(6), f.i64(4), f.i64(8), f.dbl(3),
+                          fork_tier(static_cast<int>(f.i64(11)), f.dbl(12)),
                           f.opt_dbl(5), f.opt_dbl(7), f.opt_dbl(9), f.opt_dbl(10)};
             break;
         }
@@ -51,7 +53,11 @@ AddResult Store::add_url(const AddRequest& r) {
         bool relisted = known->state == static_cast<int>(UrlState::disabled) && disc != "link" && disc != "redirect";
         bool visit_now = r.visit_now && known->state != static_cast<int>(UrlState::leased) &&
                          known->state != static_cast<int>(UrlState::blocked);
-        if (!lm_changed && !prio_changed && !recrawl_changed && !relisted && !visit_now)
+        // The fork flag orders URLs never loaded; a record without it keeps
+        // the stored one.
+        bool fork = known->successes == 0 && r.fork.value_or(known->fork);
+        bool fork_changed = fork != known->fork && known->state == static_cast<int>(UrlState::queued);
+        if (!lm_changed && !prio_changed && !recrawl_changed && !relisted && !visit_now && !fork_changed)
             return {AddStatus::duplicate, {}};
 
         bool recrawl = known->recrawl || r.recrawl;
@@ -67,7 +73,8 @@ AddResult Store::add_url(const AddRequest& r) {
                 listed_change = *d <= r.now;
             }
         double priority = prio_changed ? r.priority : known->priority;
-        Tier t = recrawl_tier({recrawl, lm, known->last_success, known->successes, known->next_visit, visit_now, r.now});
+        Tier t = recrawl_tier(
+            {recrawl, lm, known->last_success, known->successes, known->next_visit, visit_now, r.now, fork});
         UrlState state = static_cast<UrlState>(known->state);
         bool waiting = known->due_at.has_value();  // a retry or revisit that is not due yet
         if (relisted || visit_now || listed_change) {
@@ -100,7 +107,8 @@ AddResult Store::add_url(const AddRequest& r) {
     if (s.max_queued >= 0 && count("queued") >= s.max_queued) return {AddStatus::rejected, "queue-full"};
 
     auto [hid, qid] = m.ids_for(r.host_key, r.queue_key, s);
-    Tier t = recrawl_tier({r.recrawl, r.last_modified, std::nullopt, 0, std::nullopt, r.visit_now, r.now});
+    Tier t = recrawl_tier(
+        {r.recrawl, r.last_modified, std::nullopt, 0, std::nullopt, r.visit_now, r.now, r.fork.value_or(false)});
     double rank = s.fifo ? 0.0 : r.priority;
     m.q("INSERT INTO urls(fp, url, queue_id, host_id, state, rank, priority, tier, tier_key, cost, cls, depth, type, "
         "discovery, via, meta, recrawl, last_modified, added_at) VALUES (?,?,?,?,0,?,?,?,?,?,?,?,?,?,?,?,?,?,?)")

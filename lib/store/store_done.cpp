@@ -193,7 +193,7 @@ DoneOutcome Store::finish(const FetchFacts& f, double now) {
     m.settle_url(id);  // a repeated result in this transaction reads the row as updated
     Stmt& st = m.q("SELECT url, queue_id, host_id, state, lease_seq, lease_expires, due_at, depth, recrawl, retries, "
                    "failures, content_hash, interval, visits, successes, changes, last_modified, last_success, "
-                   "next_visit, etag, http_last_modified, first_success FROM urls WHERE id = ?");
+                   "next_visit, etag, http_last_modified, first_success, tier, tier_key FROM urls WHERE id = ?");
     st.bind(1, id);
     if (!st.step()) {
         st.reset();
@@ -224,6 +224,7 @@ DoneOutcome Store::finish(const FetchFacts& f, double now) {
     if (!st.is_null(19)) h.etag = st.str(19);
     if (!st.is_null(20)) h.http_last_modified = st.str(20);
     h.first_success = st.opt_dbl(21);
+    h.fork = fork_tier(static_cast<int>(st.i64(22)), st.dbl(23));
     st.reset();
 
     if (leased) {

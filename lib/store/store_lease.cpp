@@ -16,6 +16,7 @@
 #include "net/address_guard.hpp"
 #include "policy/lease_id.hpp"
 #include "policy/lease_policy.hpp"
+#include "policy/priority.hpp"
 #include "web/robots.hpp"
 #include "store/store.hpp"
 #include "store/store_impl.hpp"
@@ -195,6 +196,14 @@ LeaseOutcome Store::lease(const LeaseRequest& req) {
     const char* next_sql_cls =
         "SELECT " FRONTIER_HEAD_COLUMNS " FROM urls WHERE queue_id = ? AND state = 0 AND due_at IS NULL "
         "AND cls = ? ORDER BY rank, tier, tier_key, cost, id LIMIT 1";
+    // Alternation (lease.class-burst) looks for the other class among a
+    // queue's first kClassScan due URLs only, as the seed scans 64 items
+    // (MAX_SCAN): a bounded index range, however long the queue.
+    const char* next_sql_scan =
+        "SELECT " FRONTIER_HEAD_COLUMNS " FROM (SELECT * FROM urls WHERE queue_id = ? AND state = 0 "
+        "AND due_at IS NULL ORDER BY rank, tier, tier_key, cost, id LIMIT 64) AS h WHERE cls = ? "
+        "ORDER BY rank, tier, tier_key, cost, id LIMIT 1";
+    constexpr int64_t kClassScan = 64;
 
     struct Head {
         int64_t id = 0, hid = 0, seq = 0;
@@ -367,24 +376,44 @@ LeaseOutcome Store::lease(const LeaseRequest& req) {
 
     // Takes the next URL (or robots.txt prerequisite) from a queue; false
     // when the queue cannot supply one now.
-    auto take = [&](QueueInfo& qi, const Politeness& p) -> bool {
+    // `cls` >= 0: only a URL of that class (alternation); when the queue's
+    // first due URLs have none, `class_missing` is set and nothing changes.
+    bool class_missing = false;
+    auto take = [&](QueueInfo& qi, const Politeness& p, int cls) -> bool {
+        class_missing = false;
         for (;;) {
             Head head;
             auto pre = heads.find(qi.id);
-            bool from_pre = pre != heads.end() && !pre->second.empty();
+            // The prefetched heads are of every class: alternation reads
+            // its own and takes the leased URL out of the list.
+            bool from_pre = cls < 0 && pre != heads.end() && !pre->second.empty();
             // A prefetched head leaves its list only once its URL is leased
             // or ended; a robots.txt prerequisite or a held host keeps it.
             auto consume = [&] {
-                if (from_pre) pre->second.pop_front();
+                if (from_pre) {
+                    pre->second.pop_front();
+                } else if (pre != heads.end()) {
+                    auto& l = pre->second;
+                    for (auto i = l.begin(); i != l.end(); ++i)
+                        if (i->id == head.id) {
+                            l.erase(i);
+                            break;
+                        }
+                }
             };
             if (from_pre) {
                 head = pre->second.front();
             } else {
-                Stmt& st = m.q(req.url_class.empty() ? next_sql_all : next_sql_cls);
+                Stmt& st = m.q(cls >= 0 ? next_sql_scan : req.url_class.empty() ? next_sql_all : next_sql_cls);
                 st.bind(1, qi.id);
-                if (!req.url_class.empty()) st.bind(2, req.url_class == "acquisition" ? 1 : 0);
+                if (cls >= 0) st.bind(2, cls);
+                else if (!req.url_class.empty()) st.bind(2, req.url_class == "acquisition" ? 1 : 0);
                 if (!st.step()) {
                     st.reset();
+                    if (cls >= 0) {
+                        class_missing = true;
+                        return false;
+                    }
                     m.refresh_best(qi.id);
                     m.reschedule(qi.id);
                     return false;
@@ -485,7 +514,51 @@ LeaseOutcome Store::lease(const LeaseRequest& req) {
         }
     };
 
+    // Alternation between the URL classes (lease.class-burst; frontier(7),
+    // URL STATES): only without --class. The run of one class in a row is
+    // frontier-wide, in the meta row 'class_run'. While it is at the burst
+    // limit, queues are asked for a URL of the other class; those without
+    // one wait in `deferred` until such a URL is leased, or until
+    // kClassScan queues had none or none is left, inactive ones included
+    // (then the batch goes on in priority order: the other class has no
+    // work ready).
+    // The heatmap counters (heat:DISCOVERY<TAB>TYPE) say which types were
+    // ever added: a crawl of one class neither keeps the run nor looks for
+    // the other class.
+    auto classes_added = [&] {
+        bool seen[2] = {false, false};
+        Stmt& st = m.q("SELECT name FROM counters WHERE name >= 'heat:' AND name < 'heat;' AND n > 0");
+        while (st.step()) {
+            std::string name = st.str(0);
+            auto tab = name.find('\t');
+            std::string_view type = tab == std::string::npos ? std::string_view() : std::string_view(name).substr(tab + 1);
+            seen[url_class(type) == "acquisition" ? 1 : 0] = true;
+        }
+        st.reset();
+        return seen[0] && seen[1];
+    };
+    const bool alternate = req.url_class.empty() && s.class_burst > 0 && classes_added();
+    ClassRun run;
+    bool run_changed = false;
+    if (alternate) {
+        Stmt& st = m.q("SELECT value FROM meta WHERE key = 'class_run'");
+        if (st.step() && !st.is_null(0)) run = decode_class_run(st.i64(0));
+        st.reset();
+    }
+    bool force_off = false;
+    int64_t force_misses = 0;
+    std::vector<Cand> deferred;
+    auto give_up_forcing = [&] {
+        force_off = true;
+        for (const Cand& d : deferred) heap.push(d);
+        deferred.clear();
+    };
+
     while (static_cast<int64_t>(out.items.size()) < want) {
+        int want_cls = -1;
+        if (alternate && !force_off) {
+            want_cls = forced_class(run, s.class_burst);
+        }
         // Load the next page while an unloaded queue could come first: its
         // (best, served) is past the last loaded one, so compare both.
         if (!index_done && (heap.empty() || heap.top().eff > cur_best ||
@@ -494,8 +567,14 @@ LeaseOutcome Store::lease(const LeaseRequest& req) {
             continue;
         }
         if (heap.empty()) {
-            if (!activate_one()) break;
-            continue;
+            // Inactive queues are asked for the other class too, as the
+            // batch would activate them next anyway.
+            if (activate_one()) continue;
+            if (want_cls >= 0 && !deferred.empty()) {
+                give_up_forcing();
+                continue;
+            }
+            break;
         }
         Cand c = heap.top();
         heap.pop();
@@ -509,12 +588,33 @@ LeaseOutcome Store::lease(const LeaseRequest& req) {
             m.reschedule(qi);
             continue;
         }
-        if (!take(qi, p)) continue;
+        size_t before = out.items.size();
+        if (!take(qi, p, want_cls)) {
+            if (class_missing) {
+                deferred.push_back(c);
+                if (++force_misses >= kClassScan) give_up_forcing();
+            }
+            continue;
+        }
+        if (alternate && !out.items.back().robots && out.items.size() > before) {
+            int cls = url_class(out.items.back().type) == "acquisition" ? kClassAcquisition : kClassDiscovery;
+            run = after_class_lease(run, cls);
+            run_changed = true;
+            if (cls == want_cls) {  // the other class had work: the deferred queues compete again
+                for (const Cand& d : deferred) heap.push(d);
+                deferred.clear();
+                force_misses = 0;
+            }
+        }
         ++k;
         if (k < req.per_queue && qi.state == static_cast<int>(QueueState::active) && qi.best &&
             qi.in_flight < p.max_in_flight && qi.wake_at <= now)
             heap.push({*qi.best + req.host_discount * static_cast<double>(k), qi.served, c.qid});
     }
+
+    if (run_changed)
+        m.q("INSERT INTO meta(key, value) VALUES ('class_run', ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value")
+            .bind(1, encode_class_run(run)).exec();
 
     in_flight = count("leased") + count("robots_leased");
     out.in_flight = in_flight;

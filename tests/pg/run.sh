@@ -13,8 +13,9 @@
 #    test_crash (tools SIGKILLed at random moments; CRASH_ROUNDS, default 4
 #    here), test_concurrency (lease/done workers, adders, edits and checks
 #    at once), test_lease_round_robin (round robin over 600 tied queues,
-#    one queue past the prefetched heads) and test_lease_large_batch (a
-#    batch of 12,000 leased in two transactions) against a database each.
+#    one queue past the prefetched heads), test_lease_large_batch (a
+#    batch of 12,000 leased in two transactions) and test_done_429_cached
+#    (a 429 served from the stored copy) against a database each.
 # Prints "PASS name" / "FAIL name" lines, like the other suites, and stops the
 # cluster. `tests/pg/run.sh FILTER` runs the cases whose name contains FILTER.
 # Cases listed in tests/pg/skip (with the reason) test the SQLite file
@@ -88,7 +89,7 @@ fi
 
 # End-to-end tests that take their frontier from the environment, each on a
 # fresh database: a real crawl, SIGKILLs at random moments, concurrent workers.
-for t in test_crawl test_crash test_concurrency test_lease_round_robin test_lease_large_batch; do
+for t in test_crawl test_crash test_concurrency test_lease_round_robin test_lease_large_batch test_done_429_cached; do
     [ -n "$filter" ] && [[ "$t" != *$filter* ]] && continue
     db="e2e_$t"
     psql -qX "$base/postgres" -c "CREATE DATABASE $db" >/dev/null

@@ -17,6 +17,8 @@ Endpoints:
                             or If-Modified-Since not older than Last-Modified
   /retry-after?v=V&code=C   status C (default 429) with Retry-After: V
   /retry-after-date?s=S     503 with Retry-After: an HTTP date S seconds ahead
+  /ok-then-429/NAME         200 with a page the first time NAME is asked for,
+                            then 429 without Retry-After (a revisit rate-limited)
   /close                    promises 1000 bytes, sends 10, closes
   /headers                  the request headers as JSON
   /set-cookie?v=V           Set-Cookie: session=V (Path=/)
@@ -33,6 +35,7 @@ import time
 import urllib.parse
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
+ASKED = set()  # paths of /ok-then-429/ asked for already
 LAST_MODIFIED = 1700000000  # Tue, 14 Nov 2023 22:13:20 GMT
 
 PAGE = b"""<!DOCTYPE html><html><head><title>t</title>
@@ -72,6 +75,12 @@ class Handler(BaseHTTPRequestHandler):
         u = urllib.parse.urlsplit(self.path)
         q = dict(urllib.parse.parse_qsl(u.query))
         p = u.path
+        if p.startswith("/ok-then-429/"):
+            seen = p in ASKED
+            ASKED.add(p)
+            if seen:
+                return self.send(429, b"too many requests", "text/plain")
+            return self.send(200, b"<html><body>first visit of " + p.encode() + b"</body></html>")
         if p.startswith("/status/"):
             code = int(p.split("/")[2])
             return self.send(code, b"status %d" % code, "text/plain")

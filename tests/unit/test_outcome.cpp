@@ -270,3 +270,88 @@ TEST_CASE("revisits: the seed's rule starts from the time since the last success
     h.last_success = kNow - 86400;
     CHECK(url_outcome(h, f, defaults(), kNow, 3).after.interval == 86400);
 }
+
+TEST_CASE("a 429 with a stored copy is served from cache", "[outcome][cached]") {
+    Settings s = defaults();  // recrawl.interval 86400 = min-interval
+    UrlHistory h;
+    h.recrawl = true;
+    h.successes = 1;
+    h.visits = 1;
+    h.content_hash = "aaaa";
+    h.etag = "\"v1\"";
+    h.interval = 4 * 86400.0;
+    h.retries = 2;
+    FetchFacts f = result(429);
+    f.content_hash = "ffff";  // the 429 page's own body
+    REQUIRE(served_from_cache(h, f));
+    UrlOutcome o = url_outcome(h, f, s, kNow, 1);
+    CHECK(o.result == "cached");
+    CHECK(o.state == UrlState::done);
+    CHECK(o.after.content_hash == "aaaa");  // the previous content stands
+    CHECK(o.after.etag == "\"v1\"");
+    CHECK(o.after.successes == 1);          // not a successful visit
+    CHECK(o.after.visits == 2);
+    CHECK(o.after.retries == 0);
+    CHECK(o.after.interval == 4 * 86400.0);  // no feedback from a 429
+    REQUIRE(o.due);
+    CHECK(*o.due == kNow + 4 * 86400.0);
+    CHECK_FALSE(o.follow_links);
+    // The queue still backs off: 60 s for a first 429 without Retry-After.
+    CHECK(politeness_wait(s.politeness, f, std::nullopt, 0) == 60);
+    // Not revisited: done, no revisit.
+    h.recrawl = false;
+    o = url_outcome(h, f, s, kNow, 1);
+    CHECK(o.result == "cached");
+    CHECK_FALSE(o.due);
+    // No stored copy (never fetched, or no hash), or another status: as before.
+    UrlHistory fresh;
+    CHECK_FALSE(served_from_cache(fresh, f));
+    CHECK(url_outcome(fresh, f, s, kNow, 1).result == "retry");  // 429 is soft
+    h.content_hash.reset();
+    CHECK_FALSE(served_from_cache(h, f));
+    h.content_hash = "aaaa";
+    CHECK_FALSE(served_from_cache(h, result(503)));
+    CHECK_FALSE(served_from_cache(h, result(429, "timeout")));
+}
+
+TEST_CASE("URL classes alternate with a burst limit", "[lease][outcome]") {
+    ClassRun r;
+    CHECK(forced_class(r, 3) == -1);  // nothing leased yet
+    r = after_class_lease(r, kClassAcquisition);
+    r = after_class_lease(r, kClassAcquisition);
+    CHECK(forced_class(r, 3) == -1);
+    r = after_class_lease(r, kClassAcquisition);
+    CHECK(r.run == 3);
+    CHECK(forced_class(r, 3) == kClassDiscovery);
+    CHECK(forced_class(r, 0) == -1);  // off
+    CHECK(forced_class(r, 4) == -1);
+    r = after_class_lease(r, kClassDiscovery);
+    CHECK(r.cls == kClassDiscovery);
+    CHECK(r.run == 1);
+    CHECK(forced_class(r, 1) == kClassAcquisition);
+    // Stored as one integer in the meta table.
+    for (ClassRun c : {ClassRun{}, ClassRun{0, 1}, ClassRun{1, 7}, ClassRun{0, 123456}}) {
+        ClassRun d = decode_class_run(encode_class_run(c));
+        CHECK(d.cls == c.cls);
+        CHECK(d.run == c.run);
+    }
+}
+
+TEST_CASE("a fork keeps its place behind the non-forks after a failed visit", "[outcome][recrawl]") {
+    Settings s = defaults();
+    UrlHistory h;
+    h.recrawl = true;
+    h.fork = true;
+    h.last_modified = 1700000000;
+    UrlOutcome o = url_outcome(h, result(404), s, kNow, 1);
+    CHECK(o.result == "retry");
+    CHECK(o.tier.tier == 1);
+    CHECK(fork_tier(o.tier.tier, o.tier.key));
+    CHECK(o.tier.key == 1700000000 + kForkKey);
+    o = url_outcome(h, result(200), s, kNow, 1);  // loaded: the flag is spent
+    CHECK_FALSE(fork_tier(o.tier.tier, o.tier.key));
+    h.recrawl = false;  // not revisited: tier 0, still behind
+    o = url_outcome(h, result(503), s, kNow, 1);
+    CHECK(o.tier.tier == 0);
+    CHECK(fork_tier(o.tier.tier, o.tier.key));
+}

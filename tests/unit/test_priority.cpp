@@ -146,3 +146,20 @@ TEST_CASE("url class and discovery aliases", "[priority]") {
     CHECK(canonical_discovery("validated-hub") == "hub-validated");
     CHECK(canonical_discovery("sitemap") == "sitemap");
 }
+
+TEST_CASE("a record without depth is the depth bucket unknown: priority.unknown-depth", "[priority]") {
+    Url u = url_of("http://example.com/a");
+    PriorityInput in;
+    in.url = &u;
+    in.type = "article";
+    in.depth = std::nullopt;
+    Settings s = defaults();
+    CHECK(compute_priority(s, in) == 0);  // default 0: scored as depth 0, as before
+    s = build_settings({{"priority.unknown-depth", "3"}, {"priority.base-weight", "2"}}, {});
+    CHECK(compute_priority(s, in) == 6);  // (0 + 3) x 2
+    in.depth = 0;
+    CHECK(compute_priority(s, in) == 0);  // a known depth 0 is not unknown
+    in.depth = 1;
+    CHECK(compute_priority(s, in) == 2);
+    CHECK_THROWS(normalise_setting("priority.unknown-depth", "-1"));  // frontier-config refuses it
+}

@@ -189,3 +189,35 @@ TEST_CASE("report: the revisit section in text, JSON and HTML", "[recrawl][repor
     CHECK(html.find("chart-intervals") != std::string::npos);
     CHECK(html.find("<tr><th>due now</th><td>2</td></tr>") != std::string::npos);
 }
+
+TEST_CASE("forks after non-forks among URLs never loaded (the lister's fork flag)", "[recrawl]") {
+    RecrawlFacts f;
+    f.recrawl = true;
+    f.last_modified = 500;
+    RecrawlFacts fork = f;
+    fork.fork = true;
+    fork.last_modified = 100;  // older, yet behind the non-fork
+    CHECK(recrawl_tier(fork).tier == 1);
+    CHECK(recrawl_tier(fork).key > recrawl_tier(f).key);
+    RecrawlFacts fork2 = fork;
+    fork2.last_modified = 200;
+    CHECK(recrawl_tier(fork).key < recrawl_tier(fork2).key);  // oldest first among forks
+    CHECK(fork_tier(1, recrawl_tier(fork).key));
+    CHECK_FALSE(fork_tier(1, recrawl_tier(f).key));
+    // Loaded once: the flag no longer orders it.
+    fork.successes = 1;
+    fork.last_success = 300;
+    fork.next_visit = 9000;
+    CHECK(recrawl_tier(fork).tier == 3);
+    CHECK(recrawl_tier(fork).key == 9000);  // by next-visit target, as any loaded URL
+    // Not revisited: tier 0, forks behind.
+    RecrawlFacts plain, plain_fork;
+    plain_fork.fork = true;
+    CHECK(recrawl_tier(plain_fork).tier == 0);
+    CHECK(recrawl_tier(plain_fork).key > recrawl_tier(plain).key);
+    // visit_now still comes first.
+    RecrawlFacts now_fork = plain_fork;
+    now_fork.recrawl = true;
+    now_fork.visit_now = true;
+    CHECK(recrawl_tier(now_fork).key < recrawl_tier(f).key);
+}

@@ -23,3 +23,12 @@ printf '%s\n' \
   '{"url":"http://g.example/bad","gap_prediction":{"confidence_score":"high"}}' | frontier-add -f f.db
 frontier-config -f f.db priority.cost-aware true
 echo '{"url":"http://g.example/slow2","type":"nav","estimated_cost_ms":900}' | frontier-add -f f.db
+# A record without depth is the seed's depth bucket "unknown": its depth
+# term is priority.unknown-depth (default 0); an explicit depth 0 is not.
+frontier-config -f f.db priority.unknown-depth 3
+printf '%s\n' \
+  '{"url":"http://d.example/nodepth","type":"article"}' \
+  '{"url":"http://d.example/nulldepth","type":"article","depth":null}' \
+  '{"url":"http://d.example/depth0","type":"article","depth":0}' \
+  '{"url":"http://d.example/depth2","type":"article","depth":2}' \
+  'http://d.example/plain' | frontier-add -f f.db
