@@ -1,5 +1,198 @@
 // frontier-add: enqueue URLs (seeds, lister output, discovered links).
-#include "cmd/commands.hpp"
+//
+// frontier-add: records in, one result line per record out, committed in
+// transactions of --batch records (or one second of work, or whatever has
+// arrived when the input pauses). No transaction is open while it waits for
+// input.
+//
+// Two stages overlap: while the main thread stores one chunk of records
+// (SQLite) and prints its results, a helper thread reads, parses,
+// canonicalises, scopes and scores the next (Enqueuer::prepare touches no
+// database). Storing and output stay in input order.
+
+#include <future>
+#include <map>
+
+#include "core/clock.hpp"
+#include "frontier/enqueue.hpp"
+#include "json/json.hpp"
+#include "core/output.hpp"
+#include "core/signals.hpp"
+#include "store/store.hpp"
+#include "core/tool.hpp"
+
+namespace frontier {
+
+struct AddOptions {
+    CommonOptions common;
+    std::vector<std::string> inputs;  // files, "-" = stdin (default)
+    int64_t batch = 100000;           // records per transaction (at most; also one per second)
+};
+int run_add(const AddOptions& o);
+
+namespace {
+
+constexpr size_t kChunk = 512;  // records prepared together (2 blocks in memory: ~1 MiB)
+
+struct Item {
+    uint64_t line_no = 0;
+    bool has_fields = false;  // else `early` is the record's rejection
+    EnqueueResult early;
+    EnqueueFields fields;
+    PreparedUrl prepared;
+};
+
+struct Chunk {
+    std::vector<Item> items;
+    size_t n = 0;         // items in use (the vector keeps its capacity)
+    bool pause = false;   // the input paused (or ended) after this chunk
+};
+
+}  // namespace
+
+int run_add(const AddOptions& o) {
+    Store store(frontier_path(o.common), Store::Mode::create);
+    Enqueuer enq(store);
+    const Settings& settings = store.settings();  // frontier-add reads them once
+    LineReader reader(o.inputs.empty() ? std::vector<std::string>{"-"} : o.inputs);
+    std::map<std::string, int64_t> summary;
+    int64_t rejected = 0;
+    TxPacer pacer(o.batch);
+    bool eof = false;
+    InputLine line;
+    JsonWriter w;
+    HeldOutput held;  // a record is printed only once it is committed
+
+    // Reads up to kChunk records; stops early when the input pauses, so
+    // that a slow producer's records are committed and answered at once.
+    auto read_chunk = [&](Chunk& c) {
+        c.n = 0;
+        c.pause = false;
+        while (c.n < kChunk) {
+            if (stop_requested() || !reader.next(line)) {
+                eof = true;
+                break;
+            }
+            if (c.items.size() <= c.n) c.items.emplace_back();
+            Item& it = c.items[c.n++];
+            it.line_no = line.line_no;
+            it.early = EnqueueResult{};
+            it.fields = EnqueueFields{};
+            if (!line.error.empty()) {
+                it.has_fields = false;
+                it.early.reason = line.error;
+            } else {
+                it.has_fields = Enqueuer::read_fields(line.record, it.fields, it.early);
+            }
+            if (reader.idle()) break;
+        }
+        // A full chunk the input paused after is a pause too: it is stored
+        // at once, not held back until the next record arrives.
+        c.pause = eof || c.n < kChunk || reader.idle();
+    };
+    auto prepare_chunk = [&enq, &settings](Chunk& c) {
+        for (size_t i = 0; i < c.n; ++i)
+            if (c.items[i].has_fields) c.items[i].prepared = enq.prepare(c.items[i].fields, settings);
+    };
+
+    // The write lock is taken when records are in hand and released at each
+    // commit, before any wait for input: a slow producer never holds other
+    // writers out (frontier-add(1)).
+    double now = 0;
+    auto commit = [&] {
+        if (store.in_transaction()) store.commit();
+        out().flush();
+    };
+    int64_t out_of_scope = 0;
+    auto store_chunk = [&](Chunk& c) {
+        for (size_t i = 0; i < c.n; ++i) {  // every record read is answered, even after SIGTERM
+            if (!store.in_transaction()) {
+                store.begin();
+                now = frontier::now();
+                pacer.restart();
+            }
+            Item& it = c.items[i];
+            EnqueueResult r = it.has_fields ? enq.finish(it.prepared, now) : std::move(it.early);
+            const char* status = add_status_name(r.status);
+            ++summary[status];
+            if (r.status == AddStatus::rejected) {
+                // Bad input exits 1; scope decisions are data.
+                if (r.reason != "out-of-scope" && r.reason != "max-depth" && r.reason != "queue-full") ++rejected;
+                if (r.reason == "out-of-scope") ++out_of_scope;
+            }
+            if (!o.common.quiet) {
+                w.begin();
+                w.field("line", static_cast<int64_t>(it.line_no));
+                if (!r.url.empty()) w.field("url", r.url);
+                w.field("status", status);
+                if (r.status == AddStatus::rejected) {
+                    w.field("reason", r.reason);
+                    if (!r.field.empty()) w.field("field", r.field);
+                }
+                if (r.status == AddStatus::added) {
+                    w.field("queue", r.queue);
+                    w.field("priority", r.priority);
+                    // How a computed priority came about, when anything but the
+                    // base made it (the seed's prioritySource, bonusApplied).
+                    if (!r.priority_source.empty() && r.priority_source != "base") {
+                        w.field("priority_source", r.priority_source);
+                        w.field("bonus_applied", r.bonus_applied);
+                    }
+                    w.field("cost", r.cost);
+                }
+                w.end();
+                out().write_line(w.str());
+            }
+            if (pacer.record()) commit();
+        }
+        if (c.pause && pacer.in_batch() > 0) commit();
+    };
+
+    // The reader, `line` and `eof` belong to the helper while a job runs;
+    // job.get() hands them back.
+    auto read_and_prepare = [&](Chunk& c) {
+        read_chunk(c);
+        prepare_chunk(c);
+    };
+    Chunk a, b;
+    Chunk* ready = nullptr;  // prepared, not yet stored
+    Chunk* next = &a;
+    while (!eof && !stop_requested()) {
+        // Read and prepare this chunk on a helper thread while the previous one is stored.
+        auto job = std::async(std::launch::async, read_and_prepare, std::ref(*next));
+        if (ready) store_chunk(*ready);
+        ready = nullptr;
+        job.get();
+        if (next->n == 0) break;
+        // A chunk the input paused after is stored at once, not held back
+        // until more input arrives.
+        if (next->pause) store_chunk(*next);
+        else ready = next;
+        next = next == &a ? &b : &a;
+    }
+    if (ready) store_chunk(*ready);
+    commit();
+    if (!o.common.quiet) {
+        std::string line_s = "";
+        for (const char* k : {"added", "duplicate", "updated", "rejected"})
+            line_s += (line_s.empty() ? "" : ", ") + std::to_string(summary[k]) + " " + k;
+        diag(line_s);
+    }
+    // Records came and none was accepted (added, updated or already known):
+    // an error, not a silent nothing (frontier-add(1), EXIT STATUS), saying
+    // why when scope is to blame.
+    bool none_accepted = summary["rejected"] > 0 && summary["added"] == 0 && summary["updated"] == 0 &&
+                         summary["duplicate"] == 0;
+    if (none_accepted && !o.common.quiet && out_of_scope > 0)
+        diag("nothing added: " + std::to_string(out_of_scope) + " record" + (out_of_scope == 1 ? " was" : "s were") +
+             " out of scope (scope.include / scope.exclude, or scope.seed-domains: a URL with a discovery "
+             "must be in the registered domain of a seed; add seeds without \"discovery\" first)");
+    else if (none_accepted && !o.common.quiet)
+        diag("nothing added: every record was rejected");
+    return rejected > 0 || none_accepted ? 1 : 0;
+}
+
+}  // namespace frontier
 
 int main(int argc, char** argv) {
     frontier::AddOptions o;

@@ -1,6 +1,375 @@
 // frontier-crawl: a one-off crawl in one command (frontier-crawl(1)).
 // Options here; the work is in lib/cmd/cmd_crawl.cpp.
-#include "cmd/commands.hpp"
+//
+// frontier-crawl: a whole one-off crawl in one command (frontier-crawl(1)).
+// It sets the frontier up (settings, seeds through frontier-add), runs the
+// crawl loop as the three tools in a pipeline
+//
+//   frontier-lease --follow | fetch --links [--warc] | frontier-done >> OUT/results.jsonl
+//
+// and writes the reports. The tools are the ones installed beside this one
+// (or on PATH); nothing here decides crawl policy.
+
+#include <fcntl.h>
+#include <spawn.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstdio>
+#include <optional>
+#include <climits>
+#include <cstring>
+#include <functional>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "core/clock.hpp"
+#include "core/error.hpp"
+#include "core/output.hpp"
+#include "policy/settings.hpp"
+#include "core/signals.hpp"
+#include "store/store.hpp"
+
+extern char** environ;
+#include "core/tool.hpp"
+
+namespace frontier {
+
+// frontier-crawl: the one-command crawl (frontier-crawl(1)).
+struct CrawlOptions {
+    CommonOptions common;               // -f (default OUT/crawl.db), -q, -v, --progress
+    std::vector<std::string> seeds;     // seed URLs
+    std::string input;                  // -i FILE: more seeds (URLs or JSON lines), "-" = stdin
+    std::string out = "crawl";          // -o DIR
+    std::optional<int64_t> depth;       // scope.max-depth (5 for a new frontier)
+    std::optional<int64_t> per_site;    // budget.total
+    int64_t concurrency = 16;           // fetches at once over all sites
+    bool warc = false;                  // WARC files in OUT/warc/
+    std::vector<std::string> set;       // KEY=VALUE settings
+    bool reclaim = false;               // end leases left by a crashed run first
+};
+int run_crawl(const CrawlOptions& o);
+
+namespace {
+
+// The path of a sibling tool: the directory of this executable when it is
+// there (an installed or built tree), else the bare name (looked up on PATH).
+std::string tool_path(const std::string& name) {
+    char self[PATH_MAX];
+    ssize_t n = ::readlink("/proc/self/exe", self, sizeof self - 1);
+    if (n > 0) {
+        self[n] = '\0';
+        std::string dir(self);
+        dir.resize(dir.rfind('/') + 1);
+        if (::access((dir + name).c_str(), X_OK) == 0) return dir + name;
+    }
+    return name;
+}
+
+// A child process with its standard input and output redirected (-1: keep),
+// standard error to /dev/null when `no_stderr`.
+struct Child {
+    std::string name;
+    pid_t pid = -1;
+    int status = 0;
+    bool done = false;
+};
+
+Child spawn(const std::string& name, const std::vector<std::string>& args, int in, int out, bool no_stderr = false) {
+    posix_spawn_file_actions_t fa;
+    posix_spawn_file_actions_init(&fa);
+    if (in >= 0) posix_spawn_file_actions_adddup2(&fa, in, 0);
+    if (out >= 0) posix_spawn_file_actions_adddup2(&fa, out, 1);
+    if (no_stderr) posix_spawn_file_actions_addopen(&fa, 2, "/dev/null", O_WRONLY, 0);
+    std::string path = tool_path(name);
+    std::vector<char*> argv;
+    argv.push_back(const_cast<char*>(name.c_str()));
+    for (auto& a : args) argv.push_back(const_cast<char*>(a.c_str()));
+    argv.push_back(nullptr);
+    Child c;
+    c.name = name;
+    int rc = posix_spawnp(&c.pid, path.c_str(), &fa, nullptr, argv.data(), environ);
+    posix_spawn_file_actions_destroy(&fa);
+    if (rc != 0) throw IoError("cannot run " + path + ": " + std::strerror(rc));
+    return c;
+}
+
+// Waits for every child. On SIGINT/SIGTERM the pipeline's head is told to
+// stop (a terminal's ^C reaches all of them anyway): frontier-lease stops
+// leasing, fetch finishes what it holds, frontier-done records it.
+void wait_all(std::vector<Child>& kids, const std::function<void()>& tick = {}) {
+    bool told = false;
+    double last_tick = monotonic_seconds();
+    for (;;) {
+        bool running = false;
+        for (auto& c : kids) {
+            if (c.done) continue;
+            pid_t r = ::waitpid(c.pid, &c.status, WNOHANG);
+            if (r == c.pid) c.done = true;
+            else running = true;
+        }
+        if (!running) return;
+        if (stop_requested() && !told) {
+            ::kill(kids.front().pid, SIGTERM);
+            told = true;
+        }
+        if (tick && monotonic_seconds() - last_tick >= 1) {
+            tick();
+            last_tick = monotonic_seconds();
+        }
+        sleep_for(0.05);
+    }
+}
+
+int exit_code_of(const Child& c) {
+    if (WIFEXITED(c.status)) return WEXITSTATUS(c.status);
+    return 128 + (WIFSIGNALED(c.status) ? WTERMSIG(c.status) : 0);
+}
+
+// Runs a tool to completion with stdout to `out_path` (empty: inherited).
+int run_to_file(const std::string& name, const std::vector<std::string>& args, const std::string& out_path,
+                bool no_stderr = false) {
+    int out = -1;
+    if (!out_path.empty()) {
+        out = ::open(out_path.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+        if (out < 0) throw IoError("cannot write " + out_path + ": " + std::strerror(errno));
+    }
+    std::vector<Child> kids{spawn(name, args, -1, out, no_stderr)};
+    if (out >= 0) ::close(out);
+    wait_all(kids);
+    return exit_code_of(kids[0]);
+}
+
+// This host's name and a process's start time (clock ticks since boot,
+// /proc/PID/stat field 22): with the pid, they tell a process apart from a
+// later one that got the same pid.
+std::string host_name() {
+    char buf[256] = "";
+    ::gethostname(buf, sizeof buf - 1);
+    return buf;
+}
+
+std::optional<uint64_t> process_start(long pid) {
+    FILE* fp = std::fopen(("/proc/" + std::to_string(pid) + "/stat").c_str(), "r");
+    if (!fp) return std::nullopt;
+    char buf[4096];
+    size_t n = std::fread(buf, 1, sizeof buf - 1, fp);
+    std::fclose(fp);
+    buf[n] = '\0';
+    const char* p = std::strrchr(buf, ')');  // the command name may hold spaces
+    if (!p) return std::nullopt;
+    unsigned long long start = 0;
+    // Fields after the name: state (3) ... starttime (22).
+    if (std::sscanf(p + 2, "%*c %*d %*d %*d %*d %*d %*u %*u %*u %*u %*u %*u %*u %*d %*d %*d %*d %*d %*d %llu",
+                    &start) != 1)
+        return std::nullopt;
+    return start;
+}
+
+// The crawl directory's claim (DIR/crawl.pid: "HOST PID START"), so that
+// two crawls never run in one directory and a crawl that died is known as
+// such: its leases are then reclaimed at the next start.
+struct Claim {
+    std::string host;
+    long pid = 0;
+    uint64_t start = 0;
+};
+
+std::optional<Claim> read_claim(const std::string& path) {
+    FILE* fp = std::fopen(path.c_str(), "r");
+    if (!fp) return std::nullopt;
+    char host[256];
+    long pid = 0;
+    unsigned long long start = 0;
+    int got = std::fscanf(fp, "%255s %ld %llu", host, &pid, &start);
+    std::fclose(fp);
+    if (got != 3) return std::nullopt;
+    return Claim{host, pid, start};
+}
+
+}  // namespace
+
+int run_crawl(const CrawlOptions& o) {
+    if (o.concurrency < 1) throw UsageError("-c must be at least 1");
+    if (o.depth && *o.depth < 0) throw UsageError("--depth must be 0 or more");
+    if (o.per_site && *o.per_site < 1) throw UsageError("--per-site must be at least 1");
+    // Settings are checked before anything is created.
+    std::vector<std::pair<std::string, std::string>> settings;
+    for (auto& kv : o.set) {
+        size_t eq = kv.find('=');
+        if (eq == std::string::npos || eq == 0) throw UsageError("--set " + kv + ": expected KEY=VALUE");
+        settings.emplace_back(kv.substr(0, eq), normalise_setting(kv.substr(0, eq), kv.substr(eq + 1)));
+    }
+    if (::mkdir(o.out.c_str(), 0755) != 0 && errno != EEXIST)
+        throw IoError("cannot create " + o.out + ": " + std::strerror(errno));
+    CommonOptions common = o.common;
+    if (common.frontier.empty() && !std::getenv("FRONTIER")) common.frontier = o.out + "/crawl.db";
+    const std::string f = frontier_path(common);
+    auto say = [&](const std::string& m) {
+        if (!o.common.quiet) diag(m);
+    };
+
+    {
+        struct stat st;
+        bool fresh = f.find("://") == std::string::npos && ::stat(f.c_str(), &st) != 0;
+        Store store(f, Store::Mode::create);
+        if (o.depth || fresh)
+            store.set_setting("scope.max-depth", normalise_setting("scope.max-depth", std::to_string(o.depth.value_or(5))));
+        if (o.per_site) store.set_setting("budget.total", normalise_setting("budget.total", std::to_string(*o.per_site)));
+        for (auto& [k, v] : settings) store.set_setting(k, v);
+    }
+
+    // Seeds through frontier-add: its per-record answers go to OUT/seeds.jsonl,
+    // its summary (and why nothing was added, if so) to standard error.
+    if (!o.seeds.empty() || !o.input.empty()) {
+        std::vector<std::string> args{"-f", f};
+        std::string list;
+        if (!o.seeds.empty()) {
+            list = o.out + "/.seeds.txt";
+            FILE* fp = std::fopen(list.c_str(), "w");
+            if (!fp) throw IoError("cannot write " + list + ": " + std::strerror(errno));
+            for (auto& s : o.seeds) std::fprintf(fp, "%s\n", s.c_str());
+            std::fclose(fp);
+            args.push_back(list);
+        }
+        if (!o.input.empty()) args.push_back(o.input);
+        int rc = run_to_file("frontier-add", args, o.out + "/seeds.jsonl", o.common.quiet);
+        if (!list.empty()) std::remove(list.c_str());
+        if (rc == 1) say("some seeds were rejected: see " + o.out + "/seeds.jsonl");
+        else if (rc != 0) throw IoError("frontier-add exited " + std::to_string(rc));
+    }
+    // One crawl per directory. A claim left by a crawl that is provably gone
+    // (this host, its pid no longer that process) means it died with leases
+    // out: they are reclaimed, when the frontier is the directory's own.
+    const std::string claim_path = o.out + "/crawl.pid";
+    bool reclaim = o.reclaim;
+    if (std::optional<Claim> c = read_claim(claim_path)) {
+        bool here = c->host == host_name();
+        bool alive = here && process_start(c->pid) == c->start;
+        if (alive)
+            throw IoError("a crawl is running in " + o.out + " (pid " + std::to_string(c->pid) + "); stop it first");
+        bool own_frontier = f == o.out + "/crawl.db";
+        if (here && own_frontier) {
+            say("the last crawl in " + o.out + " (pid " + std::to_string(c->pid) +
+                ") stopped without finishing: handing its leases out again");
+            reclaim = true;
+        } else if (!reclaim) {
+            say("the last crawl in " + o.out + " (pid " + std::to_string(c->pid) + " on " + c->host +
+                ") did not finish; its leases expire after lease.ttl, or --reclaim ends them now if no one "
+                "fetches them");
+        }
+    }
+    {
+        FILE* fp = std::fopen(claim_path.c_str(), "w");
+        if (!fp) throw IoError("cannot write " + claim_path + ": " + std::strerror(errno));
+        std::fprintf(fp, "%s %ld %llu\n", host_name().c_str(), static_cast<long>(::getpid()),
+                     static_cast<unsigned long long>(process_start(::getpid()).value_or(0)));
+        std::fclose(fp);
+    }
+    struct Unclaim {
+        std::string path;
+        ~Unclaim() { std::remove(path.c_str()); }  // a clean end (not a crash) gives the directory back
+    } unclaim{claim_path};
+    if (reclaim) {
+        int rc = run_to_file("frontier-lease", {"-f", f, "--reclaim"}, "", o.common.quiet);
+        if (rc != 0) throw IoError("frontier-lease --reclaim exited " + std::to_string(rc));
+    }
+
+    say("crawling " + f + ": " + std::to_string(o.concurrency) + " fetches at once; results in " + o.out +
+        "/results.jsonl");
+    std::string c = std::to_string(o.concurrency);
+    int p1[2], p2[2];
+    if (::pipe2(p1, O_CLOEXEC) != 0 || ::pipe2(p2, O_CLOEXEC) != 0) throw IoError("pipe: " + std::string(std::strerror(errno)));
+    std::string results = o.out + "/results.jsonl";
+    int res = ::open(results.c_str(), O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
+    if (res < 0) throw IoError("cannot write " + results + ": " + std::strerror(errno));
+    std::vector<std::string> lease_args{"-f", f, "--follow", "--max-in-flight", c, "--no-progress"};
+    if (o.common.quiet) lease_args.push_back("-q");
+    std::vector<std::string> fetch_args{"-c", c, "--links", "--no-progress"};
+    if (o.warc) {
+        std::string dir = o.out + "/warc";
+        if (::mkdir(dir.c_str(), 0755) != 0 && errno != EEXIST)
+            throw IoError("cannot create " + dir + ": " + std::strerror(errno));
+        fetch_args.insert(fetch_args.end(), {"--warc", dir + "/crawl-" + std::to_string(static_cast<int64_t>(frontier::now()))});
+    }
+    if (o.common.quiet) fetch_args.push_back("-q");
+    std::vector<std::string> done_args{"-f", f, "--no-progress"};
+    std::vector<Child> kids;
+    kids.push_back(spawn("frontier-lease", lease_args, -1, p1[1]));
+    kids.push_back(spawn("fetch", fetch_args, p1[0], p2[1]));
+    kids.push_back(spawn("frontier-done", done_args, p2[0], res));
+    for (int fd : {p1[0], p1[1], p2[0], p2[1], res}) ::close(fd);
+    // One progress line of the crawl's own (the tools draw none): what the
+    // frontier holds, the rate over the last seconds, and the time left at
+    // that rate for what is queued now (more may be found).
+    const bool progress = show_progress(o.common);
+    const bool tty = stderr_is_tty();
+    std::unique_ptr<Store> view;
+    if (progress) view = std::make_unique<Store>(f, Store::Mode::read);
+    const double started = monotonic_seconds();
+    int64_t ended_before = 0;
+    double rate = 0;
+    auto ended = [&] { return view->count("done") + view->count("failed") + view->count("blocked"); };
+    if (progress) ended_before = ended();
+    int64_t ended_at_start = ended_before;
+    auto tick = [&] {
+        int64_t e = ended(), queued = view->count("queued"), in_flight = view->count("leased");
+        rate = rate == 0 ? double(e - ended_before) : 0.7 * rate + 0.3 * double(e - ended_before);
+        ended_before = e;
+        std::string line = "frontier-crawl: " + std::to_string(view->count("done")) + " done, " +
+                           std::to_string(view->count("failed")) + " failed, " +
+                           std::to_string(view->count("blocked")) + " blocked, " + std::to_string(queued) +
+                           " queued, " + std::to_string(in_flight) + " in flight; " +
+                           std::to_string(static_cast<int64_t>(rate + 0.5)) + " URLs/s";
+        if (rate >= 0.5 && queued > 0)
+            line += "; " + std::to_string(static_cast<int64_t>(double(queued) / rate + 0.5)) + " s left at this rate";
+        line = tty ? "\r" + line + "\033[K" : line + "\n";
+        (void)!::write(2, line.data(), line.size());
+    };
+    wait_all(kids, progress ? std::function<void()>(tick) : std::function<void()>());
+    if (progress) {
+        tick();
+        if (tty) (void)!::write(2, "\n", 1);
+        double secs = monotonic_seconds() - started;
+        int64_t n = ended() - ended_at_start;
+        char buf[64];
+        std::snprintf(buf, sizeof buf, "%.1f s (%.0f URLs/s)", secs, secs > 0 ? double(n) / secs : 0.0);
+        say(std::to_string(n) + " URLs ended in " + buf);
+    }
+    int lease_rc = exit_code_of(kids[0]), fetch_rc = exit_code_of(kids[1]), done_rc = exit_code_of(kids[2]);
+
+    int rc = 0;
+    if (lease_rc == 4) {
+        say("paused at finish: some sites reached their budget (budget.total" +
+            (o.per_site ? " = --per-site " + std::to_string(*o.per_site) : std::string()) +
+            "); see frontier-report -f " + f + " --queues --state retired, raise it with frontier-budget, run "
+            "frontier-crawl -o " + o.out + " again");
+        rc = 4;
+    } else if (lease_rc == 0 && !stop_requested()) {
+        say("finished: nothing is left to crawl");
+    } else if (lease_rc == 0) {
+        say("stopped; run frontier-crawl -o " + o.out + " again to go on");
+    } else {
+        say("frontier-lease exited " + std::to_string(lease_rc));
+        rc = 1;
+    }
+    if (fetch_rc > 1 || done_rc > 1) {
+        say("fetch or frontier-done failed (exit " + std::to_string(fetch_rc) + ", " + std::to_string(done_rc) + ")");
+        rc = 1;
+    }
+    if (run_to_file("frontier-report", {"-f", f}, o.out + "/report.txt") != 0 ||
+        run_to_file("frontier-report", {"-f", f, "--html", o.out + "/report.html"}, "") != 0) {
+        say("frontier-report failed");
+        return 1;
+    }
+    say("reports: " + o.out + "/report.txt, " + o.out + "/report.html");
+    return rc;
+}
+
+}  // namespace frontier
 
 int main(int argc, char** argv) {
     frontier::CrawlOptions o;

@@ -1,5 +1,92 @@
 // frontier-done: take fetch results back into the frontier.
-#include "cmd/commands.hpp"
+
+#include <cstdio>
+
+#include "core/clock.hpp"
+#include "frontier/done.hpp"
+#include "core/output.hpp"
+#include "core/signals.hpp"
+#include "core/tool.hpp"
+
+namespace frontier {
+
+struct DoneOptions {
+    CommonOptions common;
+    std::vector<std::string> inputs;
+    int64_t batch = 100000;  // results per transaction (at most; also one per second)
+};
+int run_done(const DoneOptions& o);
+
+int run_done(const DoneOptions& o) {
+    Store store(frontier_path(o.common), Store::Mode::write);
+    // URL-row updates are held until commit (lib/store/url_updates.hpp), up to
+    // ~28 MiB, and so are the result lines, up to kHeldLines: a transaction
+    // ended by its lines (~150 bytes each) at 4 MiB held ~28k results,
+    // and at 12 MiB ~80k, when each page the transaction changes costs a
+    // WAL frame and a checkpoint copy. The page cache gives up 24 MiB for
+    // them. Measured on 1M results: as fast as with 32 MiB, since the rows
+    // are met in random order and then written in row order either way.
+    store.db().set_page_cache_mib(8);
+    DoneProcessor proc(store);
+    LineReader reader(o.inputs.empty() ? std::vector<std::string>{"-"} : o.inputs);
+    InputLine line;
+    int64_t rejected = 0, total = 0;
+    bool open = false, due = false;
+    constexpr size_t kHeldLines = 12u << 20;
+    TxPacer pacer(o.batch, kHeldLines);
+    HeldOutput held;  // a result is printed only once it is committed
+    // Progress (a terminal, or --progress): a line every 2 s with the rate
+    // since the last line, and a summary at the end.
+    const bool progress = show_progress(o.common);
+    const double started = monotonic_seconds();
+    double last_report = started;
+    int64_t last_results = 0;
+    while (!stop_requested()) {
+        // Commit and flush before waiting for input, so the pipeline never stalls.
+        if (open && (due || reader.idle())) {
+            store.commit();
+            open = false;
+            due = false;
+        }
+        if (!open) out().flush();
+        if (!reader.next(line)) break;
+        if (!open) {
+            store.refresh_settings();
+            store.begin();
+            store.housekeeping(frontier::now());
+            open = true;
+            pacer.restart();
+        }
+        bool bad = false;
+        std::string res = proc.process(line, frontier::now(), bad);
+        if (bad) ++rejected;
+        ++total;
+        if (!o.common.quiet) out().write_line(res);
+        due = pacer.record();
+        if (progress) {
+            double t = monotonic_seconds();
+            if (t - last_report >= 2) {
+                const DoneTally& k = proc.tally();
+                diag(std::to_string(k.results) + " results (" + per_second(k.results - last_results, t - last_report) +
+                     "): " + k.text());
+                last_report = t;
+                last_results = k.results;
+            }
+        }
+    }
+    if (open) store.commit();
+    out().flush();
+    if (progress || o.common.verbose) {
+        double secs = monotonic_seconds() - started;
+        char buf[32];
+        std::snprintf(buf, sizeof buf, "%.1f", secs);
+        diag(std::string(stop_requested() ? "stopped after " : "") + std::to_string(total) + " results in " + buf +
+             " s (" + per_second(total, secs) + "): " + proc.tally().text());
+    }
+    return rejected > 0 ? 1 : 0;
+}
+
+}  // namespace frontier
 
 int main(int argc, char** argv) {
     frontier::DoneOptions o;

@@ -1,5 +1,268 @@
 // frontier-lease: hand out URLs that may be fetched now, each with a lease.
-#include "cmd/commands.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <ctime>
+
+#include "core/clock.hpp"
+#include "core/error.hpp"
+#include "json/json.hpp"
+#include "net/address_guard.hpp"
+#include "core/output.hpp"
+#include "core/signals.hpp"
+#include "store/store.hpp"
+#include "core/tool.hpp"
+
+namespace frontier {
+
+struct LeaseOptions {
+    CommonOptions common;
+    int64_t n = 100;
+    int64_t per_queue = 1;
+    double host_discount = 0;
+    std::optional<double> ttl;  // nullopt: the lease.ttl setting
+    std::string url_class;
+    bool follow = false;
+    bool forever = false;
+    int64_t max_in_flight = 64;
+    double refill_ratio = 1.0;
+    double host_ratio = 0;         // also top up when queues with leases out < ratio x those after the last poll
+    double min_poll_interval = 0;  // seconds between two polls at least
+    double poll_interval = 0.2;
+    bool reclaim = false;  // end every lease out now, then exit
+};
+int run_lease(const LeaseOptions& o);
+
+namespace {
+
+std::string human_time(double t) {
+    time_t s = static_cast<time_t>(t);
+    struct tm tmv;
+    gmtime_r(&s, &tmv);
+    char buf[32];
+    strftime(buf, sizeof buf, "%Y-%m-%d %H:%M:%SZ", &tmv);
+    return buf;
+}
+
+void print_item(const LeaseItem& it) {
+    JsonWriter w;
+    w.begin();
+    w.field("url", it.url);
+    if (it.robots) w.field("robots", true);
+    w.field("lease", it.lease);
+    w.field("queue", it.queue);
+    if (!it.robots) {
+        w.field("priority", it.priority);
+        w.field("depth", it.depth);
+    }
+    w.field("attempt", it.attempt);
+    if (!it.type.empty()) w.field("type", it.type);
+    if (!it.discovery.empty()) w.field("discovery", it.discovery);
+    if (!it.via.empty()) w.field("via", it.via);
+    if (!it.meta.empty()) w.field_raw("meta", it.meta);
+    if (it.etag) w.field("etag", *it.etag);
+    if (it.http_last_modified) {
+        // Stored as given by fetch: epoch seconds (a number) or an HTTP date.
+        const std::string& v = *it.http_last_modified;
+        bool number = !v.empty() && v.find_first_not_of("0123456789.") == std::string::npos;
+        if (number) w.field_raw("http_last_modified", v);
+        else w.field("http_last_modified", v);
+    }
+    if (it.content_hash) w.field("content_hash", *it.content_hash);
+    w.field("expires", it.expires);
+    if (it.addresses) w.field("addresses", format_address_kinds(it.addresses));
+    if (!it.user_agent.empty()) w.field("user_agent", it.user_agent);
+    w.end();
+    out().write_line(w.str());
+}
+
+void explain(const LeaseOutcome& r, double now, bool quiet) {
+    if (quiet) return;
+    switch (r.status) {
+        case LeaseStatus::emitted: break;
+        case LeaseStatus::not_ready:
+            if (r.next_due)
+                diag("nothing is ready now; the next URL is due at " + human_time(*r.next_due) + " (in " +
+                     std::to_string(static_cast<int64_t>(std::ceil(std::max(0.0, *r.next_due - now)))) + " s)");
+            else
+                diag("nothing is ready now; work remains (leases out)");
+            break;
+        case LeaseStatus::paused:
+            diag("finished, but " + std::to_string(r.retired_urls) +
+                 " URLs are held in retired queues (pause at finish): inspect them with frontier-report --queues "
+                 "--state retired, raise budgets with frontier-budget, then lease again");
+            break;
+        case LeaseStatus::finished: diag("finished: nothing remains to lease"); break;
+    }
+}
+
+// --follow's closing line with --progress (or on a terminal).
+void follow_summary(int64_t emitted, double started, bool stopped) {
+    double secs = monotonic_seconds() - started;
+    char buf[32];
+    std::snprintf(buf, sizeof buf, "%.1f", secs);
+    std::string line = (stopped ? "stopped by a signal after leasing " : "leased ") + std::to_string(emitted) +
+                       " URLs in " + buf + " s (" + per_second(emitted, secs) + ")";
+    if (stopped) line += "; leases not answered expire and are handed out again";
+    diag(line);
+}
+
+int exit_code(LeaseStatus s) {
+    switch (s) {
+        case LeaseStatus::emitted: return 0;
+        case LeaseStatus::not_ready: return 3;
+        case LeaseStatus::paused: return 4;
+        case LeaseStatus::finished: return 5;
+    }
+    return 1;
+}
+
+// Leases per transaction of a non-follow batch (~0.5 KiB each until printed).
+constexpr int64_t kLeaseChunk = 10000;
+
+// The lease lifetime of a batch: --ttl, else the lease.ttl setting (a
+// stored value from before the bound is held to kMaxLeaseTtl).
+double lease_ttl(const LeaseOptions& o, Store& store) {
+    return o.ttl ? *o.ttl : std::min(store.settings().lease_ttl, kMaxLeaseTtl);
+}
+
+}  // namespace
+
+int run_lease(const LeaseOptions& o) {
+    if (o.n < 1) throw UsageError("-n must be at least 1");
+    if (o.per_queue < 1) throw UsageError("--per-queue must be at least 1");
+    if (!o.url_class.empty() && o.url_class != "acquisition" && o.url_class != "discovery")
+        throw UsageError("--class must be acquisition or discovery");
+    if (o.refill_ratio <= 0 || o.refill_ratio > 1) throw UsageError("--refill-ratio must be in (0, 1]");
+    if (!(o.host_ratio >= 0 && o.host_ratio <= 1)) throw UsageError("--host-ratio must be in [0, 1]");
+    if (!(o.min_poll_interval >= 0 && o.min_poll_interval <= 3600))
+        throw UsageError("--min-poll-interval must be 0 to 3600 seconds");
+    // NaN fails the test too.
+    if (o.ttl && !(*o.ttl > 0 && *o.ttl <= kMaxLeaseTtl))
+        throw UsageError("--ttl must be a number of seconds above 0 and at most 604800 (7 days)");
+    Store store(frontier_path(o.common), Store::Mode::write);
+    if (o.reclaim) {
+        if (o.follow) throw UsageError("--reclaim ends leases and exits: give it without --follow");
+        int64_t n = store.reclaim_leases(frontier::now());
+        if (!o.common.quiet)
+            diag("reclaimed " + std::to_string(n) + " lease" + (n == 1 ? "" : "s") +
+                 ": their URLs are queued again (a result that comes back for one is applied while the URL is "
+                 "not leased again)");
+        return 0;
+    }
+    LeaseRequest req;
+    req.n = o.n;
+    req.per_queue = o.per_queue;
+    req.host_discount = o.host_discount;
+    req.url_class = o.url_class;
+
+    if (!o.follow) {
+        // A large -n is leased in transactions of kLeaseChunk, each printed
+        // once committed: memory stays flat (a transaction holds its leases
+        // until COMMIT), and --per-queue counts over the whole batch.
+        req.ttl = lease_ttl(o, store);
+        req.now = frontier::now();
+        std::unordered_map<int64_t, int64_t> taken;
+        req.taken = &taken;
+        LeaseOutcome r;
+        bool emitted = false;
+        for (int64_t left = o.n; left > 0;) {
+            req.n = std::min(left, kLeaseChunk);
+            r = store.lease(req);
+            for (auto& it : r.items) print_item(it);
+            out().flush();
+            emitted = emitted || !r.items.empty();
+            left -= static_cast<int64_t>(r.items.size());
+            if (static_cast<int64_t>(r.items.size()) < req.n) break;  // nothing more ready now
+        }
+        if (emitted) return 0;
+        explain(r, req.now, o.common.quiet);
+        return exit_code(r.status);
+    }
+
+    // --follow: keep at most max_in_flight leases out frontier-wide.
+    // Progress (a terminal, or --progress): a line every 2 s of real time with
+    // the lease rate since the last line, and a closing summary.
+    const bool progress = show_progress(o.common);
+    const double started = monotonic_seconds();
+    double last_report = started;
+    double last_poll = started;
+    bool polled = false;
+    int64_t hosts_at_poll = 0;
+    int64_t emitted = 0, last_emitted = 0;
+    // Leases out before this run (a crashed or stopped pipeline, or another
+    // worker): say so, since they hold their queues until they expire.
+    if (int64_t before = store.count("leased") + store.count("robots_leased"); before > 0 && !o.common.quiet) {
+        std::optional<double> until = store.last_lease_expiry();
+        bool one = before == 1;
+        diag(std::to_string(before) + (one ? " lease is" : " leases are") +
+             " out from before this run (another worker, or a pipeline that stopped); " +
+             (one ? "its URL waits until it expires" : "their URLs wait until they expire") +
+             (until ? ", at the latest " + human_time(*until) : std::string()) +
+             (one ? "; if no one is fetching it, frontier-lease --reclaim hands it out again now"
+                  : "; if no one is fetching them, frontier-lease --reclaim hands them out again now"));
+    }
+    for (;;) {
+        if (stop_requested()) {
+            if (progress) follow_summary(emitted, started, true);
+            return 0;
+        }
+        store.refresh_settings();
+        req.ttl = lease_ttl(o, store);
+        req.now = frontier::now();
+        // Iudex's GenericWorkPollStrategy: poll when the orders out fall
+        // under --refill-ratio of --max-in-flight, or the hosts being
+        // fetched under --host-ratio of those right after the last poll,
+        // but not sooner than --min-poll-interval after it.
+        int64_t out_now = store.count("leased") + store.count("robots_leased");
+        double threshold = o.refill_ratio * static_cast<double>(o.max_in_flight);
+        bool low = static_cast<double>(out_now) < threshold || out_now == 0;
+        if (!low && o.host_ratio > 0 && hosts_at_poll > 0 && out_now < o.max_in_flight)
+            low = static_cast<double>(store.queues_in_flight()) < o.host_ratio * static_cast<double>(hosts_at_poll);
+        bool too_soon = polled && monotonic_seconds() - last_poll < o.min_poll_interval;
+        LeaseOutcome r;
+        if (low && !too_soon) {
+            req.max_in_flight = o.max_in_flight;
+            req.n = std::min<int64_t>(o.n, o.max_in_flight);
+            r = store.lease(req);
+            last_poll = monotonic_seconds();
+            polled = true;
+            if (o.host_ratio > 0) hosts_at_poll = store.queues_in_flight();
+        } else {
+            r.status = LeaseStatus::not_ready;
+            r.in_flight = out_now;
+        }
+        for (auto& it : r.items) print_item(it);
+        emitted += static_cast<int64_t>(r.items.size());
+        out().flush();
+        if (progress && monotonic_seconds() - last_report >= 2) {
+            double t = monotonic_seconds();
+            diag("leased " + std::to_string(emitted) + " (" + per_second(emitted - last_emitted, t - last_report) + "), " +
+                 std::to_string(r.in_flight) + " in flight, " + std::to_string(store.count("queued")) + " queued");
+            last_report = t;
+            last_emitted = emitted;
+        }
+        if (r.status == LeaseStatus::emitted) continue;
+        if ((r.status == LeaseStatus::finished || r.status == LeaseStatus::paused) && !o.forever) {
+            if (progress) follow_summary(emitted, started, false);
+            explain(r, req.now, o.common.quiet);
+            return r.status == LeaseStatus::paused ? 4 : 0;
+        }
+        // Sleep until the next URL is due or another process commits (results
+        // coming back, new URLs), checking the file's data version cheaply.
+        double wait = o.poll_interval;
+        if (r.next_due) wait = std::min(wait, std::max(0.0, *r.next_due - req.now));
+        if (too_soon) wait = std::min(wait, std::max(0.0, last_poll + o.min_poll_interval - monotonic_seconds()));
+        int64_t version = store.data_version();
+        for (double slept = 0; slept < wait && !stop_requested(); slept += 0.002) {
+            sleep_for(0.002);
+            if (store.data_version() != version) break;
+        }
+    }
+}
+
+}  // namespace frontier
 
 int main(int argc, char** argv) {
     frontier::LeaseOptions o;

@@ -1,6 +1,6 @@
 #include <catch2/catch.hpp>
 
-#include "cmd/budget_cmd.hpp"
+#include "policy/budget_edit.hpp"
 
 using namespace frontier;
 

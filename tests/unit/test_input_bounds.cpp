@@ -5,7 +5,7 @@
 // would refuse or that are not edits at all.
 #include <catch2/catch.hpp>
 
-#include "cmd/budget_cmd.hpp"
+#include "policy/budget_edit.hpp"
 #include "frontier/done.hpp"
 #include "frontier/enqueue.hpp"
 #include "core/error.hpp"
