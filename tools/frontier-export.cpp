@@ -11,7 +11,6 @@
 #include <cstring>
 
 #include "core/clock.hpp"
-#include "store/db.hpp"
 #include "core/error.hpp"
 #include "store/export_format.hpp"
 #include "core/output.hpp"

@@ -7,7 +7,6 @@
 
 #include "core/clock.hpp"
 #include "cmd/check_json.hpp"
-#include "store/db.hpp"
 #include "core/error.hpp"
 #include "store/export_format.hpp"
 #include "json/json.hpp"

@@ -533,4 +533,6 @@ void Store::add_seed_domain(const std::string& domain) {
     remember_seed_domain(impl_->seed_domains, domain);
 }
 
+void Store::set_page_cache_mib(int mib) { db_->set_page_cache_mib(mib); }
+
 }  // namespace frontier

@@ -139,6 +139,11 @@ public:
     // a waiting tool to notice new work.
     int64_t data_version();
 
+    // SQLite's page cache for this connection (no effect on PostgreSQL).
+    void set_page_cache_mib(int mib);
+
+    // The connection, for the storage module's own parts (lib/store/) and
+    // tests; tools go through the methods above.
     Db& db() { return *db_; }
 
 private:

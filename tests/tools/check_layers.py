@@ -1,6 +1,7 @@
 #!/usr/bin/env python3
 """The lib/ layering rule (README, Layout): a folder includes only itself and
-the folders listed before it. Prints each include that goes up; exit 1 if any."""
+the folders listed before it; tools/ include no storage internals (the
+connection, a backend). Prints each include that breaks this; exit 1 if any."""
 import glob, os, re, sys
 
 ORDER = ['core', 'json', 'web', 'net', 'policy', 'report', 'store', 'frontier', 'fetch', 'cmd']
@@ -20,6 +21,13 @@ for f in sorted(files):
             print(f'{f}:{n}: include "{m.group(1)}" names no folder'); bad += 1
         elif dep in ORDER and ORDER.index(dep) > ORDER.index(top):
             print(f'{f}:{n}: lib/{top}/ includes lib/{dep}/ (a later layer)'); bad += 1
+# Tools use the store's methods, never the connection or a backend.
+PRIVATE = ('store/db.hpp', 'store/store_impl.hpp', 'store/sqlite/', 'store/pg/')
+for f in sorted(glob.glob(os.path.join(root, 'tools/*.cpp'))):
+    for n, line in enumerate(open(f, encoding='utf-8'), 1):
+        m = re.match(r'\s*#\s*include\s+"([^"]+)"', line)
+        if m and m.group(1).startswith(PRIVATE):
+            print(f'{f}:{n}: a tool includes the storage internals "{m.group(1)}"'); bad += 1
 if not files:
     print('no sources found'); bad += 1
 sys.exit(1 if bad else 0)
