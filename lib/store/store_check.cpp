@@ -15,6 +15,10 @@
 
 namespace frontier {
 
+// The longest lease a tool hands out (lease.ttl is at most 7 days), with a
+// second of slack for clocks read at different moments.
+constexpr double kMaxLeaseSeconds = 604800 + 1;
+
 namespace {
 
 // Collects the violations of the check that is running.
@@ -189,10 +193,9 @@ CheckResult check_frontier(Store& store, double now, int64_t max_details) {
             if (state == 1) {
                 if (st.is_null(5))
                     lease_problems.push_back("leased url " + short_url(url) + " has no lease expiry");
-                else if (st.dbl(5) <= now)
-                    lease_problems.push_back("lease of " + short_url(url) + " expired at " +
-                                             num(st.dbl(5)) + " (now " + num(now) +
-                                             ") and was not reclaimed");
+                else if (st.dbl(5) > now + kMaxLeaseSeconds)
+                    lease_problems.push_back("lease of " + short_url(url) + " expires at " + num(st.dbl(5)) +
+                                             " (now " + num(now) + "), later than lease.ttl allows");
             }
         }
     }
@@ -208,9 +211,9 @@ CheckResult check_frontier(Store& store, double now, int64_t max_details) {
             ++robots_leased;
             if (st.is_null(2)) c.fail("robots.txt lease of " + st.str(0) + " belongs to no queue");
             else ++robots_per_queue[st.i64(2)];
-            if (st.dbl(1) <= now)
-                c.fail("robots.txt lease of " + st.str(0) + " expired at " + num(st.dbl(1)) + " (now " +
-                       num(now) + ") and was not reclaimed");
+            if (st.dbl(1) > now + kMaxLeaseSeconds)
+                c.fail("robots.txt lease of " + st.str(0) + " expires at " + num(st.dbl(1)) + " (now " +
+                       num(now) + "), later than lease.ttl allows");
         }
     }
 

@@ -42,9 +42,10 @@ struct CheckResult {
 //   url-refs       every URL's queue and host exist
 //   duplicate-url  no canonical URL is stored twice
 //   fingerprint    every URL's fingerprint is XXH3-64 of its text
-//   lease          every leased URL has an expiry, and none is past it at `now`
-//                  (robots.txt leases too): an expired lease that no tool has
-//                  reclaimed yet is reported
+//   lease          every leased URL (and robots.txt lease) has an expiry,
+//                  at most lease.ttl's bound (7 days) from `now`; an expired
+//                  lease that no tool has taken back yet is normal, not a
+//                  violation
 //   counters       the global URL counters (queued, leased, done, failed,
 //                  blocked, disabled, robots_leased, added, queues, depth:*,
 //                  heat:*) equal a recount from the urls, hosts and queues tables
