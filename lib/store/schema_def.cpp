@@ -1,5 +1,7 @@
 #include "store/schema_def.hpp"
 
+#include "store/sql_codes.hpp"
+
 namespace frontier {
 
 namespace {
@@ -66,10 +68,10 @@ std::vector<TableDef> make_tables() {
       {"host_down", T::integer, true, "0"},
       {"created_at", T::real, false}},
      {"key"},
-     {"CREATE INDEX queues_ready ON queues(best, served) WHERE sched = 0",
-      "CREATE INDEX queues_wake ON queues(wake_at) WHERE sched = 1",
-      "CREATE INDEX queues_inactive ON queues(inactive_seq) WHERE state = 1",
-      "CREATE INDEX queues_retired ON queues(retired_seq) WHERE state >= 2"}},
+     {"CREATE INDEX queues_ready ON queues(best, served) WHERE sched = " SCHED_READY,
+      "CREATE INDEX queues_wake ON queues(wake_at) WHERE sched = " SCHED_SLEEPING,
+      "CREATE INDEX queues_inactive ON queues(inactive_seq) WHERE state = " QUEUE_INACTIVE,
+      "CREATE INDEX queues_retired ON queues(retired_seq) WHERE state >= " QUEUE_RETIRED}},
     {"hosts",
      "id",
      {{"id", T::integer, true},
@@ -133,9 +135,10 @@ std::vector<TableDef> make_tables() {
       {"first_success", T::real, false}},
      {},
      {"CREATE INDEX urls_fp ON urls(fp)",
-      "CREATE INDEX urls_next ON urls(queue_id, rank, tier, tier_key, cost, id) WHERE state = 0 AND due_at IS NULL",
+      "CREATE INDEX urls_next ON urls(queue_id, rank, tier, tier_key, cost, id) WHERE state = " URL_QUEUED
+      " AND due_at IS NULL",
       "CREATE INDEX urls_due ON urls(due_at) WHERE due_at IS NOT NULL",
-      "CREATE INDEX urls_lease ON urls(lease_expires) WHERE state = 1"}},
+      "CREATE INDEX urls_lease ON urls(lease_expires) WHERE state = " URL_LEASED}},
     };
 }
 
