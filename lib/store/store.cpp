@@ -47,10 +47,12 @@ void Store::commit() {
     for (auto& [sql, st] : impl_->stmts) st.reset();
     db_->commit();
     in_tx_ = false;
+    impl_->prefetched.clear();
 }
 
 void Store::rollback() {
     ++rollbacks_;
+    impl_->prefetched.clear();
     impl_->url_updates.clear();
     impl_->queue_deltas.clear();
     impl_->fetch_deltas.clear();

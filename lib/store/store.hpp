@@ -139,6 +139,13 @@ public:
     // a waiting tool to notice new work.
     int64_t data_version();
 
+    // Reads the stored rows of these fingerprints in one statement, so that
+    // add_url for them asks the database nothing more in this transaction
+    // (PostgreSQL, where each read is a round trip; SQLite reads its own
+    // pages faster than it would build the map: no-op). Call inside a
+    // transaction, with the fingerprints of the records about to be added.
+    void prefetch_fingerprints(const std::vector<uint64_t>& fps);
+
     // SQLite's page cache for this connection (no effect on PostgreSQL).
     void set_page_cache_mib(int mib);
 

@@ -11,37 +11,51 @@
 
 namespace frontier {
 
+namespace {
+
+// The columns add_url reads of a known URL row, and the row read from them.
+#define FRONTIER_KNOWN_COLUMNS \
+    "id, url, state, priority, recrawl, last_modified, queue_id, due_at, successes, last_success, next_visit, tier, tier_key"
+KnownUrl read_known(const Stmt& f) {
+    return {f.i64(0),  f.i64(2),     f.i64(6),     f.i64(4),     f.i64(8),
+            f.dbl(3),  fork_tier(static_cast<int>(f.i64(11)), f.dbl(12)),
+            f.opt_dbl(5), f.opt_dbl(7), f.opt_dbl(9), f.opt_dbl(10), f.str(1)};
+}
+
+}  // namespace
+
 AddResult Store::add_url(const AddRequest& r) {
     Impl& m = *impl_;
     const Settings& s = settings();
     m.now = r.now;
 
     // Known URL? Every row with this fingerprint is compared by text.
-    struct Known {
-        int64_t id, state, queue_id, recrawl, successes;
-        double priority;
-        bool fork;
-        std::optional<double> last_modified, due_at, last_success, next_visit;
-    };
+    using Known = KnownUrl;
     std::optional<Known> known;
-    for (;;) {
-        Stmt& f = m.q("SELECT id, url, state, priority, recrawl, last_modified, queue_id, due_at, successes, "
-                      "last_success, next_visit, tier, tier_key FROM urls WHERE fp = ?");
-        f.bind(1, static_cast<int64_t>(r.fp));
-        while (f.step()) {
-            if (f.text(1) != r.url.url) continue;
-            known = Known{f.i64(0), f.i64(2), f.i64(6), f.i64(4), f.i64(8), f.dbl(3),
-                          fork_tier(static_cast<int>(f.i64(11)), f.dbl(12)),
-                          f.opt_dbl(5), f.opt_dbl(7), f.opt_dbl(9), f.opt_dbl(10)};
-            break;
+    const int64_t fp = static_cast<int64_t>(r.fp);
+    if (auto pre = m.prefetched.find(fp); pre != m.prefetched.end()) {
+        for (const Known& k : pre->second)
+            if (k.url == r.url.url) known = k;
+        // This record may write the row: the next one with this fingerprint
+        // reads it again.
+        m.prefetched.erase(pre);
+    } else {
+        for (;;) {
+            Stmt& f = m.q("SELECT " FRONTIER_KNOWN_COLUMNS " FROM urls WHERE fp = ?");
+            f.bind(1, fp);
+            while (f.step()) {
+                if (f.text(1) != r.url.url) continue;
+                known = read_known(f);
+                break;
+            }
+            f.reset();
+            // frontier-done holds URL-row updates until commit: write this row's
+            // first, then read it again (a link to a URL finished earlier in the
+            // same transaction).
+            if (!known || !m.url_updates.holds(known->id)) break;
+            m.settle_url(known->id);
+            known.reset();
         }
-        f.reset();
-        // frontier-done holds URL-row updates until commit: write this row's
-        // first, then read it again (a link to a URL finished earlier in the
-        // same transaction).
-        if (!known || !m.url_updates.holds(known->id)) break;
-        m.settle_url(known->id);
-        known.reset();
     }
     if (known) {
         bool lm_changed = r.last_modified && (!known->last_modified || *known->last_modified != *r.last_modified);
@@ -134,6 +148,24 @@ AddResult Store::add_url(const AddRequest& r) {
     // over many hosts would hold a delta per queue: bounded memory instead.
     if (m.queue_deltas.size() >= kMaxPendingQueues) m.flush();
     return {AddStatus::added, {}};
+}
+
+void Store::prefetch_fingerprints(const std::vector<uint64_t>& fps) {
+    Impl& m = *impl_;
+    if (!db_->postgres() || fps.empty()) return;
+    // The array as PostgreSQL's text form, {1,-2,3}: one parameter, one
+    // round trip for the whole chunk.
+    std::string arr = "{";
+    for (uint64_t fp : fps) {
+        if (arr.size() > 1) arr += ',';
+        arr += std::to_string(static_cast<int64_t>(fp));
+        m.prefetched.try_emplace(static_cast<int64_t>(fp));
+    }
+    arr += '}';
+    Stmt& f = m.q("SELECT " FRONTIER_KNOWN_COLUMNS ", fp FROM urls WHERE fp = ANY(?)");
+    f.bind(1, arr);
+    while (f.step()) m.prefetched[f.i64(13)].push_back(read_known(f));
+    f.reset();
 }
 
 }  // namespace frontier

@@ -47,6 +47,15 @@ struct BudgetLimits {
     int64_t total = -1;
 };
 
+// A stored URL row as Store::add_url reads it (lib/store/store_add.cpp).
+struct KnownUrl {
+    int64_t id, state, queue_id, recrawl, successes;
+    double priority;
+    bool fork;
+    std::optional<double> last_modified, due_at, last_success, next_visit;
+    std::string url;
+};
+
 struct Store::Impl {
     explicit Impl(Db& d) : db(d) {}
     Db& db;
@@ -171,6 +180,13 @@ struct Store::Impl {
     void flush_url_updates() {
         url_updates.drain([this](const UrlUpdate& u) { write_url_update(u); });
     }
+    // PostgreSQL, frontier-add: the URL rows of a chunk's fingerprints, read
+    // in one statement (Store::prefetch_fingerprints) so that add_url needs no
+    // query per URL. A fingerprint in the map is known for this transaction:
+    // its rows (none: not stored). add_url drops a fingerprint whose row it
+    // writes, so the next record with it reads the row again. Cleared at
+    // commit and rollback.
+    std::unordered_map<int64_t, std::vector<KnownUrl>> prefetched;
     // Crawl-delay of a host (cached per transaction; robots results clear it).
     std::optional<double> crawl_delay(int64_t host_id);
     std::unordered_map<int64_t, std::optional<double>> crawl_delays;
