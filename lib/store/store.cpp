@@ -53,6 +53,8 @@ void Store::commit() {
 void Store::rollback() {
     ++rollbacks_;
     impl_->prefetched.clear();
+    impl_->pending_cols.clear();
+    impl_->pending_rows = 0;
     impl_->url_updates.clear();
     impl_->queue_deltas.clear();
     impl_->fetch_deltas.clear();
@@ -323,6 +325,7 @@ int64_t Store::count(std::string_view name) {
 }
 
 void Store::Impl::flush() {
+    flush_pending_urls();
     flush_url_updates();
     flush_fetches();  // first: the queue rows rescheduled below then hold them
     for (auto& [id, d] : queue_deltas) {

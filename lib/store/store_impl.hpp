@@ -187,6 +187,15 @@ struct Store::Impl {
     // writes, so the next record with it reads the row again. Cleared at
     // commit and rollback.
     std::unordered_map<int64_t, std::vector<KnownUrl>> prefetched;
+    // PostgreSQL, frontier-add (once prefetch_fingerprints was called): new
+    // URL rows are collected as one text array per column and inserted
+    // together, one statement per kPendingRows rows (unnest), before any
+    // read of the urls table and at commit. Cleared at rollback.
+    bool batch_inserts = false;
+    std::vector<std::string> pending_cols;
+    size_t pending_rows = 0;
+    static constexpr size_t kPendingRows = 2048;
+    void flush_pending_urls();
     // Crawl-delay of a host (cached per transaction; robots results clear it).
     std::optional<double> crawl_delay(int64_t host_id);
     std::unordered_map<int64_t, std::optional<double>> crawl_delays;
