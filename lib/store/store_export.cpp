@@ -34,6 +34,10 @@ std::vector<ExportTable> make_tables() {
           {"total", T::integer, false}}},
         {"seed_domains", "domain", {{"domain", T::text, true}}},
         {"counters", "name", {{"name", T::text, true}, {"n", T::integer, true}}},
+        {"timeline",
+         "minute",
+         {{"minute", T::integer, true}, {"pages", T::integer, true}, {"bytes", T::integer, true},
+          {"errors", T::integer, true}}},
         {"queues",
          "id",
          {{"id", T::integer, true},
@@ -64,7 +68,8 @@ std::vector<ExportTable> make_tables() {
           {"n429", T::integer, true},
           {"retry_after_blocks", T::integer, true},
           {"host_down", T::integer, true},
-          {"created_at", T::real, false}},
+          {"created_at", T::real, false},
+          {"bytes", T::integer, true, true}},
          {"key"}},
         {"hosts",
          "id",
@@ -491,8 +496,11 @@ RowProblem decode_row(const Record& r, ImportRow& row) {
         }
     }
     for (size_t i = 0; i < row.values.size(); ++i)
-        if (row.table->columns[i].not_null && row.values[i].kind == ImportValue::Kind::null)
-            return {"missing-field", row.table->columns[i].name};
+        if (row.table->columns[i].not_null && row.values[i].kind == ImportValue::Kind::null) {
+            if (!row.table->columns[i].zero_when_missing) return {"missing-field", row.table->columns[i].name};
+            row.values[i].kind = ImportValue::Kind::integer;
+            row.values[i].i = 0;
+        }
     return {};
 }
 

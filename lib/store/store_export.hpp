@@ -33,6 +33,7 @@ struct ExportColumn {
     const char* name;
     ColumnType type;
     bool not_null;  // an import row must give it (the schema has no NULL for it)
+    bool zero_when_missing = false;  // a column added later: an older export's row without it imports 0
 };
 
 struct ExportTable {
