@@ -192,28 +192,27 @@ std::string balance_cell(const QueueRow& r) {
     return "<td>" + grouped(r.session_balance) + "</td>";
 }
 
-std::string queue_table(const std::vector<QueueRow>& rows) {
+// The queue tables of the summary; latency and robots.txt are in the hosts
+// table, so these fit a 1280 px page.
+std::string queue_table(const std::vector<QueueRow>& rows, double now) {
     std::string o =
         "<table><thead><tr><th>queue</th><th class=\"st-cell\">state</th><th>size</th><th>enqueued</th><th>balance</th>"
         "<th>last cost (avg)</th><th>spend / budget</th><th>errors</th><th>in flight</th><th>last dequeue (UTC)</th>"
-        "<th>wake (UTC)</th><th>latency ms</th><th>robots</th>"
-        "<th class=\"url\">last peeked URL</th></tr></thead><tbody>";
+        "<th>wake (UTC)</th><th class=\"url\">last peeked URL</th></tr></thead><tbody>";
     for (auto& r : rows) {
         char avg[32] = "-";
         if (r.average_cost) snprintf(avg, sizeof avg, "%.1f", *r.average_cost);
-        char lat[32] = "-";
-        if (r.avg_latency_ms) snprintf(lat, sizeof lat, "%.0f", *r.avg_latency_ms);
-        o += "<tr>" + name_cell(r.queue) + "<td class=\"st-cell\"><span class=\"st st-" + report_state_name(r.state) +
+        o += "<tr>" + name_cell(r.queue, 28) + "<td class=\"st-cell\"><span class=\"st st-" + report_state_name(r.state) +
              "\">" + report_state_name(r.state) + "</span></td><td>" + grouped(r.size) + "</td><td>" +
              grouped(r.enqueued) + "</td>" + balance_cell(r) + "<td>" +
              (r.last_cost ? grouped(*r.last_cost) + " (" + avg + ")" : std::string("-")) + "</td><td>" +
              grouped(r.total_spend) + " / " + (r.total_budget >= 0 ? grouped(r.total_budget) : std::string("no limit")) +
              "</td><td>" + grouped(r.error_count) + "</td><td>" + grouped(r.in_flight) + "</td><td>" +
-             abs_time(r.last_dequeue_at) + "</td><td>" + abs_time(r.wake_at > 0 ? std::optional<double>(r.wake_at) : std::nullopt) +
-             "</td><td>" + lat + "</td><td>" + html_escape(r.robots) + "</td>" + url_cell(r.last_peek_url.value_or("-")) +
-             "</tr>";
+             abs_time(r.last_dequeue_at) + "</td><td>" +
+             abs_time(r.wake_at > now ? std::optional<double>(r.wake_at) : std::nullopt) + "</td>" +
+             url_cell(r.last_peek_url.value_or("-"), 40) + "</tr>";
     }
-    if (rows.empty()) o += "<tr><td colspan=\"14\">none</td></tr>";
+    if (rows.empty()) o += "<tr><td colspan=\"12\">none</td></tr>";
     return o + "</tbody></table>";
 }
 
@@ -472,8 +471,8 @@ std::string render_report_html(const Summary& s, const std::vector<QueueRow>& lo
     card("Seeds", "<div class=\"scroll\">" + seed_table(crawl.seeds) + "</div>", true);
     card("Failed URLs (latest first)", "<div class=\"scroll\">" + failed_table(crawl.failed) + "</div>", true);
     card("Hosts with errors", "<div class=\"scroll\">" + failing_hosts_table(crawl.failing_hosts) + "</div>", true);
-    card("Longest queues", "<div class=\"scroll\">" + queue_table(longest) + "</div>", true);
-    card("Most expensive queues", "<div class=\"scroll\">" + queue_table(costly) + "</div>", true);
+    card("Longest queues", "<div class=\"scroll\">" + queue_table(longest, s.now) + "</div>", true);
+    card("Most expensive queues", "<div class=\"scroll\">" + queue_table(costly, s.now) + "</div>", true);
     o += "</div>\n</body></html>\n";
     return o;
 }
