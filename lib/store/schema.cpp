@@ -295,7 +295,8 @@ void ensure_schema(Db& db, bool may_write) {
         db.exec("INSERT INTO counters(name, n) SELECT 'crawl:pages', count(*) FROM urls WHERE fetched_at IS NOT NULL");
         db.exec("INSERT INTO counters(name, n) SELECT 'crawl:errors', count(*) FROM urls WHERE fetched_at IS NOT NULL "
                 "AND " + err);
-        db.exec("INSERT INTO counters(name, n) SELECT 'visit:novel', count(*) FROM urls WHERE successes > 0");
+        db.exec("INSERT INTO counters(name, n) SELECT 'visit:novel', count(*) FROM urls WHERE successes > 0 "
+                "AND status >= 200 AND status < 300");
         db.exec("INSERT INTO counters(name, n) SELECT 'visit:revisit', coalesce(sum(successes - 1), 0) FROM urls "
                 "WHERE successes > 1");
         std::string tab = pg ? "chr(9)" : "char(9)";
