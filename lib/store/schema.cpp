@@ -288,13 +288,12 @@ void ensure_schema(Db& db, bool may_write) {
         std::string minute = pg ? "CAST(floor(fetched_at / 60) AS BIGINT)" : "CAST(fetched_at / 60 AS INTEGER)";
         std::string err = "(error_class IS NOT NULL OR status >= 400)";
         db.exec("INSERT INTO timeline(minute, pages, bytes, errors) SELECT " + minute + ", count(*), 0, "
-                "count(CASE WHEN " + err + " THEN 1 END) FROM urls WHERE fetched_at IS NOT NULL AND fetched_at >= 0 "
+                "count(CASE WHEN " + err + " THEN 1 END) FROM urls WHERE fetched_at >= 0 "
                 "GROUP BY 1");
         std::string cat = pg ? "'status:' || CAST(status AS TEXT)" : "'status:' || status";
         db.exec("INSERT INTO counters(name, n) SELECT " + cat + ", count(*) FROM urls WHERE status > 0 GROUP BY status");
-        db.exec("INSERT INTO counters(name, n) SELECT 'crawl:pages', count(*) FROM urls WHERE fetched_at IS NOT NULL");
-        db.exec("INSERT INTO counters(name, n) SELECT 'crawl:errors', count(*) FROM urls WHERE fetched_at IS NOT NULL "
-                "AND " + err);
+        db.exec("INSERT INTO counters(name, n) SELECT 'crawl:pages', count(*) FROM urls WHERE fetched_at >= 0");
+        db.exec("INSERT INTO counters(name, n) SELECT 'crawl:errors', count(*) FROM urls WHERE fetched_at >= 0 AND " + err);
         db.exec("INSERT INTO counters(name, n) SELECT 'visit:novel', count(*) FROM urls WHERE successes > 0 "
                 "AND status >= 200 AND status < 300");
         db.exec("INSERT INTO counters(name, n) SELECT 'visit:revisit', coalesce(sum(successes - 1), 0) FROM urls "
