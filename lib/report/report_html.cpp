@@ -287,7 +287,7 @@ std::string timeline_chart(const Summary& s) {
          "</text><text x=\"" + px(left_w - 6) + "\" y=\"" + px(base) + "\" text-anchor=\"end\" class=\"num\">0</text>";
     for (auto& b : s.timeline) {
         double x = left_w + area * (b.start - t0) / std::max(t1 - t0, 1.0);
-        double w = std::max(1.0, slot * 0.85);
+        double w = std::clamp(slot * 0.85, 1.0, 40.0);
         double h = (base - top) * static_cast<double>(b.pages) / static_cast<double>(max);
         double he = (base - top) * static_cast<double>(b.errors) / static_cast<double>(max);
         std::string tip = "<title>" + format_iso8601(b.start) + ": " + grouped(b.pages) + " results, " + grouped(b.errors) +

@@ -3,7 +3,7 @@
 # on the same input (not part of `make bench`; minutes at N=1000000):
 #   - one frontier of N generated URLs (tests/bench/gen-urls.py N N/100),
 #     added and leased whole with OLD's tools (politeness off, as B2);
-#   - a copy migrated by NEW (frontier-config), timed: the back-fill;
+#   - a copy migrated by NEW (an empty frontier-add), timed: the back-fill;
 #   - frontier-done of the same N results (status 200, bytes, content type,
 #     duration) by OLD on one copy and NEW on the other: results/s and the
 #     ratio new/old;
@@ -38,7 +38,7 @@ for i, l in enumerate(open(sys.argv[1])):
 PY
 echo "results: $(wc -l < "$d/results.jsonl")"
 cp "$d/old.db" "$d/new.db"
-t0=$(now); /usr/bin/time -f "%M" -o "$d/t" "$NEW/frontier-config" -f "$d/new.db" > /dev/null; t1=$(now)
+t0=$(now); /usr/bin/time -f "%M" -o "$d/t" "$NEW/frontier-add" -q -f "$d/new.db" < /dev/null; t1=$(now)
 echo "migration 3 -> 4 (back-fill) of $N URLs by NEW: $(echo "$t1 - $t0" | bc) s, peak RSS $(( $(cat "$d/t") / 1024 )) MiB"
 # REPEAT rounds, old and new alternating on fresh copies (the machine's load moves).
 REPEAT="${REPEAT:-2}"
