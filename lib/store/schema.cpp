@@ -248,6 +248,27 @@ void ensure_schema(Db& db, bool may_write) {
     if (!may_write)
         throw DbError("the frontier file has schema version " + std::to_string(v) + " and needs migrating to " +
                       std::to_string(kSchemaVersion) + "; run any writing tool (e.g. frontier-config) once");
+    // The back-fill of version 4 groups and indexes the whole URL table:
+    // sorted on disk, with the sorter and page cache at 16 MiB, so memory
+    // stays flat on a large frontier (as in frontier-report --check); the
+    // connection's usual settings come back after.
+    bool big_sorts = !db.postgres() && v < 4;
+    if (big_sorts) {
+        db.exec("PRAGMA temp_store=FILE");
+        db.set_page_cache_mib(16);
+    }
+    struct Restore {
+        Db& db;
+        bool on;
+        ~Restore() {
+            if (!on) return;
+            try {
+                db.exec("PRAGMA temp_store=MEMORY");
+                db.set_page_cache_mib(32);
+            } catch (...) {
+            }
+        }
+    } restore{db, big_sorts};
     Transaction tx(db);
     v = user_version(db);  // another process may have migrated meanwhile
     if (v == 0 && db.postgres()) {
