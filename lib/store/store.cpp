@@ -58,6 +58,7 @@ void Store::rollback() {
     impl_->heat_added.clear();
     impl_->heat_depth_added.clear();
     impl_->timeline_deltas.clear();
+    impl_->crawl_delta = {};
     for (auto& d : impl_->depth_added) d = 0;
     impl_->counter_deltas.clear();
     impl_->serve_seq.reset();

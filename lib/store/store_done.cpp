@@ -75,17 +75,21 @@ void Store::Impl::flush_fetches() {
 // transaction as the result.
 void Store::Impl::note_result(const FetchFacts& f, bool error, int64_t successes_before, double now) {
     int64_t bytes = f.bytes.value_or(0);
-    count("crawl:pages", 1);
-    if (bytes) count("crawl:bytes", bytes);
-    if (error) count("crawl:errors", 1);
-    if (f.has_status && f.status > 0) count("status:" + std::to_string(f.status), 1);
-    if (f.status == 304) count("visit:not-modified", 1);
-    else if (f.status >= 200 && f.status < 300 && f.error_class.empty())
-        count(successes_before > 0 ? "visit:revisit" : "visit:novel", 1);
-    if (f.status >= 200 && f.status < 300 && f.error_class.empty()) {
-        std::string key = mime_key(f.content_type.value_or(""));
-        count("mime:" + key, 1);
-        if (bytes) count("mime-bytes:" + key, bytes);
+    CrawlDelta& c = crawl_delta;
+    ++c.pages;
+    c.bytes += bytes;
+    if (error) ++c.errors;
+    if (f.has_status && f.status > 0) ++c.statuses[f.status];
+    bool ok = f.status >= 200 && f.status < 300 && f.error_class.empty();
+    if (f.status == 304) ++c.not_modified;
+    else if (ok) ++(successes_before > 0 ? c.revisit : c.novel);
+    if (ok) {
+        // Keyed by the raw header (a crawl sends few distinct ones); mime_key
+        // runs once per distinct value at flush. Bounded like the other deltas.
+        auto& m = c.mimes[f.content_type.value_or("")];
+        ++m.first;
+        m.second += bytes;
+        if (c.mimes.size() >= kMaxPendingQueues) flush_timeline();
     }
     TimelineDelta& t = timeline_deltas[static_cast<int64_t>(std::floor(now / 60))];
     ++t.pages;
@@ -94,6 +98,20 @@ void Store::Impl::note_result(const FetchFacts& f, bool error, int64_t successes
 }
 
 void Store::Impl::flush_timeline() {
+    CrawlDelta& c = crawl_delta;
+    if (c.pages) count("crawl:pages", c.pages);
+    if (c.bytes) count("crawl:bytes", c.bytes);
+    if (c.errors) count("crawl:errors", c.errors);
+    if (c.novel) count("visit:novel", c.novel);
+    if (c.revisit) count("visit:revisit", c.revisit);
+    if (c.not_modified) count("visit:not-modified", c.not_modified);
+    for (auto& [st, n] : c.statuses) count("status:" + std::to_string(st), n);
+    for (auto& [ct, m] : c.mimes) {
+        std::string key = mime_key(ct);
+        count("mime:" + key, m.first);
+        if (m.second) count("mime-bytes:" + key, m.second);
+    }
+    c = CrawlDelta{};
     for (auto& [minute, t] : timeline_deltas)
         q("INSERT INTO timeline(minute, pages, bytes, errors) VALUES (?, ?, ?, ?) ON CONFLICT(minute) DO UPDATE SET "
           "pages = timeline.pages + excluded.pages, bytes = timeline.bytes + excluded.bytes, "

@@ -184,6 +184,13 @@ struct Store::Impl {
         int64_t pages = 0, bytes = 0, errors = 0;
     };
     std::map<int64_t, TimelineDelta> timeline_deltas;  // minute (now / 60) -> sums
+    // Per-result deltas kept as numbers (no counter name built per result);
+    // flush_timeline() turns them into counter deltas.
+    struct CrawlDelta {
+        int64_t pages = 0, bytes = 0, errors = 0, novel = 0, revisit = 0, not_modified = 0;
+        std::unordered_map<int64_t, int64_t> statuses;
+        std::unordered_map<std::string, std::pair<int64_t, int64_t>> mimes;  // raw Content-Type -> count, bytes
+    } crawl_delta;
     void note_result(const FetchFacts& f, bool error, int64_t visits_before, double now);
     void flush_timeline();
 };
