@@ -195,7 +195,7 @@ void for_each_failed_url(Store& store, int64_t limit, const std::function<void(c
     ReadSnapshot snapshot(db);
     Stmt st = db.prepare(
         "SELECT u.url, q.key, u.status, u.error_class, u.reason, u.fetched_at FROM urls u "
-        "JOIN queues q ON q.id = u.queue_id WHERE u.state = 3 ORDER BY u.fetched_at DESC, u.id DESC LIMIT ?1");
+        "JOIN queues q ON q.id = u.queue_id WHERE u.state = 3 ORDER BY u.fetched_at DESC NULLS LAST, u.id DESC LIMIT ?1");
     ResetOnExit guard{st};
     st.bind(1, limit);
     while (st.step()) {
