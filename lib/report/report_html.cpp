@@ -268,17 +268,20 @@ std::string failing_hosts_table(const std::vector<QueueRow>& rows) {
     return o + "</tbody></table>";
 }
 
-// Pages per time bucket (errors in red on top of the successful ones),
-// time axis labelled in UTC at the first and last bucket.
-std::string timeline_chart(const Summary& s) {
-    const double width = 1100, height = 230, base = 190, top = 16, left_w = 50;
-    std::string o = "<svg class=\"chart\" id=\"chart-timeline\" role=\"img\" viewBox=\"0 0 " + px(width) + " " +
-                    px(height) + "\" width=\"100%\"><title>URL results per " + format_duration(static_cast<double>(s.timeline_bucket)) +
-                    " (UTC)</title>";
+// Results per time bucket (errors in red under the successful ones), or
+// with `bytes` the bytes per bucket; time axis labelled in UTC at the first
+// and last bucket.
+std::string timeline_chart(const Summary& s, bool bytes) {
+    const double width = 1100, height = bytes ? 170 : 230, top = 16, left_w = 70;
+    const double base = height - 40;
+    std::string o = std::string("<svg class=\"chart\" id=\"") + (bytes ? "chart-timeline-bytes" : "chart-timeline") +
+                    "\" role=\"img\" viewBox=\"0 0 " + px(width) + " " + px(height) + "\" width=\"100%\"><title>" +
+                    (bytes ? "Bytes" : "URL results") + " per " +
+                    format_duration(static_cast<double>(s.timeline_bucket)) + " (UTC)</title>";
     if (s.timeline.empty()) return o + "<text x=\"10\" y=\"20\">no URL result recorded yet</text></svg>";
     double t0 = s.timeline.front().start, t1 = s.timeline.back().start + static_cast<double>(s.timeline_bucket);
     int64_t max = 1;
-    for (auto& b : s.timeline) max = std::max(max, b.pages);
+    for (auto& b : s.timeline) max = std::max(max, bytes ? b.bytes : b.pages);
     double area = width - left_w - 10;
     double slot = area * static_cast<double>(s.timeline_bucket) / std::max(t1 - t0, 1.0);
     o += "<line x1=\"" + px(left_w) + "\" y1=\"" + px(base) + "\" x2=\"" + px(width - 10) + "\" y2=\"" + px(base) +
@@ -288,10 +291,16 @@ std::string timeline_chart(const Summary& s) {
     for (auto& b : s.timeline) {
         double x = left_w + area * (b.start - t0) / std::max(t1 - t0, 1.0);
         double w = std::clamp(slot * 0.85, 1.0, 40.0);
-        double h = (base - top) * static_cast<double>(b.pages) / static_cast<double>(max);
-        double he = (base - top) * static_cast<double>(b.errors) / static_cast<double>(max);
         std::string tip = "<title>" + format_iso8601(b.start) + ": " + grouped(b.pages) + " results, " + grouped(b.errors) +
                           " errors, " + grouped(b.bytes) + " bytes</title>";
+        if (bytes) {
+            double h = (base - top) * static_cast<double>(b.bytes) / static_cast<double>(max);
+            o += "<rect class=\"tl-bytes\" x=\"" + px(x) + "\" y=\"" + px(base - h) + "\" width=\"" + px(w) +
+                 "\" height=\"" + px(h) + "\" fill=\"#6b8fc7\">" + tip + "</rect>";
+            continue;
+        }
+        double h = (base - top) * static_cast<double>(b.pages) / static_cast<double>(max);
+        double he = (base - top) * static_cast<double>(b.errors) / static_cast<double>(max);
         o += "<rect class=\"tl-pages\" x=\"" + px(x) + "\" y=\"" + px(base - h) + "\" width=\"" + px(w) + "\" height=\"" +
              px(h - he) + "\" fill=\"#1f77b4\">" + tip + "</rect>";
         if (b.errors)
@@ -428,8 +437,9 @@ std::string render_report_html(const Summary& s, const std::vector<QueueRow>& lo
                              : "URLs added by discovery method and type",
          heatmap_chart(s));
     card("Results over time (UTC)",
-         timeline_chart(s) + "<p class=\"legend\">blue: results, red: errors; one bar per " +
-             format_duration(static_cast<double>(s.timeline_bucket)) + "</p>",
+         timeline_chart(s, false) + "<p class=\"legend\">blue: results, red: errors; one bar per " +
+             format_duration(static_cast<double>(s.timeline_bucket)) + "</p>" + timeline_chart(s, true) +
+             "<p class=\"legend\">bytes per " + format_duration(static_cast<double>(s.timeline_bucket)) + "</p>",
          true);
     {
         std::vector<Bar> codes;

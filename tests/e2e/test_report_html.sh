@@ -42,7 +42,7 @@ chrome() {
 
 # The DOM as Chromium built it: every chart's SVG with its marks.
 chrome --window-size=1280,900 --dump-dom "file://$PWD/report.html" > dom.html 2>/dev/null
-for id in chart-queue-states chart-urls chart-spend chart-results chart-depth chart-heatmap chart-timeline chart-codes \
+for id in chart-queue-states chart-urls chart-spend chart-results chart-depth chart-heatmap chart-timeline chart-timeline-bytes chart-codes \
           chart-mimetypes; do
     grep -q "<svg[^>]*id=\"$id\"" dom.html || { echo "FAIL: chart $id missing from the DOM"; exit 1; }
 done

@@ -287,3 +287,25 @@ TEST_CASE("HTML: no bar for a no-limit budget, retired balance, middle-cut URLs 
     CHECK(h.find("generated at <time id=\"generated\">2027-01-15T08:00:00Z</time>") != std::string::npos);
     CHECK(h.find(" ago") == std::string::npos);  // absolute times only
 }
+
+TEST_CASE("HTML: results, errors and bytes over time", "[report]") {
+    Summary s;
+    s.now = 1800000600;
+    std::string h = render_report_html(s, {}, {}, "t");
+    CHECK(h.find("id=\"chart-timeline\"") != std::string::npos);
+    CHECK(h.find("no URL result recorded yet") != std::string::npos);
+    s.timeline_bucket = 300;
+    s.timeline = {{1800000000, 10, 5000, 0}, {1800000300, 4, 1000, 2}};
+    h = render_report_html(s, {}, {}, "t");
+    auto count = [&](const std::string& needle) {
+        size_t n = 0;
+        for (size_t p = h.find(needle); p != std::string::npos; p = h.find(needle, p + 1)) ++n;
+        return n;
+    };
+    CHECK(count("class=\"tl-pages\"") == 2);
+    CHECK(count("class=\"tl-errors\"") == 1);  // only the bucket with errors
+    CHECK(count("class=\"tl-bytes\"") == 2);
+    CHECK(h.find("id=\"chart-timeline-bytes\"") != std::string::npos);
+    CHECK(h.find("<title>2027-01-15T08:05:00Z: 4 results, 2 errors, 1,000 bytes</title>") != std::string::npos);
+    CHECK(h.find("one bar per 5m00s") != std::string::npos);
+}
