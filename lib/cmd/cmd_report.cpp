@@ -198,7 +198,7 @@ int run_report(const ReportOptions& o) {
         throw UsageError("choose one of --queues, --hosts, --mimetypes, --codes, --seeds and --failed");
     if ((!o.state.empty() || !o.sort.empty()) && !o.queues && !o.hosts)
         throw UsageError("--state and --sort go with --queues or --hosts");
-    if (o.limit != -1 && selected == 0)
+    if (o.limit != -1 && (selected == 0 || o.codes))
         throw UsageError("--limit goes with --queues, --hosts, --mimetypes, --seeds or --failed");
     if (o.limit < -1) throw UsageError("--limit must be 0 or more");
     if (o.top < 0) throw UsageError("--top must be 0 or more");
