@@ -90,7 +90,7 @@ grep -Eq '7 queues: [0-9]+ active \([0-9]+ in-process; [0-9]+ ready; [0-9]+ snoo
 grep -q 'timeout (error)' dom.html || { echo "FAIL: error class missing from the results chart"; exit 1; }
 
 # Load with console logging and take a screenshot.
-chrome --window-size=1280,900 --enable-logging=stderr --v=0 --screenshot="$PWD/shot.png" "file://$PWD/report.html" > chrome.out 2> chrome.err || {
+chrome --window-size=1280,900 --run-all-compositor-stages-before-draw --virtual-time-budget=3000 --enable-logging=stderr --v=0 --screenshot="$PWD/shot.png" "file://$PWD/report.html" > chrome.out 2> chrome.err || {
     echo "FAIL: chromium exited with an error"; tail -20 chrome.err; exit 1; }
 if grep -E 'CONSOLE|Uncaught|net::ERR_|Failed to load resource' chrome.err; then
     echo "FAIL: console errors while loading the page"; exit 1
