@@ -136,17 +136,77 @@ int check(Store& store, const ReportOptions& o, const std::string& path) {
     return 1;
 }
 
+// The crawl sections of the HTML page: the top rows of each.
+CrawlTables read_crawl_tables(Store& store, double now, int64_t top) {
+    CrawlTables t;
+    QueueQuery q;
+    q.limit = top;
+    q.sort = parse_queue_sort("done");
+    for_each_queue(store, q, now, [&](const QueueRow& r) {
+        if (r.done + r.failed + r.error_count > 0) t.hosts.push_back(r);
+    });
+    q.sort = parse_queue_sort("error_count");
+    for_each_queue(store, q, now, [&](const QueueRow& r) {
+        if (r.error_count + r.failed > 0) t.failing_hosts.push_back(r);
+    });
+    for_each_seed(store, top, [&](const SeedRow& r) { t.seeds.push_back(r); });
+    for_each_failed_url(store, top, [&](const FailedUrl& r) { t.failed.push_back(r); });
+    return t;
+}
+
+// --hosts, --mimetypes, --codes, --seeds, --failed (frontier-report(1)).
+int crawl_report(Store& store, const ReportOptions& o, const QueueQuery& qq) {
+    double now = frontier::now();
+    if (o.hosts) {
+        QueueQuery q = qq;
+        if (q.sort.key.empty()) q.sort = parse_queue_sort("done");
+        if (!o.json) out().write_line(host_table_header());
+        for_each_queue(store, q, now,
+                       [&](const QueueRow& r) { out().write_line(o.json ? host_row_json(r) : host_table_row(r)); });
+    } else if (o.mimetypes || o.codes) {
+        Summary s = read_summary(store, now);
+        std::string text = o.mimetypes ? (o.json ? mime_json(s, o.limit) : mime_text(s, o.limit))
+                                       : (o.json ? codes_json(s) : codes_text(s));
+        if (!text.empty() && text.back() == '\n') text.pop_back();
+        if (!text.empty()) out().write_line(text);
+    } else if (o.seeds) {
+        if (!o.json) out().write_line(seed_table_header());
+        for_each_seed(store, o.limit,
+                      [&](const SeedRow& r) { out().write_line(o.json ? seed_row_json(r) : seed_table_row(r)); });
+    } else if (o.failed) {
+        int64_t n = o.limit < 0 ? 20 : o.limit;
+        if (!o.json) out().write_line("Failed URLs (latest first):");
+        for_each_failed_url(store, n, [&](const FailedUrl& r) {
+            out().write_line(o.json ? failed_url_json(r) : failed_url_row(r));
+        });
+        if (!o.json) out().write_line("Hosts with errors (most first):");
+        QueueQuery q;
+        q.limit = n;
+        q.sort = parse_queue_sort("error_count");
+        for_each_queue(store, q, now, [&](const QueueRow& r) {
+            if (r.error_count + r.failed > 0) out().write_line(o.json ? failing_host_json(r) : failing_host_row(r));
+        });
+    }
+    return 0;
+}
+
 }  // namespace
 
 int run_report(const ReportOptions& o) {
-    bool queue_opts = !o.state.empty() || !o.sort.empty() || o.limit != -1;
-    if (queue_opts && !o.queues) throw UsageError("--state, --sort and --limit go with --queues");
+    int selected = o.queues + o.hosts + o.mimetypes + o.codes + o.seeds + o.failed;
+    if (selected > 1)
+        throw UsageError("choose one of --queues, --hosts, --mimetypes, --codes, --seeds and --failed");
+    if ((!o.state.empty() || !o.sort.empty()) && !o.queues && !o.hosts)
+        throw UsageError("--state and --sort go with --queues or --hosts");
+    if (o.limit != -1 && (selected == 0 || o.codes))
+        throw UsageError("--limit goes with --queues, --hosts, --mimetypes, --seeds or --failed");
     if (o.limit < -1) throw UsageError("--limit must be 0 or more");
     if (o.top < 0) throw UsageError("--top must be 0 or more");
     if (o.watch < 0) throw UsageError("--watch needs a positive number of seconds");
     if (o.watch > 0 && (o.json || o.queues || !o.html.empty()))
         throw UsageError("--watch shows the text report; it does not combine with --json, --queues or --html");
-    if (o.check && (o.queues || !o.html.empty() || o.watch > 0))
+    if (o.watch > 0 && selected) throw UsageError("--watch shows the text report; it does not combine with a report option");
+    if (o.check && (selected || !o.html.empty() || o.watch > 0))
         throw UsageError("--check does not combine with --queues, --html or --watch");
     QueueQuery q;
     if (!o.state.empty()) q.states = parse_state_filter(o.state);
@@ -162,9 +222,11 @@ int run_report(const ReportOptions& o) {
         double now = frontier::now();
         Summary s = read_summary(store, now);
         QueueTables t = read_tables(store, now, std::max<int64_t>(o.top, 20), true);
-        write_file(o.html, render_report_html(s, t.longest, t.costly, "frontier-report: " + path));
-        if (!o.json && !o.queues) return 0;
+        CrawlTables c = read_crawl_tables(store, now, std::max<int64_t>(o.top, 20));
+        write_file(o.html, render_report_html(s, t.longest, t.costly, "frontier-report: " + path, c));
+        if (!o.json && !selected) return 0;
     }
+    if (o.hosts || o.mimetypes || o.codes || o.seeds || o.failed) return crawl_report(store, o, q);
     double now = frontier::now();
     if (o.queues) {
         if (o.json) {

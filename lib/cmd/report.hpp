@@ -21,6 +21,13 @@ struct ReportOptions {
     double watch = 0;           // --watch SECONDS: redraw the text report until SIGINT
     int64_t top = 10;           // --top N: rows in the summary's queue tables
     bool check = false;         // --check: verify the file's invariants (lib/store/store_check.hpp)
+    // The crawl's reports (frontier-report(1)): one of them, as a text table
+    // or JSON lines with --json.
+    bool hosts = false;         // --hosts: per queue (host) URLs done, bytes, errors, latency, robots, budget
+    bool mimetypes = false;     // --mimetypes: count and bytes per MIME type
+    bool codes = false;         // --codes: count per HTTP status and per error class
+    bool seeds = false;         // --seeds: each seed's state, status, redirect, pages of its queue
+    bool failed = false;        // --failed: latest failed URLs and the hosts with most errors
 };
 
 // Validates option combinations (UsageError), then reports. Returns the exit

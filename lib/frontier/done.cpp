@@ -131,6 +131,7 @@ std::string DoneProcessor::process(const InputLine& line, double now, bool& reje
         // larger one would park the URL for ever, a negative one means none.
         if (f.retry_after) f.retry_after = std::clamp(*f.retry_after, 0.0, 86400.0);
         f.fetched_at = r.get_time("fetched_at");
+        f.bytes = r.get_int("bytes");
         f.etag = r.get_string("etag");
         if (auto h = r.find("http_last_modified"); h && h->kind == JsonValue::Kind::string) f.http_last_modified = h->s;
         else if (h && (h->kind == JsonValue::Kind::integer || h->kind == JsonValue::Kind::number)) f.http_last_modified = h->raw;
@@ -145,6 +146,7 @@ std::string DoneProcessor::process(const InputLine& line, double now, bool& reje
     // Values of the right type but impossible: the record is rejected like
     // one of the wrong type, and its lease is left to expire.
     if (f.has_status && !sane_status(f.status, !f.error_class.empty())) return reject("bad-field", "status");
+    if (f.bytes && *f.bytes < 0) return reject("bad-field", "bytes");
     if (f.fetched_at && !sane_time(*f.fetched_at, now)) return reject("bad-field", "fetched_at");
     // A transfer time of a week or more, or a negative one, is no
     // measurement: politeness would wait on it (delay-factor x duration).

@@ -80,6 +80,7 @@ struct FetchFacts {
     std::optional<double> duration_ms;
     std::optional<double> retry_after;
     std::optional<double> fetched_at;
+    std::optional<int64_t> bytes;  // response body bytes, as fetch reports them
     std::optional<std::string> etag, http_last_modified, content_hash, content_type, body;
 };
 

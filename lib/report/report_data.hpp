@@ -20,7 +20,9 @@
 #include <tuple>
 #include <vector>
 
+#include "policy/model.hpp"
 #include "policy/settings.hpp"
+#include "report/crawl_stats.hpp"
 
 namespace frontier {
 
@@ -70,6 +72,29 @@ struct RevisitSummary {
     std::vector<std::pair<std::string, int64_t>> intervals;
 };
 
+// One bucket of the over-time report: URL results recorded in
+// [start, start + Summary::timeline_bucket).
+struct TimelineBucket {
+    double start = 0;
+    int64_t pages = 0, bytes = 0, errors = 0;
+};
+
+// The crawl summary (frontier-report(1), CRAWL SUMMARY), from the crawl:*
+// and visit:* counters and the timeline table kept by Store::finish.
+struct CrawlSummary {
+    std::optional<double> start;  // the first minute with a URL result
+    std::optional<double> last;   // the end of the last minute with one
+    int64_t pages = 0, bytes = 0, errors = 0;  // URL results recorded (robots.txt apart)
+    int64_t novel = 0, revisit = 0, not_modified = 0;
+    double avg_pages_per_s = 0;     // pages / (last - start)
+    double recent_pages_per_s = 0;  // URL results of the last 10 minutes before now / 600
+    std::optional<Calibration> calibration;  // when URLs are marked for revisiting
+};
+
+struct MimeCount {
+    int64_t count = 0, bytes = 0;
+};
+
 struct Summary {
     double now = 0;
     QueueCounts queues;
@@ -81,6 +106,13 @@ struct Summary {
     // "0", "1", "2", "3+" -> URLs added at that depth.
     std::map<std::string, int64_t> depth;
     std::optional<RevisitSummary> revisits;  // absent when no URL is marked for revisiting
+    CrawlSummary crawl;
+    std::map<int64_t, int64_t> statuses;         // HTTP status -> results (status:* counters)
+    std::map<std::string, MimeCount> mimetypes;  // mime_key -> 2xx results and their bytes
+    // discovery -> depth ("0".."3+") -> URLs added (heatd:* counters).
+    std::map<std::string, std::map<std::string, int64_t>> heat_depth;
+    int64_t timeline_bucket = 60;         // seconds per bucket (timeline_bucket_seconds)
+    std::vector<TimelineBucket> timeline;  // buckets with a result, in time order
 };
 
 // Reads the summary at time `now` (one short read; no statement is left
@@ -105,6 +137,7 @@ struct QueueRow {
     std::optional<double> avg_latency_ms;  // latency_sum / latency_n
     std::optional<std::string> last_peek_url, last_queued_url;
     int64_t done = 0, failed = 0, blocked = 0;
+    int64_t bytes = 0;  // response bytes of the queue's URL results
     int64_t host_down = 0, retry_after_blocks = 0;
     // robots.txt of the queue's host(s): "ok", "allow-all", "fetching",
     // "unknown", "unreachable", "gave-up" (the worst over its hosts), or
@@ -140,5 +173,32 @@ struct QueueQuery {
 // are read (in-memory sort keys collect first). `row` may throw (e.g.
 // BrokenPipe); the statement is reset either way. Throws DbError.
 void for_each_queue(Store& store, const QueueQuery& q, double now, const std::function<void(const QueueRow&)>& row);
+
+// A seed (frontier-report --seeds): a URL added at depth 0 with no
+// discovery method (or "seed"), its last result, and what its queue (host)
+// reached: pages done and failed there, seed or not.
+struct SeedRow {
+    int64_t id = 0;
+    std::string url, queue;
+    UrlState state = UrlState::queued;
+    std::optional<int64_t> status;
+    std::string error_class, reason;
+    int64_t queue_done = 0, queue_failed = 0;
+};
+
+// Calls `row` for each seed in order of addition, at most `limit` (-1: all).
+// Reads the urls_seed partial index, then one queue row per seed.
+void for_each_seed(Store& store, int64_t limit, const std::function<void(const SeedRow&)>& row);
+
+// A failed URL (frontier-report --failed): state failed, latest first.
+struct FailedUrl {
+    std::string url, queue;
+    std::optional<int64_t> status;
+    std::string error_class, reason;
+    std::optional<double> fetched_at;
+};
+
+// The `limit` most recently failed URLs (the urls_failed partial index).
+void for_each_failed_url(Store& store, int64_t limit, const std::function<void(const FailedUrl&)>& row);
 
 }  // namespace frontier

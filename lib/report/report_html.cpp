@@ -7,6 +7,7 @@
 #include <set>
 
 #include "core/http_date.hpp"
+#include "report/crawl_stats.hpp"
 #include "report/report_render.hpp"
 
 namespace frontier {
@@ -88,8 +89,11 @@ std::string vbar_chart(const std::string& id, const std::string& title, const st
 std::string spend_chart(const std::vector<QueueRow>& rows) {
     const double width = 560, label_w = 170, value_w = 110, row_h = 24;
     double area = width - label_w - value_w;
+    // Only queues with a budget get a bar (a spend against no limit has no
+    // proportion to show); the scale is theirs.
     int64_t max = 1;
-    for (auto& r : rows) max = std::max({max, r.total_spend, r.total_budget});
+    for (auto& r : rows)
+        if (r.total_budget >= 0) max = std::max({max, r.total_spend, r.total_budget});
     double height = row_h * static_cast<double>(std::max<size_t>(rows.size(), 1)) + 8;
     std::string o = "<svg class=\"chart\" id=\"chart-spend\" role=\"img\" viewBox=\"0 0 " + px(width) + " " +
                     px(height) + "\" width=\"100%\"><title>Spend vs budget</title>";
@@ -100,42 +104,50 @@ std::string spend_chart(const std::vector<QueueRow>& rows) {
         o += "<text x=\"" + px(label_w - 8) + "\" y=\"" + px(y + 16) + "\" text-anchor=\"end\"><title>" +
              html_escape(r.queue) + "</title>" + html_escape(label) + "</text>";
         bool over = r.total_budget >= 0 && r.total_spend >= r.total_budget;
-        if (r.total_budget >= 0)
-            o += "<rect x=\"" + px(label_w) + "\" y=\"" + px(y + 3) + "\" width=\"" + px(scale(r.total_budget)) +
-                 "\" height=\"" + px(row_h - 6) + "\" fill=\"#e3e6ea\" stroke=\"#b8bec6\" rx=\"2\"/>";
+        if (r.total_budget < 0) {
+            o += "<text x=\"" + px(label_w) + "\" y=\"" + px(y + 16) + "\" class=\"num nolimit\">" +
+                 grouped(r.total_spend) + " spent &middot; no limit</text>";
+            y += row_h;
+            continue;
+        }
+        o += "<rect x=\"" + px(label_w) + "\" y=\"" + px(y + 3) + "\" width=\"" + px(scale(r.total_budget)) +
+             "\" height=\"" + px(row_h - 6) + "\" fill=\"#e3e6ea\" stroke=\"#b8bec6\" rx=\"2\"/>";
         double w = r.total_spend > 0 ? std::max(1.5, scale(r.total_spend)) : 0;
         o += "<rect x=\"" + px(label_w) + "\" y=\"" + px(y + 6) + "\" width=\"" + px(w) + "\" height=\"" +
              px(row_h - 12) + "\" fill=\"" + (over ? "#d62728" : "#1f77b4") + "\" rx=\"2\"/>";
-        double tx = label_w + std::max(w, r.total_budget >= 0 ? scale(r.total_budget) : 0.0) + 6;
+        double tx = label_w + std::max(w, scale(r.total_budget)) + 6;
         o += "<text x=\"" + px(tx) + "\" y=\"" + px(y + 16) + "\" class=\"num\">" + grouped(r.total_spend) + " / " +
-             (r.total_budget >= 0 ? grouped(r.total_budget) : std::string("no limit")) + "</text>";
+             grouped(r.total_budget) + "</text>";
         y += row_h;
     }
     if (rows.empty()) o += "<text x=\"10\" y=\"20\">no queue has spent anything yet</text>";
     return o + "</svg>";
 }
 
-// Discovery x type grid, cells shaded by count (square-root scale).
+// Discovery x type grid (discovery x depth when no type is known,
+// heatmap_by_depth), cells shaded by count (square-root scale).
 std::string heatmap_chart(const Summary& s) {
+    const auto& heat = heatmap_by_depth(s) ? s.heat_depth : s.heatmap;
     std::set<std::string> types;
     int64_t max = 1;
-    for (auto& [d, row] : s.heatmap)
+    for (auto& [d, row] : heat)
         for (auto& [t, n] : row) {
             types.insert(t);
             max = std::max(max, n);
         }
     const double label_w = 130, cell_w = 80, cell_h = 30, head_h = 26;
     double width = std::max(560.0, label_w + cell_w * static_cast<double>(types.size()) + 10);
-    double height = head_h + cell_h * static_cast<double>(std::max<size_t>(s.heatmap.size(), 1)) + 8;
+    double height = head_h + cell_h * static_cast<double>(std::max<size_t>(heat.size(), 1)) + 8;
     std::string o = "<svg class=\"chart\" id=\"chart-heatmap\" role=\"img\" viewBox=\"0 0 " + px(width) + " " +
-                    px(height) + "\" width=\"100%\"><title>URLs added by discovery and type</title>";
+                    px(height) + "\" width=\"100%\"><title>URLs added by discovery and " +
+                    (heatmap_by_depth(s) ? "depth" : "type") + "</title>";
     double x = label_w;
     for (auto& t : types) {
         o += "<text x=\"" + px(x + cell_w / 2) + "\" y=\"18\" text-anchor=\"middle\">" + html_escape(t) + "</text>";
         x += cell_w;
     }
     double y = head_h;
-    for (auto& [d, row] : s.heatmap) {
+    for (auto& [d, row] : heat) {
         o += "<text x=\"" + px(label_w - 8) + "\" y=\"" + px(y + 20) + "\" text-anchor=\"end\">" + html_escape(d) +
              "</text>";
         x = label_w;
@@ -152,34 +164,153 @@ std::string heatmap_chart(const Summary& s) {
         }
         y += cell_h;
     }
-    if (s.heatmap.empty()) o += "<text x=\"10\" y=\"40\">no URLs added yet</text>";
+    if (heat.empty()) o += "<text x=\"10\" y=\"40\">no URLs added yet</text>";
     return o + "</svg>";
 }
 
+// An absolute time (UTC, seconds), "-" when unset.
+std::string abs_time(std::optional<double> t) {
+    if (!t || *t <= 0) return "-";
+    std::string v = format_iso8601(*t);
+    return "<time>" + html_escape(v.substr(0, 10) + " " + v.substr(11)) + "</time>";
+}
+
+// A URL cell: cut in the middle to `max` characters, the whole URL on hover.
+std::string url_cell(const std::string& url, size_t max = 60) {
+    return "<td class=\"url\" title=\"" + html_escape(url) + "\">" + html_escape(middle_truncate(url, max)) + "</td>";
+}
+
+std::string name_cell(const std::string& name, size_t max = 32) {
+    return "<td title=\"" + html_escape(name) + "\">" + html_escape(middle_truncate(name, max)) + "</td>";
+}
+
+// A queue's balance: its session balance, but a retired queue has none to
+// spend ("retired", the stored value on hover).
+std::string balance_cell(const QueueRow& r) {
+    if (r.state == ReportState::retired)
+        return "<td title=\"stored session balance " + grouped(r.session_balance) + "\">retired</td>";
+    return "<td>" + grouped(r.session_balance) + "</td>";
+}
+
+// The queue tables of the summary; latency and robots.txt are in the hosts
+// table, so these fit a 1280 px page.
 std::string queue_table(const std::vector<QueueRow>& rows, double now) {
     std::string o =
         "<table><thead><tr><th>queue</th><th class=\"st-cell\">state</th><th>size</th><th>enqueued</th><th>balance</th>"
-        "<th>last cost (avg)</th><th>spend / budget</th><th>errors</th><th>in flight</th><th>last dequeue</th>"
-        "<th>wake</th><th>latency ms</th><th>host down</th><th>Retry-After</th><th>robots</th>"
-        "<th class=\"url\">last peeked URL</th></tr></thead><tbody>";
+        "<th>last cost (avg)</th><th>spend / budget</th><th>errors</th><th>in flight</th><th>last dequeue (UTC)</th>"
+        "<th>wake (UTC)</th><th class=\"url\">last peeked URL</th></tr></thead><tbody>";
     for (auto& r : rows) {
         char avg[32] = "-";
         if (r.average_cost) snprintf(avg, sizeof avg, "%.1f", *r.average_cost);
+        o += "<tr>" + name_cell(r.queue, 28) + "<td class=\"st-cell\"><span class=\"st st-" + report_state_name(r.state) +
+             "\">" + report_state_name(r.state) + "</span></td><td>" + grouped(r.size) + "</td><td>" +
+             grouped(r.enqueued) + "</td>" + balance_cell(r) + "<td>" +
+             (r.last_cost ? grouped(*r.last_cost) + " (" + avg + ")" : std::string("-")) + "</td><td>" +
+             grouped(r.total_spend) + " / " + (r.total_budget >= 0 ? grouped(r.total_budget) : std::string("no limit")) +
+             "</td><td>" + grouped(r.error_count) + "</td><td>" + grouped(r.in_flight) + "</td><td>" +
+             abs_time(r.last_dequeue_at) + "</td><td>" +
+             abs_time(r.wake_at > now ? std::optional<double>(r.wake_at) : std::nullopt) + "</td>" +
+             url_cell(r.last_peek_url.value_or("-"), 40) + "</tr>";
+    }
+    if (rows.empty()) o += "<tr><td colspan=\"12\">none</td></tr>";
+    return o + "</tbody></table>";
+}
+
+std::string host_table(const std::vector<QueueRow>& rows) {
+    std::string o = "<table id=\"hosts\"><thead><tr><th>queue (host)</th><th class=\"st-cell\">state</th><th>done</th>"
+                    "<th>failed</th><th>blocked</th><th>errors</th><th>bytes</th><th>latency ms</th><th>robots</th>"
+                    "<th>spend / budget</th></tr></thead><tbody>";
+    for (auto& r : rows) {
         char lat[32] = "-";
         if (r.avg_latency_ms) snprintf(lat, sizeof lat, "%.0f", *r.avg_latency_ms);
-        o += "<tr><td>" + html_escape(r.queue) + "</td><td class=\"st-cell\"><span class=\"st st-" + report_state_name(r.state) + "\">" +
-             report_state_name(r.state) + "</span></td><td>" + grouped(r.size) + "</td><td>" + grouped(r.enqueued) +
-             "</td><td>" + grouped(r.session_balance) + "</td><td>" +
-             (r.last_cost ? grouped(*r.last_cost) + " (" + avg + ")" : std::string("-")) + "</td><td>" +
-             grouped(r.total_spend) + " / " + (r.total_budget >= 0 ? grouped(r.total_budget) : std::string("-")) +
-             "</td><td>" + grouped(r.error_count) + "</td><td>" + grouped(r.in_flight) + "</td><td>" +
-             format_relative(r.last_dequeue_at.value_or(0), now) + "</td><td>" +
-             (r.wake_at > now ? format_relative(r.wake_at, now) : "-") + "</td><td>" + lat + "</td><td>" +
-             grouped(r.host_down) + "</td><td>" + grouped(r.retry_after_blocks) + "</td><td>" + html_escape(r.robots) +
-             "</td><td class=\"url\">" + html_escape(r.last_peek_url.value_or("-")) + "</td></tr>";
+        o += "<tr>" + name_cell(r.queue) + "<td class=\"st-cell\"><span class=\"st st-" + report_state_name(r.state) +
+             "\">" + report_state_name(r.state) + "</span></td><td>" + grouped(r.done) + "</td><td>" + grouped(r.failed) +
+             "</td><td>" + grouped(r.blocked) + "</td><td>" + grouped(r.error_count) + "</td><td>" + grouped(r.bytes) +
+             "</td><td>" + lat + "</td><td>" + html_escape(r.robots) + "</td><td>" + grouped(r.total_spend) + " / " +
+             (r.total_budget >= 0 ? grouped(r.total_budget) : std::string("no limit")) + "</td></tr>";
     }
-    if (rows.empty()) o += "<tr><td colspan=\"16\">none</td></tr>";
+    if (rows.empty()) o += "<tr><td colspan=\"10\">no results yet</td></tr>";
     return o + "</tbody></table>";
+}
+
+std::string seed_table(const std::vector<SeedRow>& rows) {
+    std::string o = "<table id=\"seeds\"><thead><tr><th class=\"url\">seed</th><th>state</th><th>status</th>"
+                    "<th>redirect</th><th>queue</th><th>pages done there</th><th>failed there</th></tr></thead><tbody>";
+    for (auto& r : rows) {
+        std::string st = r.error_class.empty() ? (r.status ? std::to_string(*r.status) : std::string("-")) : r.error_class;
+        o += "<tr>" + url_cell(r.url) + "<td>" + url_state_name(r.state) + "</td><td>" + html_escape(st) + "</td><td>" +
+             (seed_redirected(r) ? "yes" : "-") + "</td>" + name_cell(r.queue, 28) + "<td>" + grouped(r.queue_done) +
+             "</td><td>" + grouped(r.queue_failed) + "</td></tr>";
+    }
+    if (rows.empty()) o += "<tr><td colspan=\"7\">none</td></tr>";
+    return o + "</tbody></table>";
+}
+
+std::string failed_table(const std::vector<FailedUrl>& rows) {
+    std::string o = "<table id=\"failed-urls\"><thead><tr><th class=\"url\">URL</th><th>queue</th><th>status</th>"
+                    "<th>reason</th><th>at (UTC)</th></tr></thead><tbody>";
+    for (auto& r : rows)
+        o += "<tr>" + url_cell(r.url) + name_cell(r.queue, 28) + "<td>" +
+             (r.status ? std::to_string(*r.status) : std::string("-")) + "</td><td>" + html_escape(failed_reason(r)) +
+             "</td><td>" + abs_time(r.fetched_at) + "</td></tr>";
+    if (rows.empty()) o += "<tr><td colspan=\"5\">none</td></tr>";
+    return o + "</tbody></table>";
+}
+
+std::string failing_hosts_table(const std::vector<QueueRow>& rows) {
+    std::string o = "<table id=\"failed-hosts\"><thead><tr><th>queue (host)</th><th>failed</th><th>errors</th>"
+                    "<th>host down</th><th>Retry-After</th><th>robots</th><th>reason</th></tr></thead><tbody>";
+    for (auto& r : rows)
+        o += "<tr>" + name_cell(r.queue) + "<td>" + grouped(r.failed) + "</td><td>" + grouped(r.error_count) + "</td><td>" +
+             grouped(r.host_down) + "</td><td>" + grouped(r.retry_after_blocks) + "</td><td>" + html_escape(r.robots) +
+             "</td><td>" + html_escape(host_failure_reason(r.robots, r.host_down, r.retry_after_blocks)) + "</td></tr>";
+    if (rows.empty()) o += "<tr><td colspan=\"7\">none</td></tr>";
+    return o + "</tbody></table>";
+}
+
+// Results per time bucket (errors in red under the successful ones), or
+// with `bytes` the bytes per bucket; time axis labelled in UTC at the first
+// and last bucket.
+std::string timeline_chart(const Summary& s, bool bytes) {
+    const double width = 1100, height = bytes ? 170 : 230, top = 16, left_w = 70;
+    const double base = height - 40;
+    std::string o = std::string("<svg class=\"chart\" id=\"") + (bytes ? "chart-timeline-bytes" : "chart-timeline") +
+                    "\" role=\"img\" viewBox=\"0 0 " + px(width) + " " + px(height) + "\" width=\"100%\"><title>" +
+                    (bytes ? "Bytes" : "URL results") + " per " +
+                    format_duration(static_cast<double>(s.timeline_bucket)) + " (UTC)</title>";
+    if (s.timeline.empty()) return o + "<text x=\"10\" y=\"20\">no URL result recorded yet</text></svg>";
+    double t0 = s.timeline.front().start, t1 = s.timeline.back().start + static_cast<double>(s.timeline_bucket);
+    int64_t max = 1;
+    for (auto& b : s.timeline) max = std::max(max, bytes ? b.bytes : b.pages);
+    double area = width - left_w - 10;
+    double slot = area * static_cast<double>(s.timeline_bucket) / std::max(t1 - t0, 1.0);
+    o += "<line x1=\"" + px(left_w) + "\" y1=\"" + px(base) + "\" x2=\"" + px(width - 10) + "\" y2=\"" + px(base) +
+         "\" stroke=\"#999\"/>";
+    o += "<text x=\"" + px(left_w - 6) + "\" y=\"" + px(top + 4) + "\" text-anchor=\"end\" class=\"num\">" + grouped(max) +
+         "</text><text x=\"" + px(left_w - 6) + "\" y=\"" + px(base) + "\" text-anchor=\"end\" class=\"num\">0</text>";
+    for (auto& b : s.timeline) {
+        double x = left_w + area * (b.start - t0) / std::max(t1 - t0, 1.0);
+        double w = std::clamp(slot * 0.85, 1.0, 40.0);
+        std::string tip = "<title>" + format_iso8601(b.start) + ": " + grouped(b.pages) + " results, " + grouped(b.errors) +
+                          " errors, " + grouped(b.bytes) + " bytes</title>";
+        if (bytes) {
+            double h = (base - top) * static_cast<double>(b.bytes) / static_cast<double>(max);
+            o += "<rect class=\"tl-bytes\" x=\"" + px(x) + "\" y=\"" + px(base - h) + "\" width=\"" + px(w) +
+                 "\" height=\"" + px(h) + "\" fill=\"#6b8fc7\">" + tip + "</rect>";
+            continue;
+        }
+        double h = (base - top) * static_cast<double>(b.pages) / static_cast<double>(max);
+        double he = (base - top) * static_cast<double>(b.errors) / static_cast<double>(max);
+        o += "<rect class=\"tl-pages\" x=\"" + px(x) + "\" y=\"" + px(base - h) + "\" width=\"" + px(w) + "\" height=\"" +
+             px(h - he) + "\" fill=\"#1f77b4\">" + tip + "</rect>";
+        if (b.errors)
+            o += "<rect class=\"tl-errors\" x=\"" + px(x) + "\" y=\"" + px(base - he) + "\" width=\"" + px(w) +
+                 "\" height=\"" + px(he) + "\" fill=\"#d62728\">" + tip + "</rect>";
+    }
+    o += "<text x=\"" + px(left_w) + "\" y=\"" + px(base + 20) + "\">" + html_escape(format_iso8601(t0)) + "</text>";
+    o += "<text x=\"" + px(width - 10) + "\" y=\"" + px(base + 20) + "\" text-anchor=\"end\">" + html_escape(format_iso8601(t1)) +
+         "</text>";
+    return o + "</svg>";
 }
 
 const char* const kStyle = R"CSS(
@@ -199,7 +330,10 @@ table{border-collapse:collapse;width:100%;font-size:12px}
 th,td{padding:3px 6px;border-bottom:1px solid #eceef1;text-align:right;white-space:nowrap}
 th{background:#f0f2f4;position:sticky;top:0}
 td:first-child,th:first-child,td.url,th.url,td.st-cell,th.st-cell{text-align:left}
-td.url{max-width:280px;overflow:hidden;text-overflow:ellipsis}
+td.url{max-width:420px;overflow:hidden;text-overflow:ellipsis}
+.nolimit{fill:#5a6570}
+table.kv th{text-align:left;width:45%}
+.legend{color:#5a6570;font-size:12px;margin:4px 0 0}
 .scroll{overflow-x:auto}
 .st{padding:1px 6px;border-radius:8px;color:#fff;font-size:11px}
 .st-in-process{background:#1f77b4}.st-ready{background:#2ca02c}.st-snoozed{background:#a8a81c}
@@ -225,7 +359,7 @@ std::string html_escape(std::string_view s) {
 }
 
 std::string render_report_html(const Summary& s, const std::vector<QueueRow>& longest,
-                               const std::vector<QueueRow>& costly, const std::string& title) {
+                               const std::vector<QueueRow>& costly, const std::string& title, const CrawlTables& crawl) {
     const QueueCounts& q = s.queues;
     const UrlCounts& u = s.urls;
     std::vector<Bar> states = {{"in-process", q.in_process, "#1f77b4"}, {"ready", q.ready, "#2ca02c"},
@@ -254,19 +388,75 @@ std::string render_report_html(const Summary& s, const std::vector<QueueRow>& lo
     std::string o = "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
                     "<meta name=\"viewport\" content=\"width=device-width,initial-scale=1\">"
                     "<title>" + html_escape(title) + "</title><style>" + kStyle + "</style></head><body>\n";
-    o += "<h1>" + html_escape(title) + "</h1><p class=\"sub\">at " + format_iso8601(s.now) + " &middot; " +
+    o += "<h1>" + html_escape(title) + "</h1><p class=\"sub\">generated at <time id=\"generated\">" + format_iso8601(s.now) +
+         "</time> (all times UTC) &middot; " +
          grouped(u.added) + " URLs added &middot; " + grouped(u.robots_leased) + " robots.txt leases out</p>\n";
     o += "<p class=\"summary\" id=\"summary\">" + html_escape(queue_summary_line(q)) + "</p>\n<div class=\"grid\">\n";
     auto card = [&](const std::string& h, const std::string& body, bool wide = false) {
         o += std::string("<section class=\"card") + (wide ? " wide" : "") + "\"><h2>" + html_escape(h) + "</h2>" + body +
              "</section>\n";
     };
+    {
+        const CrawlSummary& c = s.crawl;
+        std::string body = "<table class=\"kv\" id=\"crawl\"><tbody>";
+        auto row = [&](const char* k, const std::string& v) {
+            body += std::string("<tr><th>") + k + "</th><td>" + v + "</td></tr>";
+        };
+        row("first result", c.start ? abs_time(c.start) : std::string("none yet"));
+        row("last result", c.last ? abs_time(c.last) : std::string("-"));
+        row("duration", c.start ? format_duration(*c.last - *c.start) : std::string("-"));
+        row("URLs done / failed / blocked", grouped(u.done) + " / " + grouped(u.failed) + " / " + grouped(u.blocked));
+        row("results (errors)", grouped(c.pages) + " (" + grouped(c.errors) + ")");
+        row("bytes", grouped(c.bytes));
+        char rate[64];
+        snprintf(rate, sizeof rate, "%.2f", c.avg_pages_per_s);
+        row("pages/s, average", rate);
+        snprintf(rate, sizeof rate, "%.2f", c.recent_pages_per_s);
+        row("pages/s, 10 minutes before generation", rate);
+        row("novel / revisit / not modified", grouped(c.novel) + " / " + grouped(c.revisit) + " / " + grouped(c.not_modified));
+        if (c.calibration) {
+            const Calibration& k = *c.calibration;
+            char buf[160];
+            snprintf(buf, sizeof buf, "%.1f due/day vs %.1f done/day: %s", k.due_per_day, k.done_per_day,
+                     k.met ? "met" : "not met");
+            row("revisit capacity", buf);
+            if (k.feasible_interval_days) {
+                snprintf(buf, sizeof buf, "%.1f days", *k.feasible_interval_days);
+                row("interval the rate can keep", buf);
+            }
+        }
+        body += "</tbody></table>";
+        card("Crawl summary", body);
+    }
     card("Queue states", hbar_chart("chart-queue-states", "Queue states", states));
     card("URLs by state", hbar_chart("chart-urls", "URLs by state", urls));
     card("Spend vs budget (most expensive queues)", spend_chart(costly));
     card("Fetch results by class", hbar_chart("chart-results", "Fetch results by class", results));
     card("URLs added by depth", vbar_chart("chart-depth", "URLs added by depth", depth));
-    card("URLs added by discovery method and type", heatmap_chart(s));
+    card(heatmap_by_depth(s) ? "URLs added by discovery method and depth (no types given)"
+                             : "URLs added by discovery method and type",
+         heatmap_chart(s));
+    card("Results over time (UTC)",
+         timeline_chart(s, false) + "<p class=\"legend\">blue: results, red: errors; one bar per " +
+             format_duration(static_cast<double>(s.timeline_bucket)) + "</p>" + timeline_chart(s, true) +
+             "<p class=\"legend\">bytes per " + format_duration(static_cast<double>(s.timeline_bucket)) + "</p>",
+         true);
+    {
+        std::vector<Bar> codes;
+        for (auto& [st, n] : s.statuses) codes.push_back({std::to_string(st), n, st < 300 ? "#2ca02c" : st < 400 ? "#17becf" : st < 500 ? "#ff7f0e" : "#d62728"});
+        for (auto& [k, n] : s.results)
+            if (k.starts_with("err:")) codes.push_back({k.substr(4), n, "#8c564b"});
+        card("Results by status code and error class", hbar_chart("chart-codes", "Results by status and error class", codes));
+        std::vector<Bar> mimes;
+        std::string mt = "<table id=\"mimetypes\"><thead><tr><th>type</th><th>count</th><th>bytes</th></tr></thead><tbody>";
+        for (auto& [t, m] : mime_rows(s)) {
+            if (mimes.size() < 12) mimes.push_back({t, m.count, "#6b8fc7"});
+            mt += "<tr>" + name_cell(t, 40) + "<td>" + grouped(m.count) + "</td><td>" + grouped(m.bytes) + "</td></tr>";
+        }
+        if (s.mimetypes.empty()) mt += "<tr><td colspan=\"3\">none yet</td></tr>";
+        mt += "</tbody></table>";
+        card("MIME types (successful results)", hbar_chart("chart-mimetypes", "MIME types", mimes) + mt);
+    }
     if (s.revisits) {
         const RevisitSummary& r = *s.revisits;
         std::string body = "<table id=\"revisits\"><tbody>";
@@ -287,6 +477,10 @@ std::string render_report_html(const Summary& s, const std::vector<QueueRow>& lo
         for (auto& [b, n] : r.intervals) bars.push_back({b, n, "#6b8fc7"});
         card("Revisit intervals", vbar_chart("chart-intervals", "Revisited URLs by interval", bars));
     }
+    card("Hosts (by URLs done)", "<div class=\"scroll\">" + host_table(crawl.hosts) + "</div>", true);
+    card("Seeds", "<div class=\"scroll\">" + seed_table(crawl.seeds) + "</div>", true);
+    card("Failed URLs (latest first)", "<div class=\"scroll\">" + failed_table(crawl.failed) + "</div>", true);
+    card("Hosts with errors", "<div class=\"scroll\">" + failing_hosts_table(crawl.failing_hosts) + "</div>", true);
     card("Longest queues", "<div class=\"scroll\">" + queue_table(longest, s.now) + "</div>", true);
     card("Most expensive queues", "<div class=\"scroll\">" + queue_table(costly, s.now) + "</div>", true);
     o += "</div>\n</body></html>\n";

@@ -68,7 +68,7 @@ constexpr SortKeyDef kSortKeys[] = {
     {"session_balance", false}, {"last_cost", false},   {"average_cost", false}, {"total_spend", false},
     {"total_budget", false},  {"error_count", false},   {"in_flight", false},   {"wake_at", false},
     {"last_dequeue_at", false}, {"avg_latency_ms", false}, {"host_down", false}, {"retry_after_blocks", false},
-    {"done", false},          {"failed", false},        {"blocked", false},
+    {"done", false},          {"failed", false},        {"blocked", false},         {"bytes", false},
 };
 
 // A row's value for a numeric sort key; missing values sort as -infinity.
@@ -91,6 +91,7 @@ double numeric(const QueueRow& r, std::string_view k) {
     if (k == "done") return static_cast<double>(r.done);
     if (k == "failed") return static_cast<double>(r.failed);
     if (k == "blocked") return static_cast<double>(r.blocked);
+    if (k == "bytes") return static_cast<double>(r.bytes);
     return 0;
 }
 

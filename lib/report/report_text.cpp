@@ -167,7 +167,8 @@ std::string render_report_text(const Summary& s, const std::vector<QueueRow>& lo
         for (size_t i = 0; i < errs.size(); ++i) o += (i ? "; " : "") + errs[i].first + " " + num(errs[i].second);
         o += ")";
     }
-    o += "\nDepth: ";
+    o += "\n" + crawl_text(s);
+    o += "Depth: ";
     first = true;
     for (const char* d : {"0", "1", "2", "3+"}) {
         auto it = s.depth.find(d);
@@ -176,16 +177,18 @@ std::string render_report_text(const Summary& s, const std::vector<QueueRow>& lo
     }
     o += "\n";
     if (s.revisits) o += revisit_text(*s.revisits, s.now);
-    if (!s.heatmap.empty()) {
+    const auto& heat = heatmap_by_depth(s) ? s.heat_depth : s.heatmap;
+    if (!heat.empty()) {
         std::set<std::string> types;
-        for (auto& [d, row] : s.heatmap)
+        for (auto& [d, row] : heat)
             for (auto& [t, n] : row) types.insert(t);
         size_t w0 = 9;
-        for (auto& [d, row] : s.heatmap) w0 = std::max(w0, d.size());
-        o += "\nURLs added by discovery x type:\n" + left("discovery", w0);
+        for (auto& [d, row] : heat) w0 = std::max(w0, d.size());
+        o += std::string("\nURLs added by discovery x ") + (heatmap_by_depth(s) ? "depth" : "type") + ":\n" +
+             left("discovery", w0);
         for (auto& t : types) o += "  " + right(t, std::max<size_t>(t.size(), 6));
         o += "  " + right("total", 6) + "\n";
-        for (auto& [d, row] : s.heatmap) {
+        for (auto& [d, row] : heat) {
             o += left(d, w0);
             int64_t total = 0;
             for (auto& t : types) {
@@ -205,6 +208,14 @@ std::string render_report_text(const Summary& s, const std::vector<QueueRow>& lo
     table("Longest queues", longest);
     table("Most expensive queues", costly);
     return o;
+}
+
+bool heatmap_by_depth(const Summary& s) {
+    if (s.heat_depth.empty()) return false;
+    for (auto& [d, row] : s.heatmap)
+        for (auto& [t, n] : row)
+            if (t != "other" && n > 0) return false;
+    return true;
 }
 
 std::string render_summary_json(const Summary& s) {
@@ -253,6 +264,15 @@ std::string render_summary_json(const Summary& s) {
         w.end_object();
     }
     w.end_object();
+    w.key("heatmap_depth");
+    w.begin_object();
+    for (auto& [d, row] : s.heat_depth) {
+        w.key(d);
+        w.begin_object();
+        for (auto& [t, n] : row) w.field(t, n);
+        w.end_object();
+    }
+    w.end_object();
     w.key("depth");
     w.begin_object();
     for (const char* d : {"0", "1", "2", "3+"}) {
@@ -278,6 +298,21 @@ std::string render_summary_json(const Summary& s) {
         w.end_object();
         w.end_object();
     }
+    crawl_json(w, s);
+    w.key("statuses");
+    w.begin_object();
+    for (auto& [st, n] : s.statuses) w.field(std::to_string(st), n);
+    w.end_object();
+    w.key("mimetypes");
+    w.begin_object();
+    for (auto& [t, m] : mime_rows(s)) {
+        w.key(t);
+        w.begin_object();
+        w.field("count", m.count);
+        w.field("bytes", m.bytes);
+        w.end_object();
+    }
+    w.end_object();
     w.end();
     return w.str();
 }
@@ -308,6 +343,7 @@ std::string queue_row_json(const QueueRow& r) {
     w.field("blocked", r.blocked);
     w.field("host_down", r.host_down);
     w.field("retry_after_blocks", r.retry_after_blocks);
+    w.field("bytes", r.bytes);
     w.field("robots", r.robots);
     w.end();
     return w.str();

@@ -22,11 +22,13 @@ struct ColumnDef {
     ColumnType type;
     bool not_null;                   // an import row must give it (the schema has no NULL for it)
     const char* dflt = nullptr;      // DEFAULT expression, the same in both dialects
+    bool zero_when_missing = false;  // added by a migration: an older export's row without it imports 0
 };
 
 struct TableDef {
     const char* name;
-    const char* key;  // the primary key ("id": an integer row id; else text columns, "domain, key")
+    const char* key;  // the primary key: one integer column (the row id; "id" is an identity
+                      // on PostgreSQL), or columns ("domain, key")
     std::vector<ColumnDef> columns;
     std::vector<const char*> unique = {};   // the other UNIQUE keys (one column each)
     std::vector<const char*> indexes = {};  // CREATE INDEX statements, valid in both dialects

@@ -60,6 +60,9 @@ void Store::rollback() {
     impl_->fetch_deltas.clear();
     impl_->added = 0;
     impl_->heat_added.clear();
+    impl_->heat_depth_added.clear();
+    impl_->timeline_deltas.clear();
+    impl_->crawl_delta = {};
     for (auto& d : impl_->depth_added) d = 0;
     impl_->counter_deltas.clear();
     impl_->serve_seq.reset();
@@ -349,6 +352,10 @@ void Store::Impl::flush() {
     }
     for (auto& [k, n] : heat_added) count("heat:" + k.first + "\t" + k.second, n);
     heat_added.clear();
+    for (auto& [k, n] : heat_depth_added)
+        count("heatd:" + k.first + "\t" + (k.second == 3 ? std::string("3+") : std::to_string(k.second)), n);
+    heat_depth_added.clear();
+    flush_timeline();
     for (auto& [name, d] : counter_deltas) {
         if (d == 0) continue;
         q("INSERT INTO counters(name, n) VALUES (?, ?) ON CONFLICT(name) DO UPDATE SET n = counters.n + excluded.n")

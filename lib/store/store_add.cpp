@@ -210,8 +210,9 @@ AddResult Store::add_url(const AddRequest& r) {
     m.added += 1;
     m.depth_added[std::clamp<int64_t>(r.depth, 0, 3)] += 1;
     if (r.recrawl) m.count("revisit:urls", 1);
-    m.heat_added[{std::string(r.discovery.empty() ? std::string_view("seed") : canonical_discovery(r.discovery)),
-                  r.type.empty() ? std::string("other") : r.type}] += 1;
+    std::string disc(r.discovery.empty() ? std::string_view("seed") : canonical_discovery(r.discovery));
+    m.heat_depth_added[{disc, static_cast<int>(std::clamp<int64_t>(r.depth, 0, 3))}] += 1;
+    m.heat_added[{std::move(disc), r.type.empty() ? std::string("other") : r.type}] += 1;
     // Queue rows are written once per transaction, but a large transaction
     // over many hosts would hold a delta per queue: bounded memory instead.
     if (m.queue_deltas.size() >= kMaxPendingQueues) m.flush();

@@ -243,6 +243,32 @@ CheckResult check_frontier(Store& store, double now, int64_t max_details) {
         if (heat != r.urls)
             c.fail("heat:* counters add up to " + std::to_string(heat) + ", but " + std::to_string(r.urls) +
                    " URLs are stored");
+        // heatd:* (discovery x depth) add up to the URLs too; the timeline's
+        // sums are the crawl:* counters (both written by frontier-done's
+        // flush, in one transaction).
+        int64_t heatd = 0;
+        bool any_heatd = false;
+        for (auto& [name, n] : stored)
+            if (name.starts_with("heatd:")) {
+                heatd += n;
+                any_heatd = true;
+            }
+        if (any_heatd && heatd != r.urls)
+            c.fail("heatd:* counters add up to " + std::to_string(heatd) + ", but " + std::to_string(r.urls) +
+                   " URLs are stored");
+        Stmt tl = db.prepare("SELECT coalesce(sum(pages), 0), coalesce(sum(bytes), 0), coalesce(sum(errors), 0) "
+                             "FROM timeline");
+        if (tl.step()) {
+            const char* tnames[3] = {"crawl:pages", "crawl:bytes", "crawl:errors"};
+            for (int i = 0; i < 3; ++i) {
+                auto it = stored.find(tnames[i]);
+                int64_t n = it == stored.end() ? 0 : it->second;
+                if (n != tl.i64(i))
+                    c.fail(std::string("counter ") + tnames[i] + " is " + std::to_string(n) + ", but the timeline sums to " +
+                           std::to_string(tl.i64(i)));
+            }
+        }
+        tl.reset();
         for (auto& [name, n] : stored)
             if (n < 0) c.fail("counter " + name + " is negative (" + std::to_string(n) + ")");
     }

@@ -6,6 +6,7 @@
 #include "policy/lease_id.hpp"
 #include "policy/outcome.hpp"
 #include "policy/recrawl.hpp"
+#include "report/crawl_stats.hpp"
 #include "store/store.hpp"
 #include "store/store_impl.hpp"
 
@@ -46,6 +47,7 @@ void Store::Impl::after_fetch(const Settings& s, int64_t qid, const FetchFacts& 
     d.latency_sum += f.duration_ms.value_or(0);
     if (f.duration_ms) ++d.latency_n;
     if (f.error_class == "host-down") ++d.host_down;
+    if (ended != UrlState::leased) d.bytes += f.bytes.value_or(0);  // URL results, not robots.txt
     if (ended == UrlState::done) ++d.done;
     else if (ended == UrlState::failed) ++d.failed;
     else if (ended == UrlState::queued) ++d.queued;
@@ -58,13 +60,64 @@ void Store::Impl::flush_fetches() {
           "retry_after_blocks = retry_after_blocks + ?, error_count = error_count + ?, total_spend = total_spend + ?6, "
           "session_balance = session_balance - ?6, "
           "latency_sum = latency_sum + ?, latency_n = latency_n + ?, host_down = host_down + ?, "
-          "done = done + ?, failed = failed + ?, queued = queued + ? WHERE id = ?")
+          "done = done + ?, failed = failed + ?, queued = queued + ?, bytes = bytes + ? WHERE id = ?")
             .bind(1, d.ended).bind(2, d.wake_at).bind(3, d.n429).bind(4, d.ra_blocks).bind(5, d.errors)
             .bind(6, d.penalty).bind(7, d.latency_sum).bind(8, d.latency_n).bind(9, d.host_down)
-            .bind(10, d.done).bind(11, d.failed).bind(12, d.queued).bind(13, qid).exec();
+            .bind(10, d.done).bind(11, d.failed).bind(12, d.queued).bind(13, d.bytes).bind(14, qid).exec();
         reschedule(qid);
     }
     fetch_deltas.clear();
+}
+
+// The crawl's aggregates for one URL result (frontier-report(1), CRAWL
+// SUMMARY, OVER TIME, CODES, MIME TYPES): counter deltas and the minute's
+// timeline sums, written with the other deltas at flush, in the same
+// transaction as the result.
+void Store::Impl::note_result(const FetchFacts& f, bool error, int64_t successes_before, double now) {
+    int64_t bytes = f.bytes.value_or(0);
+    CrawlDelta& c = crawl_delta;
+    ++c.pages;
+    c.bytes += bytes;
+    if (error) ++c.errors;
+    if (f.has_status && f.status > 0) ++c.statuses[f.status];
+    bool ok = f.status >= 200 && f.status < 300 && f.error_class.empty();
+    if (f.status == 304) ++c.not_modified;
+    else if (ok) ++(successes_before > 0 ? c.revisit : c.novel);
+    if (ok) {
+        // Keyed by the raw header (a crawl sends few distinct ones); mime_key
+        // runs once per distinct value at flush. Bounded like the other deltas.
+        auto& m = c.mimes[f.content_type.value_or("")];
+        ++m.first;
+        m.second += bytes;
+        if (c.mimes.size() >= kMaxPendingQueues) flush_timeline();
+    }
+    TimelineDelta& t = timeline_deltas[static_cast<int64_t>(std::floor(now / 60))];
+    ++t.pages;
+    t.bytes += bytes;
+    if (error) ++t.errors;
+}
+
+void Store::Impl::flush_timeline() {
+    CrawlDelta& c = crawl_delta;
+    if (c.pages) count("crawl:pages", c.pages);
+    if (c.bytes) count("crawl:bytes", c.bytes);
+    if (c.errors) count("crawl:errors", c.errors);
+    if (c.novel) count("visit:novel", c.novel);
+    if (c.revisit) count("visit:revisit", c.revisit);
+    if (c.not_modified) count("visit:not-modified", c.not_modified);
+    for (auto& [st, n] : c.statuses) count("status:" + std::to_string(st), n);
+    for (auto& [ct, m] : c.mimes) {
+        std::string key = mime_key(ct);
+        count("mime:" + key, m.first);
+        if (m.second) count("mime-bytes:" + key, m.second);
+    }
+    c = CrawlDelta{};
+    for (auto& [minute, t] : timeline_deltas)
+        q("INSERT INTO timeline(minute, pages, bytes, errors) VALUES (?, ?, ?, ?) ON CONFLICT(minute) DO UPDATE SET "
+          "pages = timeline.pages + excluded.pages, bytes = timeline.bytes + excluded.bytes, "
+          "errors = timeline.errors + excluded.errors")
+            .bind(1, minute).bind(2, t.pages).bind(3, t.bytes).bind(4, t.errors).exec();
+    timeline_deltas.clear();
 }
 
 std::optional<double> Store::Impl::crawl_delay(int64_t host_id) {
@@ -234,6 +287,7 @@ DoneOutcome Store::finish(const FetchFacts& f, double now) {
         m.q("UPDATE queues SET queued = queued - 1, in_flight = in_flight + 1 WHERE id = ?").bind(1, qid).exec();
     }
     m.count(result_class(f), 1);
+    m.note_result(f, !f.error_class.empty() || f.status >= 400, h.successes, now);
 
     UrlOutcome uo = url_outcome(h, f, s, now, static_cast<uint64_t>(id) * 1000003u + static_cast<uint64_t>(h.visits + 1));
     for (auto& [name, d] : uo.counters) m.count(name, d);

@@ -378,8 +378,11 @@ RowProblem decode_row(const Record& r, ImportRow& row) {
         }
     }
     for (size_t i = 0; i < row.values.size(); ++i)
-        if (row.table->columns[i].not_null && row.values[i].kind == ImportValue::Kind::null)
-            return {"missing-field", row.table->columns[i].name};
+        if (row.table->columns[i].not_null && row.values[i].kind == ImportValue::Kind::null) {
+            if (!row.table->columns[i].zero_when_missing) return {"missing-field", row.table->columns[i].name};
+            row.values[i].kind = ImportValue::Kind::integer;
+            row.values[i].i = 0;
+        }
     return {};
 }
 

@@ -101,6 +101,7 @@ struct Store::Impl {
     int64_t added = 0;
     int64_t depth_added[4] = {0, 0, 0, 0};
     std::map<std::pair<std::string, std::string>, int64_t> heat_added;  // (discovery, type)
+    std::map<std::pair<std::string, int>, int64_t> heat_depth_added;  // (discovery, depth 0..3): heatd:* counters
 
     void count(const std::string& name, int64_t d) { counter_deltas[name] += d; }
 
@@ -166,6 +167,7 @@ struct Store::Impl {
         int64_t ra_blocks = 0, errors = 0, penalty = 0, latency_n = 0, host_down = 0;
         double latency_sum = 0;
         int64_t done = 0, failed = 0, queued = 0;
+        int64_t bytes = 0;   // response bytes of the queue's results (queues.bytes)
     };
     std::unordered_map<int64_t, FetchDelta> fetch_deltas;
     void flush_fetches();
@@ -199,6 +201,23 @@ struct Store::Impl {
     // Crawl-delay of a host (cached per transaction; robots results clear it).
     std::optional<double> crawl_delay(int64_t host_id);
     std::unordered_map<int64_t, std::optional<double>> crawl_delays;
+    // The crawl's aggregates (frontier-report(1), CRAWL SUMMARY, OVER TIME):
+    // counters crawl:*, visit:*, status:*, mime:*, mime-bytes:*, and one
+    // timeline row per minute with a URL result, summed per transaction
+    // and written by flush().
+    struct TimelineDelta {
+        int64_t pages = 0, bytes = 0, errors = 0;
+    };
+    std::map<int64_t, TimelineDelta> timeline_deltas;  // minute (now / 60) -> sums
+    // Per-result deltas kept as numbers (no counter name built per result);
+    // flush_timeline() turns them into counter deltas.
+    struct CrawlDelta {
+        int64_t pages = 0, bytes = 0, errors = 0, novel = 0, revisit = 0, not_modified = 0;
+        std::unordered_map<int64_t, int64_t> statuses;
+        std::unordered_map<std::string, std::pair<int64_t, int64_t>> mimes;  // raw Content-Type -> count, bytes
+    } crawl_delta;
+    void note_result(const FetchFacts& f, bool error, int64_t visits_before, double now);
+    void flush_timeline();
 };
 
 }  // namespace frontier

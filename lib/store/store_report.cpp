@@ -7,6 +7,8 @@
 // Queue rows stream from one statement; SQL does the filtering, ordering and
 // limit except for computed sort keys (see sort_in_memory()).
 #include <algorithm>
+#include <cmath>
+#include <cstdlib>
 #include <unordered_map>
 
 #include "store/db.hpp"
@@ -72,6 +74,7 @@ const char* order_expression(const std::string& key) {
         {"done", "done"},
         {"failed", "failed"},
         {"blocked", "blocked"},
+        {"bytes", "bytes"},
     };
     auto it = m.find(key);
     return it == m.end() ? "id" : it->second;
@@ -125,7 +128,88 @@ RevisitSummary read_revisits(Db& db, std::map<std::string, int64_t>& c, int64_t 
     return r;
 }
 
+// The over-time buckets, start and rates: the first and last timeline rows
+// (primary key ends), then one grouped pass over the timeline (one row per
+// minute with a result: 1,440 a day of crawling), and the last 10 minutes.
+void read_timeline(Db& db, Summary& s, double now) {
+    int64_t first = 0, last = 0;
+    {
+        Stmt st = db.prepare("SELECT min(minute), max(minute) FROM timeline");
+        ResetOnExit guard{st};
+        if (!st.step() || st.is_null(0)) return;
+        first = st.i64(0);
+        last = st.i64(1);
+    }
+    CrawlSummary& c = s.crawl;
+    c.start = static_cast<double>(first) * 60;
+    c.last = static_cast<double>(last + 1) * 60;
+    c.avg_pages_per_s = pages_per_second(c.pages, *c.start, std::min(*c.last, std::max(now, *c.start + 60)));
+    s.timeline_bucket = timeline_bucket_seconds(*c.last - *c.start);
+    int64_t k = s.timeline_bucket / 60;
+    {
+        Stmt st = db.prepare("SELECT minute / ?1 AS b, sum(pages), sum(bytes), sum(errors) FROM timeline "
+                             "GROUP BY minute / ?1 ORDER BY 1");
+        ResetOnExit guard{st};
+        st.bind(1, k);
+        while (st.step())
+            s.timeline.push_back({static_cast<double>(st.i64(0) * s.timeline_bucket), st.i64(1), st.i64(2), st.i64(3)});
+    }
+    {
+        Stmt st = db.prepare("SELECT coalesce(sum(pages), 0) FROM timeline WHERE minute >= ?1 AND minute < ?2");
+        ResetOnExit guard{st};
+        st.bind(1, static_cast<int64_t>(std::floor((now - 600) / 60)));
+        st.bind(2, static_cast<int64_t>(std::floor(now / 60)) + 1);
+        if (st.step()) c.recent_pages_per_s = static_cast<double>(st.i64(0)) / 600;
+    }
+}
+
 }  // namespace
+
+void for_each_seed(Store& store, int64_t limit, const std::function<void(const SeedRow&)>& row) {
+    Db& db = store.db();
+    ReadSnapshot snapshot(db);
+    Stmt st = db.prepare(
+        "SELECT u.id, u.url, u.state, u.status, u.error_class, u.reason, q.key, q.done, q.failed FROM urls u "
+        "JOIN queues q ON q.id = u.queue_id WHERE u.depth = 0 AND coalesce(u.discovery, '') IN ('', 'seed') "
+        "ORDER BY u.id LIMIT ?1");
+    ResetOnExit guard{st};
+    st.bind(1, limit);
+    while (st.step()) {
+        SeedRow r;
+        r.id = st.i64(0);
+        r.url = st.str(1);
+        r.state = static_cast<UrlState>(st.i64(2));
+        r.status = st.opt_i64(3);
+        if (r.status && *r.status <= 0) r.status.reset();  // no response
+        if (!st.is_null(4)) r.error_class = st.str(4);
+        if (!st.is_null(5)) r.reason = st.str(5);
+        r.queue = st.str(6);
+        r.queue_done = st.i64(7);
+        r.queue_failed = st.i64(8);
+        row(r);
+    }
+}
+
+void for_each_failed_url(Store& store, int64_t limit, const std::function<void(const FailedUrl&)>& row) {
+    Db& db = store.db();
+    ReadSnapshot snapshot(db);
+    Stmt st = db.prepare(
+        "SELECT u.url, q.key, u.status, u.error_class, u.reason, u.fetched_at FROM urls u "
+        "JOIN queues q ON q.id = u.queue_id WHERE u.state = 3 ORDER BY u.fetched_at DESC NULLS LAST, u.id DESC LIMIT ?1");
+    ResetOnExit guard{st};
+    st.bind(1, limit);
+    while (st.step()) {
+        FailedUrl r;
+        r.url = st.str(0);
+        r.queue = st.str(1);
+        r.status = st.opt_i64(2);
+        if (r.status && *r.status <= 0) r.status.reset();  // no response
+        if (!st.is_null(3)) r.error_class = st.str(3);
+        if (!st.is_null(4)) r.reason = st.str(4);
+        r.fetched_at = st.opt_dbl(5);
+        row(r);
+    }
+}
 
 Summary read_summary(Store& store, double now) {
     std::map<std::string, int64_t> revisit_counters;
@@ -176,6 +260,21 @@ Summary read_summary(Store& store, double now) {
             else if (name.starts_with("revisit:")) revisit_counters[std::string(name.substr(8))] = n;
             else if (name.starts_with("result:")) s.results[std::string(name.substr(7))] += n;
             else if (name.starts_with("depth:")) s.depth[std::string(name.substr(6))] += n;
+            else if (name.starts_with("status:")) s.statuses[std::atoll(std::string(name.substr(7)).c_str())] += n;
+            else if (name.starts_with("mime:")) s.mimetypes[std::string(name.substr(5))].count += n;
+            else if (name.starts_with("mime-bytes:")) s.mimetypes[std::string(name.substr(11))].bytes += n;
+            else if (name == "crawl:pages") s.crawl.pages = n;
+            else if (name == "crawl:bytes") s.crawl.bytes = n;
+            else if (name == "crawl:errors") s.crawl.errors = n;
+            else if (name == "visit:novel") s.crawl.novel = n;
+            else if (name == "visit:revisit") s.crawl.revisit = n;
+            else if (name == "visit:not-modified") s.crawl.not_modified = n;
+            else if (name.starts_with("heatd:")) {
+                std::string_view rest = name.substr(6);
+                auto tab = rest.find('\t');
+                if (tab != std::string_view::npos)
+                    s.heat_depth[std::string(rest.substr(0, tab))][std::string(rest.substr(tab + 1))] += n;
+            }
             else if (name.starts_with("heat:")) {
                 std::string_view rest = name.substr(5);
                 auto tab = rest.find('\t');
@@ -188,6 +287,18 @@ Summary read_summary(Store& store, double now) {
     }
     for (const char* d : {"0", "1", "2", "3+"}) s.depth.try_emplace(d, 0);
     if (revisit_counters["urls"] > 0) s.revisits = read_revisits(db, revisit_counters, s.urls.disabled, now);
+    read_timeline(db, s, now);
+    if (s.revisits) {
+        // Calibration (issue #28): revisited URLs at the shortest interval
+        // of their bucket, never-visited ones at recrawl.interval, against
+        // the recorded average rate.
+        const Settings& set = store.settings();
+        std::vector<RevisitLoad> load;
+        load.push_back({set.recrawl_interval / 86400, s.revisits->never_visited});
+        for (auto& [b, n] : s.revisits->intervals)
+            load.push_back({interval_bucket_floor_days(b, set.recrawl_min / 86400), n});
+        s.crawl.calibration = calibrate_revisits(load, s.crawl.avg_pages_per_s * 86400);
+    }
     return s;
 }
 
@@ -213,7 +324,7 @@ void for_each_queue(Store& store, const QueueQuery& q, double now, const std::fu
     std::string sql =
         "SELECT id, key, state, in_flight, queued, wake_at, enqueued, session_balance, last_cost, cost_count, "
         "total_spend, error_count, last_dequeue_at, latency_sum, latency_n, last_peek_url, last_queued_url, "
-        "done, failed, blocked, host_down, retry_after_blocks FROM queues";
+        "done, failed, blocked, host_down, retry_after_blocks, bytes FROM queues";
     if (!q.states.empty()) {
         sql += " WHERE ";
         bool first = true;
@@ -261,6 +372,7 @@ void for_each_queue(Store& store, const QueueQuery& q, double now, const std::fu
         r.blocked = st.i64(19);
         r.host_down = st.i64(20);
         r.retry_after_blocks = st.i64(21);
+        r.bytes = st.i64(22);
         Store::BudgetValues b = store.effective_budget(r.queue);
         r.total_budget = b.total;
         r.session_budget = b.replenish;

@@ -1,6 +1,11 @@
 # frontier-report --html: the page is self-contained (no scripts, no network
 # resources), loads in a real headless Chromium without console errors, has
-# every chart's SVG in its DOM, and renders to a screenshot at laptop size.
+# every chart's SVG and every crawl section (issue #25) in its DOM, fits a
+# 1280 px window (no horizontal overflow of the page or of any table,
+# measured by a test-only wrapper page that frames the report and writes the
+# widths into its own DOM; the report stays script-free), draws no bar for a
+# no-limit budget, cuts long URLs in the middle (whole on hover), and
+# renders to a screenshot at laptop size (kept as $ROOT/out/report-html.png).
 # Chromium is installed with apt-get when missing; the test fails when it
 # cannot be installed or run.
 set -euo pipefail
@@ -15,6 +20,9 @@ fi
 # A frontier with queues in every state, then an error class and a 3xx result.
 CASES="$ROOT/tests/cli/cases" source "$ROOT/tests/cli/cases/report_setup.inc"
 printf '%s\n' '{"lease":"r4-1","status":0,"error_class":"timeout"}' | frontier-done -q -f f.db
+# A very long URL (a table must not grow with it).
+long="http://a.example/$(printf 'segment%.0s/' $(seq 30))page.html?query=$(printf 'x%.0s' $(seq 80))"
+echo "$long" | frontier-add -q -f f.db
 frontier-report -f f.db --html report.html
 [ -s report.html ] || { echo "FAIL: no page written"; exit 1; }
 [ ! -e report.html.tmp ] || { echo "FAIL: temporary file left behind"; exit 1; }
@@ -28,22 +36,61 @@ chrome() {
     local profile
     profile=$(mktemp -d)
     chromium --headless --no-sandbox --disable-gpu --disable-background-networking --disable-component-update \
-        --disable-sync --no-first-run --user-data-dir="$profile" --window-size=1366,900 "$@"
+        --disable-sync --no-first-run --user-data-dir="$profile" "$@"
     rm -rf "$profile"
 }
 
 # The DOM as Chromium built it: every chart's SVG with its marks.
-chrome --dump-dom "file://$PWD/report.html" > dom.html 2>/dev/null
-for id in chart-queue-states chart-urls chart-spend chart-results chart-depth chart-heatmap; do
+chrome --window-size=1280,900 --dump-dom "file://$PWD/report.html" > dom.html 2>/dev/null
+for id in chart-queue-states chart-urls chart-spend chart-results chart-depth chart-heatmap chart-timeline chart-timeline-bytes chart-codes \
+          chart-mimetypes; do
     grep -q "<svg[^>]*id=\"$id\"" dom.html || { echo "FAIL: chart $id missing from the DOM"; exit 1; }
 done
+for id in crawl hosts seeds failed-urls failed-hosts mimetypes; do
+    grep -q "<table[^>]*id=\"$id\"" dom.html || { echo "FAIL: table $id missing from the DOM"; exit 1; }
+done
+grep -q 'generated at <time id="generated">2027-01-15T08:00:30Z</time>' dom.html || { echo "FAIL: generation time"; exit 1; }
+# a.example spent 1 of no limit: a text, no bar; b.example (budget 50) has its track and bar.
+grep -q '1 spent · no limit' dom.html || { echo "FAIL: no-limit spend not shown as text"; exit 1; }
+spend=$(sed -n 's/.*\(<svg[^>]*id="chart-spend".*\)/\1/p' dom.html | sed 's,</svg>.*,,')
+[ "$(grep -o '<rect' <<< "$spend" | wc -l)" -eq 2 ] || { echo "FAIL: spend chart bars: $(grep -o '<rect' <<< "$spend" | wc -l)"; exit 1; }
+# The long URL: cut in the middle in the cell, whole in its title.
+grep -q "title=\"$long\"" dom.html || { echo "FAIL: long URL not in a title"; exit 1; }
+grep -q ">$long<" dom.html && { echo "FAIL: long URL printed whole"; exit 1; }
+grep -q '>http://a.example/segment/segm[^<]*…[^<]*xxxx</td>' dom.html || { echo "FAIL: long URL not cut in the middle"; exit 1; }
+# No relative times on the page.
+grep -Eq '[0-9]+[smhd] ago|>in [0-9]' dom.html && { echo "FAIL: relative time on the page"; exit 1; }
+
+# Width at 1280 px: a test-only wrapper frames the page and measures it.
+cat > wrap.html <<'HTML'
+<!DOCTYPE html><html><body style="margin:0">
+<iframe id="f" src="report.html" style="width:1280px;height:900px;border:0"></iframe>
+<pre id="result">pending</pre>
+<script>
+document.getElementById('f').addEventListener('load', function () {
+  var d = this.contentDocument, e = d.documentElement, out = [];
+  out.push('page ' + e.scrollWidth + ' ' + e.clientWidth);
+  d.querySelectorAll('.scroll, svg.chart').forEach(function (s, i) {
+    out.push((s.id || s.className.baseVal || s.className) + ' ' + s.scrollWidth + ' ' + s.clientWidth);
+  });
+  document.getElementById('result').textContent = out.join('\n');
+});
+</script></body></html>
+HTML
+chrome --allow-file-access-from-files --window-size=1300,1000 --virtual-time-budget=5000 --dump-dom "file://$PWD/wrap.html" \
+    2>/dev/null | sed -n '/<pre id="result">/,/<\/pre>/p' | sed 's/<[^>]*>//g' > widths.txt
+grep -q '^page ' widths.txt || { echo "FAIL: the wrapper measured nothing"; cat widths.txt; exit 1; }
+[ "$(grep -c '^scroll ' widths.txt)" -ge 6 ] || { echo "FAIL: too few tables measured"; cat widths.txt; exit 1; }
+if awk '$2 > $3 { bad = 1; print "overflow: " $0 } END { exit !bad }' widths.txt; then
+    echo "FAIL: horizontal overflow at 1280 px"; exit 1
+fi
 [ "$(grep -o '<rect' dom.html | wc -l)" -ge 30 ] || { echo "FAIL: too few chart marks"; exit 1; }
 grep -Eq '7 queues: [0-9]+ active \([0-9]+ in-process; [0-9]+ ready; [0-9]+ snoozed\); 1 inactive; 1 retired; 1 exhausted' dom.html ||
     { echo "FAIL: summary line missing"; exit 1; }
 grep -q 'timeout (error)' dom.html || { echo "FAIL: error class missing from the results chart"; exit 1; }
 
 # Load with console logging and take a screenshot.
-chrome --enable-logging=stderr --v=0 --screenshot="$PWD/shot.png" "file://$PWD/report.html" > chrome.out 2> chrome.err || {
+chrome --window-size=1280,900 --run-all-compositor-stages-before-draw --virtual-time-budget=3000 --enable-logging=stderr --v=0 --screenshot="$PWD/shot.png" "file://$PWD/report.html" > chrome.out 2> chrome.err || {
     echo "FAIL: chromium exited with an error"; tail -20 chrome.err; exit 1; }
 if grep -E 'CONSOLE|Uncaught|net::ERR_|Failed to load resource' chrome.err; then
     echo "FAIL: console errors while loading the page"; exit 1
@@ -53,8 +100,9 @@ fi
 [ "$(stat -c %s shot.png)" -gt 20000 ] || { echo "FAIL: screenshot looks blank"; exit 1; }
 # PNG width and height from the IHDR chunk.
 w=$((16#$(od -An -tx1 -j16 -N4 shot.png | tr -d ' \n'))); h=$((16#$(od -An -tx1 -j20 -N4 shot.png | tr -d ' \n')))
-[ "$w" -eq 1366 ] && [ "$h" -eq 900 ] || { echo "FAIL: screenshot is ${w}x${h}"; exit 1; }
-[ -z "${REPORT_SHOT:-}" ] || cp shot.png "$REPORT_SHOT"   # keep it to look at: REPORT_SHOT=/tmp/x.png
+[ "$w" -eq 1280 ] && [ "$h" -eq 900 ] || { echo "FAIL: screenshot is ${w}x${h}"; exit 1; }
+mkdir -p "$ROOT/out" && cp shot.png "$ROOT/out/report-html.png"   # kept to look at (out/ is not in git)
+[ -z "${REPORT_SHOT:-}" ] || cp shot.png "$REPORT_SHOT"
 
 # --html - writes the page to stdout.
 frontier-report -f f.db --html - | head -c 15 | grep -q '<!DOCTYPE html>' || { echo "FAIL: --html -"; exit 1; }

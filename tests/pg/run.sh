@@ -8,6 +8,8 @@
 #  - moves a crawl from a SQLite file to PostgreSQL and back (test_move.sh:
 #    export, import, more leases and results there, export, import, compared
 #    row by row);
+#  - migrates the version 3 fixture to 4 there (test_migrate_v4.sh: the
+#    PostgreSQL DDL and back-fill give the report the SQLite migration gives);
 #  - runs the end-to-end tests test_crawl (a real crawl of a local site by
 #    three pipelines at once, each page fetched once),
 #    test_crash (tools SIGKILLed at random moments; CRASH_ROUNDS, default 4
@@ -85,6 +87,18 @@ if [ -z "$filter" ] || [[ test_restart == *$filter* ]]; then
     rm -rf "$dir"
     if [ $rc -eq 0 ]; then echo "PASS pg:test_restart"; printf '%s\n' "$log" | tail -1
     else echo "FAIL pg:test_restart (exit $rc)"; printf '%s\n' "$log" | tail -30; fi
+fi
+
+# The migration 3 -> 4 and its back-fill on PostgreSQL (tests/pg/test_migrate_v4.sh).
+if [ -z "$filter" ] || [[ test_migrate_v4 == *$filter* ]]; then
+    psql -qX "$base/postgres" -c "CREATE DATABASE e2e_migrate" >/dev/null
+    dir=$(mktemp -d)
+    log=$(cd "$dir" && unset FRONTIER LC_ALL && PATH="$bin:$PATH" ROOT="$root" MIGRATE_FRONTIER="$base/e2e_migrate" \
+        timeout "${E2E_TIMEOUT:-300}" bash "$here/test_migrate_v4.sh" 2>&1)
+    rc=$?
+    rm -rf "$dir"
+    if [ $rc -eq 0 ]; then echo "PASS pg:test_migrate_v4"; printf '%s\n' "$log" | tail -1
+    else echo "FAIL pg:test_migrate_v4 (exit $rc)"; printf '%s\n' "$log" | tail -30; fi
 fi
 
 # End-to-end tests that take their frontier from the environment, each on a

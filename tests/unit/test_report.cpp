@@ -124,3 +124,188 @@ TEST_CASE("queue tables fit the width they are given", "[report]") {
     CHECK(fit_line("abcdef", 4) == "abc~");
     CHECK(fit_line("abc", 4) == "abc");
 }
+
+// --- the crawl's story (lib/report/crawl_stats.hpp, issue #25) --------------------
+
+#include "report/crawl_stats.hpp"
+
+TEST_CASE("mime_key normalises Content-Type", "[report]") {
+    CHECK(mime_key("text/html; charset=UTF-8") == "text/html");
+    CHECK(mime_key("Application/PDF") == "application/pdf");
+    CHECK(mime_key("  image/svg+xml ") == "image/svg+xml");
+    CHECK(mime_key("") == "unknown");
+    CHECK(mime_key(" ; charset=x") == "unknown");
+    CHECK(mime_key("text") == "other");
+    CHECK(mime_key("a/b/c") == "other");
+    CHECK(mime_key("/html") == "other");
+    CHECK(mime_key("text/<script>") == "other");
+    CHECK(mime_key(std::string(30, 'a') + "/" + std::string(40, 'b')) == "other");
+}
+
+TEST_CASE("timeline_bucket_seconds picks the smallest width that fits", "[report]") {
+    CHECK(timeline_bucket_seconds(0) == 60);
+    CHECK(timeline_bucket_seconds(120 * 60) == 60);
+    CHECK(timeline_bucket_seconds(120 * 60 + 1) == 300);
+    CHECK(timeline_bucket_seconds(10 * 3600) == 300);
+    CHECK(timeline_bucket_seconds(24 * 3600) == 900);
+    CHECK(timeline_bucket_seconds(5 * 86400) == 3600);
+    CHECK(timeline_bucket_seconds(30 * 86400) == 6 * 3600);
+    CHECK(timeline_bucket_seconds(100 * 86400) == 86400);
+    CHECK(timeline_bucket_seconds(10 * 365 * 86400.0) == 7 * 86400);
+    CHECK(timeline_bucket_seconds(3600, 6) == 900);
+}
+
+TEST_CASE("pages_per_second", "[report]") {
+    CHECK(pages_per_second(100, 1000, 1100) == Approx(1.0));
+    CHECK(pages_per_second(100, 1000, 1000) == 0);
+    CHECK(pages_per_second(100, 1000, 900) == 0);
+}
+
+TEST_CASE("calibrate_revisits: can the intervals be met at the recorded rate", "[report]") {
+    // 100 URLs daily and 70 weekly ask for 110 visits a day.
+    Calibration c = calibrate_revisits({{1, 100}, {7, 70}, {64, 0}}, 200);
+    CHECK(c.due_per_day == Approx(110));
+    CHECK(c.met);
+    REQUIRE(c.feasible_interval_days);
+    CHECK(*c.feasible_interval_days == Approx(170.0 / 200));
+    c = calibrate_revisits({{1, 1000}}, 100);
+    CHECK_FALSE(c.met);
+    CHECK(*c.feasible_interval_days == Approx(10));
+    c = calibrate_revisits({{1, 5}}, 0);
+    CHECK_FALSE(c.met);
+    CHECK_FALSE(c.feasible_interval_days);
+    CHECK(calibrate_revisits({}, 0).met);  // nothing due: met
+}
+
+TEST_CASE("interval_bucket_floor_days", "[report]") {
+    CHECK(interval_bucket_floor_days("<1d", 0.5) == 0.5);
+    CHECK(interval_bucket_floor_days("1-2d", 1) == 1);
+    CHECK(interval_bucket_floor_days("16-32d", 1) == 16);
+    CHECK(interval_bucket_floor_days(">=64d", 1) == 64);
+}
+
+TEST_CASE("middle_truncate keeps both ends", "[report]") {
+    CHECK(middle_truncate("http://a.example/", 40) == "http://a.example/");
+    std::string u = "http://example.org/a/very/long/path/that/goes/on/and/on/index.html";
+    std::string t = middle_truncate(u, 30);
+    CHECK(t.starts_with("http://example."));
+    CHECK(t.ends_with("index.html"));
+    CHECK(t.find("\xE2\x80\xA6") != std::string::npos);
+    CHECK(t.size() == 29 + 3);  // 29 characters kept, the ellipsis is 3 bytes
+    // A UTF-8 sequence is never cut.
+    std::string v = "http://x/" + std::string(20, 'a') + "\xC3\xA9\xC3\xA9\xC3\xA9" + std::string(20, 'b');
+    std::string w = middle_truncate(v, 30);
+    for (size_t i = 0; i + 1 < w.size(); ++i)
+        if (static_cast<unsigned char>(w[i]) == 0xC3) CHECK((static_cast<unsigned char>(w[i + 1]) & 0xC0) == 0x80);
+}
+
+TEST_CASE("host_failure_reason", "[report]") {
+    CHECK(host_failure_reason("unreachable", 3, 1) == "robots.txt unreachable");
+    CHECK(host_failure_reason("gave-up", 0, 0) == "robots.txt gave up");
+    CHECK(host_failure_reason("ok", 2, 1) == "host down");
+    CHECK(host_failure_reason("ok", 0, 1) == "rate-limited");
+    CHECK(host_failure_reason("ok", 0, 0) == "errors");
+}
+
+TEST_CASE("format_duration", "[report]") {
+    CHECK(format_duration(45) == "45s");
+    CHECK(format_duration(725) == "12m05s");
+    CHECK(format_duration(3 * 3600 + 4 * 60) == "3h04m");
+    CHECK(format_duration(2 * 86400 + 5 * 3600) == "2d05h");
+}
+
+TEST_CASE("crawl summary text and JSON", "[report]") {
+    Summary s;
+    s.now = 1800000600;
+    CHECK(crawl_text(s) == "Crawl: no URL result recorded yet\n");
+    s.crawl.start = 1800000000;
+    s.crawl.last = 1800000600;
+    s.crawl.pages = 1200;
+    s.crawl.errors = 7;
+    s.crawl.bytes = 123456;
+    s.crawl.novel = 1000;
+    s.crawl.revisit = 150;
+    s.crawl.not_modified = 43;
+    s.crawl.avg_pages_per_s = 2;
+    s.crawl.recent_pages_per_s = 1.5;
+    s.timeline = {{1800000000, 600, 60000, 3}, {1800000300, 600, 63456, 4}};
+    s.timeline_bucket = 300;
+    CHECK(crawl_text(s) ==
+          "Crawl: 2027-01-15T08:00:00Z to 2027-01-15T08:10:00Z (10m00s): 1200 results (7 errors); 123456 bytes; "
+          "1000 novel; 150 revisits; 43 not modified\n"
+          "Rate: 2.00 pages/s average; 1.50 pages/s in the last 10 minutes\n");
+    std::string j = render_summary_json(s);
+    CHECK(j.find("\"crawl\":{\"start\":1800000000,\"last\":1800000600,\"duration\":600,\"results\":1200,\"errors\":7,"
+                 "\"bytes\":123456") != std::string::npos);
+    CHECK(j.find("\"timeline\":{\"bucket_seconds\":300,\"buckets\":[{\"start\":1800000000,\"pages\":600,\"bytes\":60000,"
+                 "\"errors\":3},") != std::string::npos);
+    s.crawl.calibration = calibrate_revisits({{1, 100}}, 50);
+    CHECK(crawl_text(s).find("Revisit capacity: the intervals ask for 100.0 visits/day; the crawl made 50.0/day: not met; "
+                             "the rate covers every revisited URL at an interval of 2.0 days\n") != std::string::npos);
+}
+
+TEST_CASE("heatmap_by_depth only when no type is known", "[report]") {
+    Summary s;
+    s.heatmap["seed"]["other"] = 10;
+    CHECK_FALSE(heatmap_by_depth(s));  // nothing to show instead
+    s.heat_depth["seed"]["0"] = 10;
+    CHECK(heatmap_by_depth(s));
+    s.heatmap["link"]["article"] = 1;
+    CHECK_FALSE(heatmap_by_depth(s));
+}
+
+TEST_CASE("HTML: no bar for a no-limit budget, retired balance, middle-cut URLs with the whole one on hover",
+          "[report]") {
+    Summary s;
+    s.now = 1800000000;
+    QueueRow unlimited;
+    unlimited.id = 1;
+    unlimited.queue = "unlimited.example";
+    unlimited.total_spend = 522;
+    unlimited.total_budget = -1;
+    QueueRow capped = unlimited;
+    capped.id = 2;
+    capped.queue = "capped.example";
+    capped.total_budget = 1000;
+    capped.state = ReportState::retired;
+    capped.session_balance = -3;
+    std::string url = "http://capped.example/" + std::string(100, 'x') + "/end.html";
+    capped.last_peek_url = url;
+    std::string h = render_report_html(s, {capped}, {unlimited, capped}, "t");
+    auto svg_start = h.find("id=\"chart-spend\"");
+    auto svg = h.substr(svg_start, h.find("</svg>", svg_start) - svg_start);
+    CHECK(svg.find("522 spent &middot; no limit") != std::string::npos);
+    // Two rects for the capped queue (budget track and spend), none for the unlimited one.
+    size_t rects = 0;
+    for (size_t p = svg.find("<rect"); p != std::string::npos; p = svg.find("<rect", p + 1)) ++rects;
+    CHECK(rects == 2);
+    CHECK(h.find("<td title=\"stored session balance -3\">retired</td>") != std::string::npos);
+    CHECK(h.find("title=\"" + url + "\"") != std::string::npos);
+    CHECK(h.find(">" + url + "<") == std::string::npos);  // never printed whole
+    CHECK(h.find("end.html</td>") != std::string::npos);
+    CHECK(h.find("<script") == std::string::npos);
+    CHECK(h.find("generated at <time id=\"generated\">2027-01-15T08:00:00Z</time>") != std::string::npos);
+    CHECK(h.find(" ago") == std::string::npos);  // absolute times only
+}
+
+TEST_CASE("HTML: results, errors and bytes over time", "[report]") {
+    Summary s;
+    s.now = 1800000600;
+    std::string h = render_report_html(s, {}, {}, "t");
+    CHECK(h.find("id=\"chart-timeline\"") != std::string::npos);
+    CHECK(h.find("no URL result recorded yet") != std::string::npos);
+    s.timeline_bucket = 300;
+    s.timeline = {{1800000000, 10, 5000, 0}, {1800000300, 4, 1000, 2}};
+    h = render_report_html(s, {}, {}, "t");
+    auto count = [&](const std::string& needle) {
+        size_t n = 0;
+        for (size_t p = h.find(needle); p != std::string::npos; p = h.find(needle, p + 1)) ++n;
+        return n;
+    };
+    CHECK(count("class=\"tl-pages\"") == 2);
+    CHECK(count("class=\"tl-errors\"") == 1);  // only the bucket with errors
+    CHECK(count("class=\"tl-bytes\"") == 2);
+    CHECK(h.find("id=\"chart-timeline-bytes\"") != std::string::npos);
+    CHECK(h.find("<title>2027-01-15T08:05:00Z: 4 results, 2 errors, 1,000 bytes</title>") != std::string::npos);
+    CHECK(h.find("one bar per 5m00s") != std::string::npos);
+}
