@@ -1,7 +1,4 @@
 // frontier-crawl: a one-off crawl in one command (frontier-crawl(1)).
-// Options here; the work is in lib/cmd/cmd_crawl.cpp.
-//
-// frontier-crawl: a whole one-off crawl in one command (frontier-crawl(1)).
 // It sets the frontier up (settings, seeds through frontier-add), runs the
 // crawl loop as the three tools in a pipeline
 //

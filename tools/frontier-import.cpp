@@ -6,7 +6,7 @@
 #include <chrono>
 
 #include "core/clock.hpp"
-#include "cmd/check_json.hpp"
+#include "frontier/check_json.hpp"
 #include "core/error.hpp"
 #include "store/export_format.hpp"
 #include "json/json.hpp"

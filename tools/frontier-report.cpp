@@ -1,5 +1,283 @@
 // frontier-report: summary, per-queue table, JSON and an HTML page (frontier-report(1)).
-#include "cmd/report.hpp"
+//
+// Option checks and the output loop.
+// Data comes from lib/store/store_report.cpp, rendering from lib/report/report_text.cpp
+// and lib/report_html.cpp.
+
+#include <sys/ioctl.h>
+#include <unistd.h>
+
+#include <cstdio>
+#include <cstdlib>
+#include <fstream>
+
+#include "core/clock.hpp"
+#include "core/error.hpp"
+#include "json/json.hpp"
+#include "core/output.hpp"
+#include "report/report_render.hpp"
+#include "core/signals.hpp"
+#include "store/store.hpp"
+#include "frontier/check_json.hpp"
+#include "store/store_check.hpp"
+#include "core/tool.hpp"
+
+namespace frontier {
+
+struct ReportOptions {
+    CommonOptions common;
+    bool json = false;          // --json: the summary object, or JSON-lines with --queues
+    bool queues = false;        // --queues: one row per queue
+    std::string state;          // --state S[,S...]: filter for --queues
+    std::string sort;           // --sort KEY[:asc|:desc]
+    int64_t limit = -1;         // --limit N (--queues; default 10 for the summary's tables)
+    std::string html;           // --html FILE: write the HTML page there
+    double watch = 0;           // --watch SECONDS: redraw the text report until SIGINT
+    int64_t top = 10;           // --top N: rows in the summary's queue tables
+    bool check = false;         // --check: verify the file's invariants (lib/store/store_check.hpp)
+    // The crawl's reports (frontier-report(1)): one of them, as a text table
+    // or JSON lines with --json.
+    bool hosts = false;         // --hosts: per queue (host) URLs done, bytes, errors, latency, robots, budget
+    bool mimetypes = false;     // --mimetypes: count and bytes per MIME type
+    bool codes = false;         // --codes: count per HTTP status and per error class
+    bool seeds = false;         // --seeds: each seed's state, status, redirect, pages of its queue
+    bool failed = false;        // --failed: latest failed URLs and the hosts with most errors
+};
+
+// Validates option combinations (UsageError), then reports. Returns the exit
+// code: 0, or 1 for an I/O or database error (thrown, mapped by the runner).
+// Read-only: a missing frontier file is an error.
+int run_report(const ReportOptions& o);
+
+namespace {
+
+struct QueueTables {
+    std::vector<QueueRow> longest, costly;
+};
+
+// The summary's two queue tables: the longest queues (not exhausted) and the
+// most expensive ones (some spend), `top` rows each.
+QueueTables read_tables(Store& store, double now, int64_t top, bool with_robots) {
+    QueueTables t;
+    if (top == 0) return t;
+    QueueQuery q;
+    q.limit = top;
+    q.with_robots = with_robots;
+    q.states = {ReportState::in_process, ReportState::ready, ReportState::snoozed, ReportState::inactive,
+                ReportState::retired};
+    q.sort = parse_queue_sort("size");
+    for_each_queue(store, q, now, [&](const QueueRow& r) { t.longest.push_back(r); });
+    q.states.clear();
+    q.sort = parse_queue_sort("total_spend");
+    for_each_queue(store, q, now, [&](const QueueRow& r) {
+        if (r.total_spend > 0) t.costly.push_back(r);
+    });
+    return t;
+}
+
+// The width text tables are fitted to (frontier-report(1), OUTPUT): $COLUMNS
+// when set, else the terminal's when standard output is one, else 0 (whole
+// lines, for files, pipes and grep).
+size_t text_width() {
+    if (const char* c = std::getenv("COLUMNS"); c && *c) {
+        char* end = nullptr;
+        long v = std::strtol(c, &end, 10);
+        if (end && *end == '\0' && v >= 20 && v <= 100000) return static_cast<size_t>(v);
+    }
+    struct winsize ws;
+    if (::isatty(1) && ::ioctl(1, TIOCGWINSZ, &ws) == 0 && ws.ws_col >= 20) return ws.ws_col;
+    return 0;
+}
+
+std::string text_report(Store& store, const ReportOptions& o, const std::string& path) {
+    double now = frontier::now();
+    Summary s = read_summary(store, now);
+    QueueTables t = read_tables(store, now, o.top, false);
+    return render_report_text(s, t.longest, t.costly, "frontier-report: " + path, text_width());
+}
+
+void write_file(const std::string& file, const std::string& data) {
+    if (file == "-") {
+        out().write_line(data);
+        return;
+    }
+    // Written beside the target and renamed, so a reader never sees half a page.
+    std::string tmp = file + ".tmp";
+    {
+        std::ofstream f(tmp, std::ios::binary | std::ios::trunc);
+        if (!f) throw IoError("cannot write " + tmp);
+        f << data;
+        f.close();
+        if (!f) throw IoError("cannot write " + tmp);
+    }
+    if (std::rename(tmp.c_str(), file.c_str()) != 0) {
+        std::remove(tmp.c_str());
+        throw IoError("cannot rename " + tmp + " to " + file);
+    }
+}
+
+int watch(Store& store, const ReportOptions& o, const std::string& path) {
+    bool tty = ::isatty(1) == 1;
+    while (!stop_requested()) {
+        store.refresh_settings();
+        std::string text = text_report(store, o, path);
+        if (!text.empty() && text.back() == '\n') text.pop_back();
+        // Home, clear screen, redraw; a log file gets separated snapshots instead.
+        out().write_line((tty ? "\x1b[H\x1b[2J" : "") + text + (tty ? "" : "\n"));
+        out().flush();
+        sleep_for(o.watch);
+    }
+    return 0;
+}
+
+// --check: one line per check ("ok NAME" / "FAIL NAME: N violations" and
+// their details), or one JSON object with --json; exit 1 on any violation.
+int check(Store& store, const ReportOptions& o, const std::string& path) {
+    CheckResult r = check_frontier(store, frontier::now());
+    if (o.json) {
+        JsonWriter w;
+        w.begin();
+        w.field("urls", r.urls);
+        w.field("queues", r.queues);
+        w.field("hosts", r.hosts);
+        write_check_fields(w, r);
+        w.end();
+        out().write_line(w.str());
+    } else {
+        out().write_line("frontier-report --check: " + path + ": " + std::to_string(r.urls) + " URLs, " +
+                         std::to_string(r.queues) + " queues, " + std::to_string(r.hosts) + " hosts");
+        for (auto& [name, n] : r.checks) {
+            if (!n) {
+                out().write_line("ok   " + name);
+                continue;
+            }
+            out().write_line("FAIL " + name + ": " + std::to_string(n) + " violation" + (n == 1 ? "" : "s"));
+            for (auto& v : r.violations)
+                if (v.check == name) out().write_line("     " + v.detail);
+        }
+    }
+    out().flush();
+    if (r.ok()) return 0;
+    int64_t n = 0;
+    for (auto& c : r.checks) n += c.second;
+    diag(path + " violates " + std::to_string(n) + " invariant" + (n == 1 ? "" : "s"));
+    return 1;
+}
+
+// The crawl sections of the HTML page: the top rows of each.
+CrawlTables read_crawl_tables(Store& store, double now, int64_t top) {
+    CrawlTables t;
+    QueueQuery q;
+    q.limit = top;
+    q.sort = parse_queue_sort("done");
+    for_each_queue(store, q, now, [&](const QueueRow& r) {
+        if (r.done + r.failed + r.error_count > 0) t.hosts.push_back(r);
+    });
+    q.sort = parse_queue_sort("error_count");
+    for_each_queue(store, q, now, [&](const QueueRow& r) {
+        if (r.error_count + r.failed > 0) t.failing_hosts.push_back(r);
+    });
+    for_each_seed(store, top, [&](const SeedRow& r) { t.seeds.push_back(r); });
+    for_each_failed_url(store, top, [&](const FailedUrl& r) { t.failed.push_back(r); });
+    return t;
+}
+
+// --hosts, --mimetypes, --codes, --seeds, --failed (frontier-report(1)).
+int crawl_report(Store& store, const ReportOptions& o, const QueueQuery& qq) {
+    double now = frontier::now();
+    if (o.hosts) {
+        QueueQuery q = qq;
+        if (q.sort.key.empty()) q.sort = parse_queue_sort("done");
+        if (!o.json) out().write_line(host_table_header());
+        for_each_queue(store, q, now,
+                       [&](const QueueRow& r) { out().write_line(o.json ? host_row_json(r) : host_table_row(r)); });
+    } else if (o.mimetypes || o.codes) {
+        Summary s = read_summary(store, now);
+        std::string text = o.mimetypes ? (o.json ? mime_json(s, o.limit) : mime_text(s, o.limit))
+                                       : (o.json ? codes_json(s) : codes_text(s));
+        if (!text.empty() && text.back() == '\n') text.pop_back();
+        if (!text.empty()) out().write_line(text);
+    } else if (o.seeds) {
+        if (!o.json) out().write_line(seed_table_header());
+        for_each_seed(store, o.limit,
+                      [&](const SeedRow& r) { out().write_line(o.json ? seed_row_json(r) : seed_table_row(r)); });
+    } else if (o.failed) {
+        int64_t n = o.limit < 0 ? 20 : o.limit;
+        if (!o.json) out().write_line("Failed URLs (latest first):");
+        for_each_failed_url(store, n, [&](const FailedUrl& r) {
+            out().write_line(o.json ? failed_url_json(r) : failed_url_row(r));
+        });
+        if (!o.json) out().write_line("Hosts with errors (most first):");
+        QueueQuery q;
+        q.limit = n;
+        q.sort = parse_queue_sort("error_count");
+        for_each_queue(store, q, now, [&](const QueueRow& r) {
+            if (r.error_count + r.failed > 0) out().write_line(o.json ? failing_host_json(r) : failing_host_row(r));
+        });
+    }
+    return 0;
+}
+
+}  // namespace
+
+int run_report(const ReportOptions& o) {
+    int selected = o.queues + o.hosts + o.mimetypes + o.codes + o.seeds + o.failed;
+    if (selected > 1)
+        throw UsageError("choose one of --queues, --hosts, --mimetypes, --codes, --seeds and --failed");
+    if ((!o.state.empty() || !o.sort.empty()) && !o.queues && !o.hosts)
+        throw UsageError("--state and --sort go with --queues or --hosts");
+    if (o.limit != -1 && (selected == 0 || o.codes))
+        throw UsageError("--limit goes with --queues, --hosts, --mimetypes, --seeds or --failed");
+    if (o.limit < -1) throw UsageError("--limit must be 0 or more");
+    if (o.top < 0) throw UsageError("--top must be 0 or more");
+    if (o.watch < 0) throw UsageError("--watch needs a positive number of seconds");
+    if (o.watch > 0 && (o.json || o.queues || !o.html.empty()))
+        throw UsageError("--watch shows the text report; it does not combine with --json, --queues or --html");
+    if (o.watch > 0 && selected) throw UsageError("--watch shows the text report; it does not combine with a report option");
+    if (o.check && (selected || !o.html.empty() || o.watch > 0))
+        throw UsageError("--check does not combine with --queues, --html or --watch");
+    QueueQuery q;
+    if (!o.state.empty()) q.states = parse_state_filter(o.state);
+    if (!o.sort.empty()) q.sort = parse_queue_sort(o.sort);
+    q.limit = o.limit;
+
+    Store store(frontier_path(o.common), Store::Mode::read);
+    const std::string path = frontier_display_name(frontier_path(o.common));
+    if (o.check) return check(store, o, path);
+    if (o.watch > 0) return watch(store, o, path);
+
+    if (!o.html.empty()) {
+        double now = frontier::now();
+        Summary s = read_summary(store, now);
+        QueueTables t = read_tables(store, now, std::max<int64_t>(o.top, 20), true);
+        CrawlTables c = read_crawl_tables(store, now, std::max<int64_t>(o.top, 20));
+        write_file(o.html, render_report_html(s, t.longest, t.costly, "frontier-report: " + path, c));
+        if (!o.json && !selected) return 0;
+    }
+    if (o.hosts || o.mimetypes || o.codes || o.seeds || o.failed) return crawl_report(store, o, q);
+    double now = frontier::now();
+    if (o.queues) {
+        if (o.json) {
+            for_each_queue(store, q, now, [&](const QueueRow& r) { out().write_line(queue_row_json(r)); });
+        } else {
+            size_t width = text_width();
+            out().write_line(queue_table_header(true, width));
+            for_each_queue(store, q, now,
+                           [&](const QueueRow& r) { out().write_line(queue_table_row(r, now, true, width)); });
+        }
+        return 0;
+    }
+    if (o.json) {
+        out().write_line(render_summary_json(read_summary(store, now)));
+        return 0;
+    }
+    std::string text = text_report(store, o, path);
+    if (!text.empty() && text.back() == '\n') text.pop_back();
+    out().write_line(text);
+    return 0;
+}
+
+}  // namespace frontier
 
 int main(int argc, char** argv) {
     frontier::ReportOptions o;

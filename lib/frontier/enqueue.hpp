@@ -95,7 +95,7 @@ public:
     // URLs are never deleted, so a URL once present stays present.
     EnqueueResult add_discovered(const Discovered& d, double now);
 
-    // add() in three steps, for frontier-add's pipeline (lib/cmd/cmd_add.cpp):
+    // add() in three steps, for frontier-add's pipeline (tools/frontier-add.cpp):
     // read_fields copies a record's fields (false with `rejected` set for a
     // bad field); prepare does the CPU work and touches no database, so it
     // may run on another thread than the Store's (one thread at a time:

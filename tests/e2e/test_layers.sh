@@ -1,6 +1,6 @@
 # The lib/ layout (README, Layout): every include names its folder, and a
 # folder includes only itself and the folders before it in the layer order
-# core, json, web, net, policy, report, store, frontier, fetch, cmd.
+# core, json, web, net, policy, report, store, frontier, fetch.
 set -u
 : "${ROOT:?ROOT must be the repository root}"
 python3 "$ROOT/tests/tools/check_layers.py" "$ROOT" || exit 1

@@ -4,7 +4,7 @@ the folders listed before it; tools/ include no storage internals (the
 connection, a backend). Prints each include that breaks this; exit 1 if any."""
 import glob, os, re, sys
 
-ORDER = ['core', 'json', 'web', 'net', 'policy', 'report', 'store', 'frontier', 'fetch', 'cmd']
+ORDER = ['core', 'json', 'web', 'net', 'policy', 'report', 'store', 'frontier', 'fetch']
 root = sys.argv[1] if len(sys.argv) > 1 else '.'
 bad = 0
 files = glob.glob(os.path.join(root, 'lib/**/*.[ch]pp'), recursive=True)

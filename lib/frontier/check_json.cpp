@@ -1,4 +1,4 @@
-#include "cmd/check_json.hpp"
+#include "frontier/check_json.hpp"
 
 namespace frontier {
 
