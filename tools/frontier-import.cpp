@@ -58,15 +58,7 @@ void print_rejection(uint64_t line_no, const Rejection& r) {
 void print_summary(const RowCounts& imported, int64_t rejected, bool complete, const CheckResult& c) {
     JsonWriter w;
     w.begin();
-    w.key("imported");
-    w.begin_object();
-    int64_t total = 0;
-    for (auto& [t, n] : imported) {
-        w.field(t, n);
-        total += n;
-    }
-    w.end_object();
-    w.field("total", total);
+    w.field("total", write_row_counts(w, "imported", imported));
     w.field("rejected", rejected);
     w.field("complete", complete);
     w.key("check");

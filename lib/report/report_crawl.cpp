@@ -7,28 +7,13 @@
 #include "core/http_date.hpp"
 #include "json/json.hpp"
 #include "report/report_render.hpp"
+#include "report/text_cells.hpp"
 
 namespace frontier {
 
 namespace {
 
-std::string num(int64_t v) { return std::to_string(v); }
-
-std::string fixed(double v, int decimals) {
-    char buf[64];
-    snprintf(buf, sizeof buf, "%.*f", decimals, v);
-    return buf;
-}
-
-std::string left(std::string s, size_t width) {
-    if (s.size() > width) s = s.substr(0, width - 1) + "~";
-    s.resize(width, ' ');
-    return s;
-}
-
-std::string right(const std::string& s, size_t width) {
-    return s.size() >= width ? s : std::string(width - s.size(), ' ') + s;
-}
+using namespace text_cells;
 
 std::string trim_right(std::string s) {
     while (!s.empty() && s.back() == ' ') s.pop_back();

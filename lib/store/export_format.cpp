@@ -54,15 +54,7 @@ std::string export_end_line(const RowCounts& counts) {
     JsonWriter w;
     w.begin();
     w.field("end", kExportFormat);
-    w.key("rows");
-    w.begin_object();
-    int64_t total = 0;
-    for (auto& [table, n] : counts) {
-        w.field(table, n);
-        total += n;
-    }
-    w.end_object();
-    w.field("total", total);
+    w.field("total", write_row_counts(w, "rows", counts));
     w.end();
     return w.str();
 }
@@ -90,6 +82,18 @@ std::vector<std::string> check_export_end(const Record& end, const RowCounts& im
                                ", which this tool does not know");
     }
     return problems;
+}
+
+int64_t write_row_counts(JsonWriter& w, std::string_view key, const RowCounts& counts) {
+    w.key(key);
+    w.begin_object();
+    int64_t total = 0;
+    for (auto& [table, n] : counts) {
+        w.field(table, n);
+        total += n;
+    }
+    w.end_object();
+    return total;
 }
 
 }  // namespace frontier

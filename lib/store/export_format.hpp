@@ -18,6 +18,8 @@
 
 namespace frontier {
 
+class JsonWriter;
+
 class Record;
 
 inline constexpr std::string_view kExportFormat = "frontier-export";
@@ -42,6 +44,10 @@ std::string read_export_header(const Record& r, int64_t max_schema, ExportHeader
 
 // The end line (no newline) for these row counts.
 std::string export_end_line(const RowCounts& counts);
+
+// Writes "KEY":{"table":n,...} into the open object of `w` and returns the
+// sum of the counts (the end line's "rows", frontier-import's "imported").
+int64_t write_row_counts(JsonWriter& w, std::string_view key, const RowCounts& counts);
 
 // True for a header record (it has "format") / an end record (it has "end").
 bool is_export_header(const Record& r);

@@ -75,10 +75,10 @@ std::vector<TableDef> make_tables() {
       {"created_at", T::real, false},
       {"bytes", T::integer, true, "0", true}},
      {"key"},
-     {"CREATE INDEX queues_ready ON queues(best, served) WHERE sched = " SCHED_READY,
-      "CREATE INDEX queues_wake ON queues(wake_at) WHERE sched = " SCHED_SLEEPING,
-      "CREATE INDEX queues_inactive ON queues(inactive_seq) WHERE state = " QUEUE_INACTIVE,
-      "CREATE INDEX queues_retired ON queues(retired_seq) WHERE state >= " QUEUE_RETIRED}},
+     {"CREATE INDEX queues_ready ON queues(best, served) WHERE sched = " SQL_SCHED_READY,
+      "CREATE INDEX queues_wake ON queues(wake_at) WHERE sched = " SQL_SCHED_SLEEPING,
+      "CREATE INDEX queues_inactive ON queues(inactive_seq) WHERE state = " SQL_QUEUE_INACTIVE,
+      "CREATE INDEX queues_retired ON queues(retired_seq) WHERE state >= " SQL_QUEUE_RETIRED}},
     {"hosts",
      "id",
      {{"id", T::integer, true},
@@ -142,11 +142,11 @@ std::vector<TableDef> make_tables() {
       {"first_success", T::real, false}},
      {},
      {"CREATE INDEX urls_fp ON urls(fp)",
-      "CREATE INDEX urls_next ON urls(queue_id, rank, tier, tier_key, cost, id) WHERE state = " URL_QUEUED
+      "CREATE INDEX urls_next ON urls(queue_id, rank, tier, tier_key, cost, id) WHERE state = " SQL_URL_QUEUED
       " AND due_at IS NULL",
       "CREATE INDEX urls_due ON urls(due_at) WHERE due_at IS NOT NULL",
-      "CREATE INDEX urls_lease ON urls(lease_expires) WHERE state = " URL_LEASED,
-      "CREATE INDEX urls_failed ON urls(fetched_at) WHERE state = " URL_FAILED,
+      "CREATE INDEX urls_lease ON urls(lease_expires) WHERE state = " SQL_URL_LEASED,
+      "CREATE INDEX urls_failed ON urls(fetched_at) WHERE state = " SQL_URL_FAILED,
       "CREATE INDEX urls_seed ON urls(id) WHERE depth = 0 AND coalesce(discovery, '') IN ('', 'seed')"}},
     };
 }

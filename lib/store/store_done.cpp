@@ -144,6 +144,25 @@ void Store::Impl::write_url_update(const UrlUpdate& u) {
         .bind(19, u.tier).bind(20, u.tier_key).bind(21, u.first_success).bind(22, u.id).exec();
 }
 
+namespace {
+
+// A lease id that matches no lease: rejected when malformed, stale when
+// well formed but unknown (frontier-done(1), RESULTS).
+bool unmatched_lease(LeaseId how, const FetchFacts& f, DoneOutcome& o) {
+    if (how == LeaseId::bad) {
+        o.result = "rejected";
+        o.reason = "bad-lease";
+        return true;
+    }
+    if (how == LeaseId::unknown) {
+        o.url = f.url;
+        return true;
+    }
+    return false;
+}
+
+}  // namespace
+
 DoneOutcome Store::finish(const FetchFacts& f, double now) {
     Impl& m = *impl_;
     m.now = now;
@@ -154,16 +173,7 @@ DoneOutcome Store::finish(const FetchFacts& f, double now) {
     if (!f.lease.empty() && f.lease[0] == 'r') {
         // A robots.txt prerequisite.
         int64_t hid, seq;
-        LeaseId how = parse_lease(std::string_view(f.lease).substr(1), hid, seq);
-        if (how == LeaseId::bad) {
-            o.result = "rejected";
-            o.reason = "bad-lease";
-            return o;
-        }
-        if (how == LeaseId::unknown) {
-            o.url = f.url;
-            return o;
-        }
+        if (unmatched_lease(parse_lease(std::string_view(f.lease).substr(1), hid, seq), f, o)) return o;
         Stmt& h = m.q("SELECT name, robots_lease_seq, robots_lease_expires, robots_queue, robots_retries "
                       "FROM hosts WHERE id = ?");
         h.bind(1, hid);
@@ -215,16 +225,7 @@ DoneOutcome Store::finish(const FetchFacts& f, double now) {
     // A URL lease, or a lease-less result matched by URL while leased.
     int64_t id = -1, seq = -1;
     if (!f.lease.empty()) {
-        LeaseId how = parse_lease(f.lease, id, seq);
-        if (how == LeaseId::bad) {
-            o.result = "rejected";
-            o.reason = "bad-lease";
-            return o;
-        }
-        if (how == LeaseId::unknown) {
-            o.url = f.url;
-            return o;
-        }
+        if (unmatched_lease(parse_lease(f.lease, id, seq), f, o)) return o;
     } else {
         CanonResult c = canonicalize_url(f.url, s.canon);
         if (!c.ok) {

@@ -41,7 +41,7 @@ int64_t Store::reclaim_leases(double now) {
     begin();
     refresh_settings();  // housekeeping reschedules queues by their politeness
     int64_t n = count("leased") + count("robots_leased");
-    m.q("UPDATE urls SET lease_expires = ? WHERE state = " URL_LEASED " AND lease_expires > ?").bind(1, now).bind(2, now).exec();
+    m.q("UPDATE urls SET lease_expires = ? WHERE state = " SQL_URL_LEASED " AND lease_expires > ?").bind(1, now).bind(2, now).exec();
     m.q("UPDATE hosts SET robots_lease_expires = ? WHERE robots_lease_expires > ?").bind(1, now).bind(2, now).exec();
     housekeeping(now);
     commit();
@@ -51,7 +51,7 @@ int64_t Store::reclaim_leases(double now) {
 std::optional<double> Store::last_lease_expiry() {
     Impl& m = *impl_;
     std::optional<double> last;
-    for (const char* sql : {"SELECT max(lease_expires) FROM urls WHERE state = " URL_LEASED,
+    for (const char* sql : {"SELECT max(lease_expires) FROM urls WHERE state = " SQL_URL_LEASED,
                             "SELECT max(robots_lease_expires) FROM hosts WHERE robots_lease_expires IS NOT NULL"}) {
         Stmt& st = m.q(sql);
         if (st.step() && !st.is_null(0)) last = std::max(last.value_or(st.dbl(0)), st.dbl(0));
@@ -69,15 +69,15 @@ void Store::housekeeping(double now) {
     // of thousands), and per-row statements made that first call stall.
     std::unordered_map<int64_t, int64_t> expired;  // queue id -> URLs (counted here: no sorter)
     {
-        Stmt& st = m.q("SELECT queue_id FROM urls WHERE state = " URL_LEASED " AND lease_expires <= ?");
+        Stmt& st = m.q("SELECT queue_id FROM urls WHERE state = " SQL_URL_LEASED " AND lease_expires <= ?");
         st.bind(1, now);
         while (st.step()) ++expired[st.i64(0)];
         st.reset();
     }
     if (!expired.empty()) {
-        m.update_all("UPDATE urls SET state = " URL_QUEUED " WHERE state = " URL_LEASED " AND lease_expires <= ?",
-                     "UPDATE OR FAIL urls SET state = " URL_QUEUED " WHERE id IN "
-                     "(SELECT id FROM urls WHERE state = " URL_LEASED " AND lease_expires <= ?1 LIMIT ?2)",
+        m.update_all("UPDATE urls SET state = " SQL_URL_QUEUED " WHERE state = " SQL_URL_LEASED " AND lease_expires <= ?",
+                     "UPDATE OR FAIL urls SET state = " SQL_URL_QUEUED " WHERE id IN "
+                     "(SELECT id FROM urls WHERE state = " SQL_URL_LEASED " AND lease_expires <= ?1 LIMIT ?2)",
                      now);
         int64_t n = 0;
         for (auto [qid, k] : expired) {
@@ -114,8 +114,8 @@ void Store::housekeeping(double now) {
         st.reset();
     }
     if (!due.empty())
-        m.update_all("UPDATE urls SET due_at = NULL, state = " URL_QUEUED " WHERE due_at <= ?",
-                     "UPDATE OR FAIL urls SET due_at = NULL, state = " URL_QUEUED " WHERE id IN "
+        m.update_all("UPDATE urls SET due_at = NULL, state = " SQL_URL_QUEUED " WHERE due_at <= ?",
+                     "UPDATE OR FAIL urls SET due_at = NULL, state = " SQL_URL_QUEUED " WHERE id IN "
                      "(SELECT id FROM urls WHERE due_at <= ?1 LIMIT ?2)",
                      now);
     for (auto& [key, n] : due) {
@@ -138,7 +138,7 @@ void Store::housekeeping(double now) {
         m.refresh_best(qid);
         m.reschedule(qid);
     }
-    m.q("UPDATE queues SET sched = " SCHED_READY " WHERE sched = " SCHED_SLEEPING " AND wake_at <= ?").bind(1, now).exec();
+    m.q("UPDATE queues SET sched = " SQL_SCHED_READY " WHERE sched = " SQL_SCHED_SLEEPING " AND wake_at <= ?").bind(1, now).exec();
 }
 
 LeaseOutcome Store::lease(const LeaseRequest& req) {
@@ -192,16 +192,16 @@ LeaseOutcome Store::lease(const LeaseRequest& req) {
     "id, url, host_id, priority, depth, attempts, type, discovery, via, meta, cost, etag, "          \
     "http_last_modified, content_hash, lease_seq, rank"
     const char* next_sql_all =
-        "SELECT " FRONTIER_HEAD_COLUMNS " FROM urls WHERE queue_id = ? AND state = " URL_QUEUED " AND due_at IS NULL "
+        "SELECT " FRONTIER_HEAD_COLUMNS " FROM urls WHERE queue_id = ? AND state = " SQL_URL_QUEUED " AND due_at IS NULL "
         "ORDER BY rank, tier, tier_key, cost, id LIMIT 1";
     const char* next_sql_cls =
-        "SELECT " FRONTIER_HEAD_COLUMNS " FROM urls WHERE queue_id = ? AND state = " URL_QUEUED " AND due_at IS NULL "
+        "SELECT " FRONTIER_HEAD_COLUMNS " FROM urls WHERE queue_id = ? AND state = " SQL_URL_QUEUED " AND due_at IS NULL "
         "AND cls = ? ORDER BY rank, tier, tier_key, cost, id LIMIT 1";
     // Alternation (lease.class-burst) looks for the other class among a
     // queue's first kClassScan due URLs only, as the seed scans 64 items
     // (MAX_SCAN): a bounded index range, however long the queue.
     const char* next_sql_scan =
-        "SELECT " FRONTIER_HEAD_COLUMNS " FROM (SELECT * FROM urls WHERE queue_id = ? AND state = " URL_QUEUED " "
+        "SELECT " FRONTIER_HEAD_COLUMNS " FROM (SELECT * FROM urls WHERE queue_id = ? AND state = " SQL_URL_QUEUED " "
         "AND due_at IS NULL ORDER BY rank, tier, tier_key, cost, id LIMIT 64) AS h WHERE cls = ? "
         "ORDER BY rank, tier, tier_key, cost, id LIMIT 1";
     constexpr int64_t kClassScan = 64;
@@ -246,10 +246,10 @@ LeaseOutcome Store::lease(const LeaseRequest& req) {
         arr += "}";
         Stmt& st = m.q(req.url_class.empty()
                            ? "SELECT q.qid, u.* FROM unnest(CAST(? AS bigint[])) AS q(qid) CROSS JOIN LATERAL "
-                             "(SELECT " FRONTIER_HEAD_COLUMNS " FROM urls WHERE queue_id = q.qid AND state = " URL_QUEUED " "
+                             "(SELECT " FRONTIER_HEAD_COLUMNS " FROM urls WHERE queue_id = q.qid AND state = " SQL_URL_QUEUED " "
                              "AND due_at IS NULL ORDER BY rank, tier, tier_key, cost, id LIMIT ?) u"
                            : "SELECT q.qid, u.* FROM unnest(CAST(? AS bigint[])) AS q(qid) CROSS JOIN LATERAL "
-                             "(SELECT " FRONTIER_HEAD_COLUMNS " FROM urls WHERE queue_id = q.qid AND state = " URL_QUEUED " "
+                             "(SELECT " FRONTIER_HEAD_COLUMNS " FROM urls WHERE queue_id = q.qid AND state = " SQL_URL_QUEUED " "
                              "AND due_at IS NULL AND cls = ? ORDER BY rank, tier, tier_key, cost, id LIMIT ?) u");
         st.bind(1, arr);
         if (req.url_class.empty()) {
@@ -266,7 +266,7 @@ LeaseOutcome Store::lease(const LeaseRequest& req) {
     // Keyset pagination over the ready index; (best, served) is unique
     // because every queue's `served` mark is (see Impl::queue_id_for).
     auto load_page = [&] {
-        Stmt& st = m.q("SELECT id, best, served FROM queues WHERE sched = " SCHED_READY " AND (best, served) > (?, ?) "
+        Stmt& st = m.q("SELECT id, best, served FROM queues WHERE sched = " SQL_SCHED_READY " AND (best, served) > (?, ?) "
                        "ORDER BY best, served LIMIT 256");
         st.bind(1, cur_best).bind(2, cur_served);
         int n = 0;
@@ -287,13 +287,13 @@ LeaseOutcome Store::lease(const LeaseRequest& req) {
 
     auto retire = [&](int64_t qid) {
         int64_t seq = m.meta_next("fifo_seq");
-        m.q("UPDATE queues SET state = " QUEUE_RETIRED ", retired_seq = ?, inactive_seq = NULL, sched = " SCHED_IDLE " WHERE id = ?")
+        m.q("UPDATE queues SET state = " SQL_QUEUE_RETIRED ", retired_seq = ?, inactive_seq = NULL, sched = " SQL_SCHED_IDLE " WHERE id = ?")
             .bind(1, seq).bind(2, qid).exec();
         m.count("queues_retired", 1);
     };
 
     auto activate_one = [&]() -> bool {
-        Stmt& st = m.q("SELECT id, key, total_spend FROM queues WHERE state = " QUEUE_INACTIVE " ORDER BY inactive_seq LIMIT 1");
+        Stmt& st = m.q("SELECT id, key, total_spend FROM queues WHERE state = " SQL_QUEUE_INACTIVE " ORDER BY inactive_seq LIMIT 1");
         if (!st.step()) {
             st.reset();
             return false;
@@ -307,7 +307,7 @@ LeaseOutcome Store::lease(const LeaseRequest& req) {
             retire(qid);
             return true;
         }
-        m.q("UPDATE queues SET state = " QUEUE_ACTIVE ", inactive_seq = NULL, session_balance = ? WHERE id = ?")
+        m.q("UPDATE queues SET state = " SQL_QUEUE_ACTIVE ", inactive_seq = NULL, session_balance = ? WHERE id = ?")
             .bind(1, b.replenish).bind(2, qid).exec();
         QueueInfo qi = m.queue(qid);
         bool ready = m.reschedule(qi) == QueueSched::ready;
@@ -329,7 +329,7 @@ LeaseOutcome Store::lease(const LeaseRequest& req) {
         BudgetLimits b = m.budget_for(qi.key);
         bool others = false;
         if (qi.session_balance <= 0 && !over_total(qi.total_spend, b.total)) {
-            Stmt& st = m.q("SELECT 1 FROM queues WHERE state = " QUEUE_INACTIVE " AND id != ? LIMIT 1");
+            Stmt& st = m.q("SELECT 1 FROM queues WHERE state = " SQL_QUEUE_INACTIVE " AND id != ? LIMIT 1");
             st.bind(1, qi.id);
             others = st.step();
             st.reset();
@@ -342,7 +342,7 @@ LeaseOutcome Store::lease(const LeaseRequest& req) {
                 break;
             case AfterSpend::rotate_out: {
                 int64_t seq = m.meta_next("fifo_seq");
-                m.q("UPDATE queues SET state = " QUEUE_INACTIVE ", inactive_seq = ?, sched = " SCHED_IDLE " WHERE id = ?")
+                m.q("UPDATE queues SET state = " SQL_QUEUE_INACTIVE ", inactive_seq = ?, sched = " SQL_SCHED_IDLE " WHERE id = ?")
                     .bind(1, seq).bind(2, qi.id).exec();
                 qi.state = static_cast<int>(QueueState::inactive);
                 break;
@@ -488,7 +488,7 @@ LeaseOutcome Store::lease(const LeaseRequest& req) {
             it.expires = now + req.ttl;
             it.addresses = addresses_of(hid);
             it.user_agent = crawler_for(it.url);
-            m.q("UPDATE urls SET state = " URL_LEASED ", lease_seq = ?, attempts = attempts + 1, lease_expires = ? WHERE id = ?")
+            m.q("UPDATE urls SET state = " SQL_URL_LEASED ", lease_seq = ?, attempts = attempts + 1, lease_expires = ? WHERE id = ?")
                 .bind(1, seq).bind(2, it.expires).bind(3, id).exec();
             // The queue row after this lease, written once; after_spend
             // may then rotate or retire the queue (rare, its own write).
@@ -622,7 +622,7 @@ LeaseOutcome Store::lease(const LeaseRequest& req) {
     if (!out.items.empty()) {
         out.status = LeaseStatus::emitted;
     } else {
-        Stmt& rq = m.q("SELECT coalesce(sum(queued), 0) FROM queues WHERE state >= " QUEUE_RETIRED);
+        Stmt& rq = m.q("SELECT coalesce(sum(queued), 0) FROM queues WHERE state >= " SQL_QUEUE_RETIRED);
         rq.step();
         int64_t retired_queued = rq.i64(0);
         rq.reset();
@@ -641,9 +641,9 @@ LeaseOutcome Store::lease(const LeaseRequest& req) {
         };
         if (work > 0) {
             out.status = LeaseStatus::not_ready;
-            std::optional<double> next = min_of("SELECT min(wake_at) FROM queues WHERE sched = " SCHED_SLEEPING);
-            next = earliest(next, min_of("SELECT min(due_at) FROM urls WHERE due_at IS NOT NULL AND state = " URL_QUEUED));
-            next = earliest(next, min_of("SELECT min(lease_expires) FROM urls WHERE state = " URL_LEASED));
+            std::optional<double> next = min_of("SELECT min(wake_at) FROM queues WHERE sched = " SQL_SCHED_SLEEPING);
+            next = earliest(next, min_of("SELECT min(due_at) FROM urls WHERE due_at IS NOT NULL AND state = " SQL_URL_QUEUED));
+            next = earliest(next, min_of("SELECT min(lease_expires) FROM urls WHERE state = " SQL_URL_LEASED));
             next = earliest(next, min_of("SELECT min(robots_lease_expires) FROM hosts WHERE robots_lease_expires IS NOT NULL"));
             out.next_due = next;
         } else {

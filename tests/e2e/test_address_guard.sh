@@ -108,9 +108,16 @@ echo "ok: fetch --addresses and the addresses key"
 printf '%s\n' http://s.example/ '{"url":"http://t.example/x","discovery":"link"}' > m.txt
 frontier-config -f m.db scope.seed-domains false
 frontier-add -q -f m.db m.txt
-sqlite3 m.db "ALTER TABLE hosts DROP COLUMN seed; PRAGMA user_version = 2"
+# Back to version 2: without version 3's column and version 4's aggregates.
+sqlite3 m.db "ALTER TABLE hosts DROP COLUMN seed; ALTER TABLE queues DROP COLUMN bytes; DROP TABLE timeline;
+              DROP INDEX urls_failed; DROP INDEX urls_seed;
+              DELETE FROM counters WHERE name LIKE 'heatd:%' OR name LIKE 'status:%' OR name LIKE 'crawl:%'
+                  OR name LIKE 'visit:%';
+              PRAGMA user_version = 2"
 frontier-config -f m.db net.seed-hosts true
-[ "$(sqlite3 m.db 'PRAGMA user_version')" = 3 ] || fail "not migrated to 3"
+frontier-config -f fresh-version.db net.seed-hosts true
+[ "$(sqlite3 m.db 'PRAGMA user_version')" = "$(sqlite3 fresh-version.db 'PRAGMA user_version')" ] ||
+    fail "not migrated to the current version"
 [ "$(sqlite3 m.db "SELECT name || ' ' || coalesce(seed, 0) FROM hosts ORDER BY name" | tr '\n' ' ')" = \
   "http://s.example 1 http://t.example 0 " ] || fail "migration: $(sqlite3 m.db 'SELECT * FROM hosts')"
 echo "ok: migration marks the seeds' hosts"

@@ -64,42 +64,29 @@ for case in "$root"/tests/cli/cases/*.sh; do
     fi
 done
 
-# A crawl moved from a SQLite file to PostgreSQL and back (tests/pg/test_move.sh).
-if [ -z "$filter" ] || [[ test_move == *$filter* ]]; then
-    psql -qX "$base/postgres" -c "CREATE DATABASE e2e_move" >/dev/null
+# pg_script NAME VAR [ENV=VALUE...]: runs tests/pg/NAME.sh in a temp dir
+# with its database (a fresh e2e_NAME) in $VAR; prints PASS/FAIL pg:NAME and,
+# on success, the script's last line.
+pg_script() {
+    local name=$1 var=$2; shift 2
+    [ -n "$filter" ] && [[ "$name" != *$filter* ]] && return
+    psql -qX "$base/postgres" -c "CREATE DATABASE e2e_$name" >/dev/null
+    local dir rc log
     dir=$(mktemp -d)
-    log=$(cd "$dir" && unset FRONTIER LC_ALL && PATH="$bin:$PATH" ROOT="$root" MOVE_FRONTIER="$base/e2e_move" \
-        timeout "${E2E_TIMEOUT:-300}" bash "$here/test_move.sh" 2>&1)
+    log=$(cd "$dir" && unset FRONTIER FRONTIER_NOW LC_ALL && env PATH="$bin:$PATH" ROOT="$root" "$var=$base/e2e_$name" "$@" \
+        timeout "${E2E_TIMEOUT:-300}" bash "$here/$name.sh" 2>&1)
     rc=$?
     rm -rf "$dir"
-    if [ $rc -eq 0 ]; then echo "PASS pg:test_move"; printf '%s\n' "$log" | tail -1
-    else echo "FAIL pg:test_move (exit $rc)"; printf '%s\n' "$log" | tail -30; fi
-fi
-
-# The server stopped, started and its connections killed under running tools
-# (tests/pg/test_restart.sh): reconnection, exit 75, nothing acknowledged lost.
-if [ -z "$filter" ] || [[ test_restart == *$filter* ]]; then
-    psql -qX "$base/postgres" -c "CREATE DATABASE e2e_restart" >/dev/null
-    dir=$(mktemp -d)
-    log=$(cd "$dir" && unset FRONTIER_NOW LC_ALL && PATH="$bin:$PATH" ROOT="$root" RESTART_FRONTIER="$base/e2e_restart" \
-        PG_CLUSTER="$work/cluster" timeout "${E2E_TIMEOUT:-300}" bash "$here/test_restart.sh" 2>&1)
-    rc=$?
-    rm -rf "$dir"
-    if [ $rc -eq 0 ]; then echo "PASS pg:test_restart"; printf '%s\n' "$log" | tail -1
-    else echo "FAIL pg:test_restart (exit $rc)"; printf '%s\n' "$log" | tail -30; fi
-fi
-
-# The migration 3 -> 4 and its back-fill on PostgreSQL (tests/pg/test_migrate_v4.sh).
-if [ -z "$filter" ] || [[ test_migrate_v4 == *$filter* ]]; then
-    psql -qX "$base/postgres" -c "CREATE DATABASE e2e_migrate" >/dev/null
-    dir=$(mktemp -d)
-    log=$(cd "$dir" && unset FRONTIER LC_ALL && PATH="$bin:$PATH" ROOT="$root" MIGRATE_FRONTIER="$base/e2e_migrate" \
-        timeout "${E2E_TIMEOUT:-300}" bash "$here/test_migrate_v4.sh" 2>&1)
-    rc=$?
-    rm -rf "$dir"
-    if [ $rc -eq 0 ]; then echo "PASS pg:test_migrate_v4"; printf '%s\n' "$log" | tail -1
-    else echo "FAIL pg:test_migrate_v4 (exit $rc)"; printf '%s\n' "$log" | tail -30; fi
-fi
+    if [ $rc -eq 0 ]; then echo "PASS pg:$name"; printf '%s\n' "$log" | tail -1
+    else echo "FAIL pg:$name (exit $rc)"; printf '%s\n' "$log" | tail -30; fi
+}
+# A crawl moved from a SQLite file to PostgreSQL and back.
+pg_script test_move MOVE_FRONTIER
+# The server stopped, started and its connections killed under running
+# tools: reconnection, exit 75, nothing acknowledged lost.
+pg_script test_restart RESTART_FRONTIER PG_CLUSTER="$work/cluster"
+# The migration 3 -> 4 and its back-fill.
+pg_script test_migrate_v4 MIGRATE_FRONTIER
 
 # End-to-end tests that take their frontier from the environment, each on a
 # fresh database: a real crawl, SIGKILLs at random moments, concurrent workers.
