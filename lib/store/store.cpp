@@ -327,10 +327,36 @@ int64_t Store::count(std::string_view name) {
     return n;
 }
 
+namespace {
+
+// The queue columns a reschedule reads, and the row read from them.
+#define FRONTIER_QUEUE_INFO_COLUMNS \
+    "id, key, state, best, wake_at, served, in_flight, queued, session_balance, total_spend, n429"
+QueueInfo read_queue_info(const Stmt& st) {
+    QueueInfo qi;
+    qi.id = st.i64(0);
+    qi.key = st.str(1);
+    qi.state = st.i64(2);
+    qi.best = st.opt_dbl(3);
+    qi.wake_at = st.dbl(4);
+    qi.served = st.i64(5);
+    qi.in_flight = st.i64(6);
+    qi.queued = st.i64(7);
+    qi.session_balance = st.i64(8);
+    qi.total_spend = st.i64(9);
+    qi.n429 = st.i64(10);
+    return qi;
+}
+
+}  // namespace
+
 void Store::Impl::flush() {
     flush_pending_urls();
     flush_url_updates();
     flush_fetches();  // first: the queue rows rescheduled below then hold them
+    // PostgreSQL: the updates are pipelined and the queues read back in one
+    // statement (a read is a round trip each); SQLite reads each queue.
+    const bool batch_read = db.postgres() && queue_deltas.size() > 1;
     for (auto& [id, d] : queue_deltas) {
         q("UPDATE queues SET queued = queued + ?, enqueued = enqueued + ?, "
           "last_queued_url = coalesce(?, last_queued_url), "
@@ -338,7 +364,19 @@ void Store::Impl::flush() {
             .bind(1, d.queued).bind(2, d.enqueued)
             .bind(3, d.last_url.empty() ? std::optional<std::string>() : std::optional<std::string>(d.last_url))
             .bind(4, d.min_rank).bind(5, d.min_rank).bind(6, d.min_rank).bind(7, id).exec();
-        reschedule(id);
+        if (!batch_read) reschedule(id);
+    }
+    if (batch_read) {
+        std::string ids;
+        for (auto& [id, d] : queue_deltas) ids += (ids.empty() ? "{" : ",") + std::to_string(id);
+        ids += '}';
+        std::vector<QueueInfo> rows;
+        Stmt& st = q("SELECT q.* FROM unnest(?::bigint[]) AS k(id), LATERAL (SELECT " FRONTIER_QUEUE_INFO_COLUMNS
+                     " FROM queues WHERE queues.id = k.id OFFSET 0) AS q");
+        st.bind(1, ids);
+        while (st.step()) rows.push_back(read_queue_info(st));
+        st.reset();
+        for (const QueueInfo& qi : rows) reschedule(qi);
     }
     queue_deltas.clear();
     if (added) {
@@ -371,23 +409,10 @@ void Store::Impl::flush() {
 // ---------------------------------------------------------------- queues
 
 QueueInfo Store::Impl::queue(int64_t id) {
-    Stmt& st = q("SELECT id, key, state, best, wake_at, served, in_flight, queued, session_balance, total_spend, n429 "
-                 "FROM queues WHERE id = ?");
+    Stmt& st = q("SELECT " FRONTIER_QUEUE_INFO_COLUMNS " FROM queues WHERE id = ?");
     st.bind(1, id);
     QueueInfo qi;
-    if (st.step()) {
-        qi.id = st.i64(0);
-        qi.key = st.str(1);
-        qi.state = st.i64(2);
-        qi.best = st.opt_dbl(3);
-        qi.wake_at = st.dbl(4);
-        qi.served = st.i64(5);
-        qi.in_flight = st.i64(6);
-        qi.queued = st.i64(7);
-        qi.session_balance = st.i64(8);
-        qi.total_spend = st.i64(9);
-        qi.n429 = st.i64(10);
-    }
+    if (st.step()) qi = read_queue_info(st);
     st.reset();
     return qi;
 }
