@@ -194,7 +194,10 @@ ResultWriter::ResultWriter(const FetchOptions& opt, FetchStats& stats) : opt_(op
         warc_ = std::make_unique<WarcWriter>(opt_.warc_prefix, opt_.warc_max_size, default_user_agent());
 }
 
-ResultWriter::~ResultWriter() {
+ResultWriter::~ResultWriter() { close(); }
+
+// Lets the writer thread drain what is queued and end, then the parsers.
+void ResultWriter::close() {
     if (thread_.joinable()) {
         {
             std::lock_guard<std::mutex> lock(mu_);
@@ -260,15 +263,7 @@ bool ResultWriter::push(FetchResult&& r) {
 }
 
 void ResultWriter::finish() {
-    if (thread_.joinable()) {
-        {
-            std::lock_guard<std::mutex> lock(mu_);
-            closing_ = true;
-        }
-        cv_items_.notify_one();
-        thread_.join();
-    }
-    stop_parsers();
+    close();
     if (error_) std::rethrow_exception(error_);
 }
 

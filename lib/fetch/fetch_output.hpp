@@ -124,6 +124,7 @@ private:
     void parse(Item& item);  // extracts its links, then marks it ready
     void parse_loop();
     void stop_parsers();
+    void close();  // thread and parsers stopped (finish() and the destructor)
     bool wants_links(const FetchResult& r) const;
     // Whether the result line carries the body inline (robots, --body; else
     // have_body is cleared), and its cap.

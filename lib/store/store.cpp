@@ -367,13 +367,12 @@ void Store::Impl::flush() {
         if (!batch_read) reschedule(id);
     }
     if (batch_read) {
-        std::string ids;
-        for (auto& [id, d] : queue_deltas) ids += (ids.empty() ? "{" : ",") + std::to_string(id);
-        ids += '}';
+        PgArray ids;
+        for (auto& [id, d] : queue_deltas) ids.add(id);
         std::vector<QueueInfo> rows;
         Stmt& st = q("SELECT q.* FROM unnest(?::bigint[]) AS k(id), LATERAL (SELECT " FRONTIER_QUEUE_INFO_COLUMNS
                      " FROM queues WHERE queues.id = k.id OFFSET 0) AS q");
-        st.bind(1, ids);
+        st.bind(1, ids.str());
         while (st.step()) rows.push_back(read_queue_info(st));
         st.reset();
         for (const QueueInfo& qi : rows) reschedule(qi);

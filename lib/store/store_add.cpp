@@ -2,7 +2,6 @@
 // URL text compared so a fingerprint collision never drops a distinct URL),
 // updates of known URLs, and inserts.
 #include <algorithm>
-#include <charconv>
 #include <cmath>
 
 #include "policy/priority.hpp"
@@ -23,44 +22,16 @@ KnownUrl read_known(const Stmt& f) {
             f.opt_dbl(5), f.opt_dbl(7), f.opt_dbl(9), f.opt_dbl(10), f.str(1)};
 }
 
-// PostgreSQL array literals, built one element at a time: {1,"a\"b",NULL}.
-void array_add(std::string& col, std::string_view element) {
-    col += col.empty() ? '{' : ',';
-    col += element;
-}
-void array_add(std::string& col, int64_t v) { array_add(col, std::to_string(v)); }
-void array_add(std::string& col, double v) {
-    char buf[32];
-    auto r = std::to_chars(buf, buf + sizeof buf, v);  // the shortest text that reads back exactly
-    std::string_view t(buf, static_cast<size_t>(r.ptr - buf));
-    array_add(col, t == "inf" ? "Infinity" : t == "-inf" ? "-Infinity" : t.find("nan") != t.npos ? "NaN" : t);
-}
-void array_add(std::string& col, const std::optional<double>& v) {
-    if (v) array_add(col, *v);
-    else array_add(col, std::string_view("NULL"));
-}
-void array_add_text(std::string& col, std::string_view v, bool null) {
-    if (null) return array_add(col, std::string_view("NULL"));
-    col += col.empty() ? '{' : ',';
-    col += '"';
-    for (char c : v.substr(0, v.find('\0'))) {  // PostgreSQL text holds no NUL (as Stmt::bind)
-        if (c == '"' || c == '\\') col += '\\';
-        col += c;
-    }
-    col += '"';
-}
-
 }  // namespace
 
 void Store::Impl::flush_pending_urls() {
     if (pending_rows == 0) return;
-    for (auto& c : pending_cols) c += '}';
     Stmt& ins = q("INSERT INTO urls(fp, url, queue_id, host_id, rank, priority, tier, tier_key, cost, cls, depth, type, "
                   "discovery, via, meta, recrawl, last_modified, added_at) SELECT * FROM unnest(?::bigint[], "
                   "?::text[], ?::bigint[], ?::bigint[], ?::float8[], ?::float8[], ?::bigint[], ?::float8[], "
                   "?::bigint[], ?::bigint[], ?::bigint[], ?::text[], ?::text[], ?::text[], ?::text[], ?::bigint[], "
                   "?::float8[], ?::float8[])");
-    for (size_t i = 0; i < pending_cols.size(); ++i) ins.bind(static_cast<int>(i) + 1, pending_cols[i]);
+    for (size_t i = 0; i < pending_cols.size(); ++i) ins.bind(static_cast<int>(i) + 1, pending_cols[i].str());
     ins.exec();
     for (auto& c : pending_cols) c.clear();
     pending_rows = 0;
@@ -171,24 +142,24 @@ AddResult Store::add_url(const AddRequest& r) {
     if (m.batch_inserts) {
         auto& c = m.pending_cols;
         c.resize(18);
-        array_add(c[0], static_cast<int64_t>(r.fp));
-        array_add_text(c[1], r.url.url, false);
-        array_add(c[2], qid);
-        array_add(c[3], hid);
-        array_add(c[4], rank);
-        array_add(c[5], r.priority);
-        array_add(c[6], static_cast<int64_t>(t.tier));
-        array_add(c[7], t.key);
-        array_add(c[8], static_cast<int64_t>(r.cost));
-        array_add(c[9], cls);
-        array_add(c[10], static_cast<int64_t>(r.depth));
-        array_add_text(c[11], r.type, r.type.empty());
-        array_add_text(c[12], r.discovery, r.discovery.empty());
-        array_add_text(c[13], r.via, r.via.empty());
-        array_add_text(c[14], r.meta, r.meta.empty());
-        array_add(c[15], static_cast<int64_t>(r.recrawl ? 1 : 0));
-        array_add(c[16], r.last_modified);
-        array_add(c[17], r.now);
+        c[0].add(static_cast<int64_t>(r.fp));
+        c[1].add_text(r.url.url, false);
+        c[2].add(qid);
+        c[3].add(hid);
+        c[4].add(rank);
+        c[5].add(r.priority);
+        c[6].add(static_cast<int64_t>(t.tier));
+        c[7].add(t.key);
+        c[8].add(static_cast<int64_t>(r.cost));
+        c[9].add(cls);
+        c[10].add(static_cast<int64_t>(r.depth));
+        c[11].add_text(r.type, r.type.empty());
+        c[12].add_text(r.discovery, r.discovery.empty());
+        c[13].add_text(r.via, r.via.empty());
+        c[14].add_text(r.meta, r.meta.empty());
+        c[15].add(static_cast<int64_t>(r.recrawl ? 1 : 0));
+        c[16].add(r.last_modified);
+        c[17].add(r.now);
         if (++m.pending_rows >= Impl::kPendingRows) m.flush_pending_urls();
     } else {
         m.q("INSERT INTO urls(fp, url, queue_id, host_id, state, rank, priority, tier, tier_key, cost, cls, depth, type, "
@@ -224,22 +195,19 @@ void Store::prefetch_fingerprints(const std::vector<uint64_t>& fps) {
     if (!db_->postgres() || fps.empty()) return;
     m.batch_inserts = true;
     m.flush_pending_urls();  // the rows read below include those not yet inserted
-    // The array as PostgreSQL's text form, {1,-2,3}: one parameter, one
-    // round trip for the whole chunk.
-    std::string arr = "{";
+    // One parameter, one round trip for the whole chunk.
+    PgArray arr;
     for (uint64_t fp : fps) {
-        if (arr.size() > 1) arr += ',';
-        arr += std::to_string(static_cast<int64_t>(fp));
+        arr.add(static_cast<int64_t>(fp));
         m.prefetched.try_emplace(static_cast<int64_t>(fp));
     }
-    arr += '}';
     // One index probe per fingerprint (a LATERAL subquery that OFFSET 0
     // keeps apart): `fp = ANY(...)` alone got a generic plan while the table
     // was small, then scanned the whole table for every chunk (37 ms per
     // chunk at 50k URLs).
     Stmt& f = m.q("SELECT u.* FROM unnest(?::bigint[]) AS k(fp), LATERAL (SELECT " FRONTIER_KNOWN_COLUMNS
                   ", fp FROM urls WHERE urls.fp = k.fp OFFSET 0) AS u");
-    f.bind(1, arr);
+    f.bind(1, arr.str());
     while (f.step()) m.prefetched[f.i64(13)].push_back(read_known(f));
     f.reset();
 }

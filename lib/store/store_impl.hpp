@@ -9,6 +9,7 @@
 
 #include "web/robots.hpp"
 #include "store/store.hpp"
+#include "store/pg/pg_text.hpp"
 #include "store/url_updates.hpp"
 
 namespace frontier {
@@ -194,7 +195,7 @@ struct Store::Impl {
     // together, one statement per kPendingRows rows (unnest), before any
     // read of the urls table and at commit. Cleared at rollback.
     bool batch_inserts = false;
-    std::vector<std::string> pending_cols;
+    std::vector<PgArray> pending_cols;
     size_t pending_rows = 0;
     static constexpr size_t kPendingRows = 2048;
     void flush_pending_urls();

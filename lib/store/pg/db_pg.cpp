@@ -13,6 +13,7 @@
 // the rest of the pipeline and is thrown there; the transaction is lost
 // either way, as on any error.
 #include "store/pg/db_pg.hpp"
+#include "store/pg/pg_text.hpp"
 
 #include <libpq-fe.h>
 
@@ -474,22 +475,13 @@ void pg_stmt_bind(PgStmt* st, int i, int64_t v) {
 
 void pg_stmt_bind(PgStmt* st, int i, double v) {
     PgStmt& s = param(st, i);
-    char buf[32];
-    auto r = std::to_chars(buf, buf + sizeof buf, v);  // shortest text that reads back exactly
-    s.values[i - 1].assign(buf, r.ptr);
-    if (s.values[i - 1] == "inf")
-        s.values[i - 1] = "Infinity";
-    else if (s.values[i - 1] == "-inf")
-        s.values[i - 1] = "-Infinity";
-    else if (s.values[i - 1] == "nan" || s.values[i - 1] == "-nan")
-        s.values[i - 1] = "NaN";
+    s.values[i - 1] = pg_float_text(v);
     s.bound[i - 1] = 1;
 }
 
 void pg_stmt_bind(PgStmt* st, int i, std::string_view v) {
     PgStmt& s = param(st, i);
-    // PostgreSQL text cannot hold NUL; SQLite kept it. Stored up to the NUL.
-    s.values[i - 1].assign(v.substr(0, v.find('\0')));
+    s.values[i - 1].assign(pg_text(v));
     s.bound[i - 1] = 1;
 }
 
