@@ -94,6 +94,15 @@ public:
     // The dialect, for the few statements written differently (the store's
     // SQL is otherwise the same on both).
     virtual bool postgres() const = 0;
+    // Is every statement a round trip to a server (PostgreSQL)? Then the
+    // store reads and writes many rows per statement (arrays, LATERAL
+    // joins) where SQLite, in process, is faster row by row from its page
+    // cache, and writes rows at once instead of holding them for page order.
+    virtual bool statements_are_round_trips() const = 0;
+    // Does one statement that changes many rows keep the original of every
+    // page it touches until it ends (SQLite's statement journal)? Then such
+    // an update runs in chunks (Store::Impl::update_all).
+    virtual bool large_updates_in_chunks() const = 0;
     virtual void set_page_cache_mib(int mib) = 0;
     virtual void exec(std::string_view sql) = 0;
     virtual Stmt prepare(std::string_view sql) = 0;

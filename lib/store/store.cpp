@@ -354,9 +354,9 @@ void Store::Impl::flush() {
     flush_pending_urls();
     flush_url_updates();
     flush_fetches();  // first: the queue rows rescheduled below then hold them
-    // PostgreSQL: the updates are pipelined and the queues read back in one
-    // statement (a read is a round trip each); SQLite reads each queue.
-    const bool batch_read = db.postgres() && queue_deltas.size() > 1;
+    // Where a read is a round trip (PostgreSQL), the updates are pipelined
+    // and the queues read back in one statement; SQLite reads each queue.
+    const bool batch_read = db.statements_are_round_trips() && queue_deltas.size() > 1;
     for (auto& [id, d] : queue_deltas) {
         q("UPDATE queues SET queued = queued + ?, enqueued = enqueued + ?, "
           "last_queued_url = coalesce(?, last_queued_url), "

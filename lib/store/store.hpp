@@ -157,6 +157,7 @@ private:
     struct QueueRow;
     struct HostRow;
     struct Impl;
+    struct LeaseRun;  // one lease call (lib/store/store_lease.cpp)
     friend struct Impl;
     std::unique_ptr<Db> db_;
     std::unique_ptr<Impl> impl_;

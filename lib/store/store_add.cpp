@@ -192,7 +192,7 @@ AddResult Store::add_url(const AddRequest& r) {
 
 void Store::prefetch_fingerprints(const std::vector<uint64_t>& fps) {
     Impl& m = *impl_;
-    if (!db_->postgres() || fps.empty()) return;
+    if (!db_->statements_are_round_trips() || fps.empty()) return;
     m.batch_inserts = true;
     m.flush_pending_urls();  // the rows read below include those not yet inserted
     // One parameter, one round trip for the whole chunk.

@@ -4,10 +4,12 @@
 #include <cstdlib>
 
 #include "policy/lease_id.hpp"
+#include "policy/lease_policy.hpp"
 #include "policy/outcome.hpp"
 #include "policy/recrawl.hpp"
 #include "report/crawl_stats.hpp"
 #include "store/store.hpp"
+#include "store/sql_codes.hpp"
 #include "store/store_impl.hpp"
 
 namespace frontier {
@@ -161,142 +163,52 @@ bool unmatched_lease(LeaseId how, const FetchFacts& f, DoneOutcome& o) {
     return false;
 }
 
-}  // namespace
+// The columns of a URL row a result needs, in the order kLeasedRow reads them.
+const char* const kLeasedRow =
+    "SELECT url, queue_id, host_id, state, lease_seq, lease_expires, due_at, depth, recrawl, retries, failures, "
+    "content_hash, interval, visits, successes, changes, last_modified, last_success, next_visit, etag, "
+    "http_last_modified, first_success, tier, tier_key FROM urls WHERE id = ?";
+enum LeasedColumn : int {
+    kRowUrl, kRowQueueId, kRowHostId, kRowState, kRowLeaseSeq, kRowLeaseExpires, kRowDueAt, kRowDepth, kRowRecrawl,
+    kRowRetries, kRowFailures, kRowContentHash, kRowInterval, kRowVisits, kRowSuccesses, kRowChanges,
+    kRowLastModified, kRowLastSuccess, kRowNextVisit, kRowEtag, kRowHttpLastModified, kRowFirstSuccess, kRowTier,
+    kRowTierKey,
+};
 
-DoneOutcome Store::finish(const FetchFacts& f, double now) {
-    Impl& m = *impl_;
-    m.now = now;
-    const Settings& s = settings();
-    DoneOutcome o;
-    o.result = "stale";
+std::optional<LeasedRow> read_leased_row(Stmt& st, int64_t seq) {
+    if (!st.step()) return std::nullopt;
+    LeasedRow r;
+    r.url = st.str(kRowUrl);
+    r.queue_id = st.i64(kRowQueueId);
+    r.host_id = st.i64(kRowHostId);
+    int64_t state = st.i64(kRowState);
+    bool same_lease = st.i64(kRowLeaseSeq) == seq;
+    r.leased = state == static_cast<int>(UrlState::leased) && same_lease;
+    r.late = state == static_cast<int>(UrlState::queued) && same_lease && !st.is_null(kRowLeaseExpires) &&
+             st.is_null(kRowDueAt);
+    r.depth = st.i64(kRowDepth);
+    UrlHistory& h = r.history;
+    h.recrawl = st.i64(kRowRecrawl) != 0;
+    h.retries = st.i64(kRowRetries);
+    h.failures = st.i64(kRowFailures);
+    if (!st.is_null(kRowContentHash)) h.content_hash = st.str(kRowContentHash);
+    h.interval = st.opt_dbl(kRowInterval);
+    h.visits = st.i64(kRowVisits);
+    h.successes = st.i64(kRowSuccesses);
+    h.changes = st.i64(kRowChanges);
+    h.last_modified = st.opt_dbl(kRowLastModified);
+    h.last_success = st.opt_dbl(kRowLastSuccess);
+    h.next_visit = st.opt_dbl(kRowNextVisit);
+    if (!st.is_null(kRowEtag)) h.etag = st.str(kRowEtag);
+    if (!st.is_null(kRowHttpLastModified)) h.http_last_modified = st.str(kRowHttpLastModified);
+    h.first_success = st.opt_dbl(kRowFirstSuccess);
+    h.fork = fork_tier(static_cast<int>(st.i64(kRowTier)), st.dbl(kRowTierKey));
+    return r;
+}
 
-    if (!f.lease.empty() && f.lease[0] == 'r') {
-        // A robots.txt prerequisite.
-        int64_t hid, seq;
-        if (unmatched_lease(parse_lease(std::string_view(f.lease).substr(1), hid, seq), f, o)) return o;
-        Stmt& h = m.q("SELECT name, robots_lease_seq, robots_lease_expires, robots_queue, robots_retries "
-                      "FROM hosts WHERE id = ?");
-        h.bind(1, hid);
-        bool found = h.step();
-        if (!found || h.i64(1) != seq || h.is_null(2)) {
-            o.url = found ? h.str(0) + "/robots.txt" : f.url;
-            h.reset();
-            return o;
-        }
-        std::string host = h.str(0);
-        int64_t qid = h.i64(3), retries = h.i64(4);
-        h.reset();
-        o.url = host + "/robots.txt";
-        o.robots = true;
-        m.count("robots_leased", -1);
-        m.count(result_class(f), 1);
-        m.robots_cache.erase(hid);
-        RobotsOutcome ro = robots_outcome(f, retries, s, now);
-        std::optional<double> crawl_delay;
-        if (ro.state == RobotsOutcome::HostState::known) {
-            std::string text;
-            if (ro.parse_body) {
-                std::string ua = s.politeness_for(host.substr(host.find("://") + 3)).robots_user_agent;
-                RobotsRules rules = RobotsRules::parse(f.body.value_or(""), ua);
-                text = rules.serialize();
-                crawl_delay = rules.crawl_delay();
-                o.sitemaps = rules.sitemaps();
-            }
-            m.q("UPDATE hosts SET robots_state = 1, robots_rules = ?, robots_at = ?, robots_status = ?, "
-                "robots_retries = 0, robots_retry_at = NULL, robots_lease_expires = NULL, crawl_delay = ? WHERE id = ?")
-                .bind(1, text).bind(2, now).bind(3, f.status).bind(4, crawl_delay).bind(5, hid).exec();
-        } else if (ro.state == RobotsOutcome::HostState::retry) {
-            m.q("UPDATE hosts SET robots_state = 2, robots_retries = robots_retries + 1, robots_retry_at = ?, "
-                "robots_status = ?, robots_lease_expires = NULL WHERE id = ?")
-                .bind(1, *ro.retry_at).bind(2, f.status).bind(3, hid).exec();
-            o.next_visit = ro.retry_at;
-        } else {
-            m.q("UPDATE hosts SET robots_state = 3, robots_status = ?, robots_lease_expires = NULL WHERE id = ?")
-                .bind(1, f.status).bind(2, hid).exec();
-        }
-        o.result = ro.result;
-        o.reason = ro.reason;
-        m.crawl_delays.erase(hid);
-        // The robots.txt lease changes no URL count (UrlState::leased: none).
-        m.after_fetch(s, qid, f, crawl_delay, ro.unsuccessful, now, UrlState::leased);
-        return o;
-    }
-
-    // A URL lease, or a lease-less result matched by URL while leased.
-    int64_t id = -1, seq = -1;
-    if (!f.lease.empty()) {
-        if (unmatched_lease(parse_lease(f.lease, id, seq), f, o)) return o;
-    } else {
-        CanonResult c = canonicalize_url(f.url, s.canon);
-        if (!c.ok) {
-            o.result = "rejected";
-            o.reason = c.reason;
-            return o;
-        }
-        o.url = c.url.url;
-        Stmt& st = m.q("SELECT id, url, lease_seq FROM urls WHERE fp = ? AND state = 1");
-        st.bind(1, static_cast<int64_t>(url_fingerprint(c.url.url)));
-        while (st.step())
-            if (st.text(1) == c.url.url) {
-                id = st.i64(0);
-                seq = st.i64(2);
-            }
-        st.reset();
-        if (id < 0) return o;
-    }
-    m.settle_url(id);  // a repeated result in this transaction reads the row as updated
-    Stmt& st = m.q("SELECT url, queue_id, host_id, state, lease_seq, lease_expires, due_at, depth, recrawl, retries, "
-                   "failures, content_hash, interval, visits, successes, changes, last_modified, last_success, "
-                   "next_visit, etag, http_last_modified, first_success, tier, tier_key FROM urls WHERE id = ?");
-    st.bind(1, id);
-    if (!st.step()) {
-        st.reset();
-        o.url = f.url;
-        return o;
-    }
-    o.url = st.str(0);
-    int64_t qid = st.i64(1), hid = st.i64(2), state = st.i64(3);
-    bool leased = state == 1 && st.i64(4) == seq;
-    bool late = state == 0 && st.i64(4) == seq && !st.is_null(5) && st.is_null(6);
-    if (!leased && !late) {
-        st.reset();
-        return o;
-    }
-    o.depth = st.i64(7);
-    UrlHistory h;
-    h.recrawl = st.i64(8) != 0;
-    h.retries = st.i64(9);
-    h.failures = st.i64(10);
-    if (!st.is_null(11)) h.content_hash = st.str(11);
-    h.interval = st.opt_dbl(12);
-    h.visits = st.i64(13);
-    h.successes = st.i64(14);
-    h.changes = st.i64(15);
-    h.last_modified = st.opt_dbl(16);
-    h.last_success = st.opt_dbl(17);
-    h.next_visit = st.opt_dbl(18);
-    if (!st.is_null(19)) h.etag = st.str(19);
-    if (!st.is_null(20)) h.http_last_modified = st.str(20);
-    h.first_success = st.opt_dbl(21);
-    h.fork = fork_tier(static_cast<int>(st.i64(22)), st.dbl(23));
-    st.reset();
-
-    if (leased) {
-        m.count("leased", -1);
-    } else {  // the expired lease had put it back in the queue
-        m.count("queued", -1);
-        m.q("UPDATE queues SET queued = queued - 1, in_flight = in_flight + 1 WHERE id = ?").bind(1, qid).exec();
-    }
-    m.count(result_class(f), 1);
-    m.note_result(f, !f.error_class.empty() || f.status >= 400, h.successes, now);
-
-    UrlOutcome uo = url_outcome(h, f, s, now, static_cast<uint64_t>(id) * 1000003u + static_cast<uint64_t>(h.visits + 1));
-    for (auto& [name, d] : uo.counters) m.count(name, d);
-    o.result = uo.result;
-    o.reason = uo.reason;
-    o.follow_links = uo.follow_links;
-    o.next_visit = uo.next_visit;
-    const UrlHistory& a2 = uo.after;
+// The URL row after a result: what url_outcome decided, and the fetch's facts.
+UrlUpdate url_update(int64_t id, const UrlOutcome& uo, const FetchFacts& f, double now) {
+    const UrlHistory& a = uo.after;
     UrlUpdate u;
     u.id = id;
     u.state = static_cast<int>(uo.state);
@@ -305,36 +217,169 @@ DoneOutcome Store::finish(const FetchFacts& f, double now) {
     if (f.has_status) u.status = f.status;
     if (!f.error_class.empty()) u.error_class = f.error_class;
     u.fetched_at = f.fetched_at.value_or(now);
-    u.etag = a2.etag;
-    u.http_last_modified = a2.http_last_modified;
-    u.content_hash = a2.content_hash;
-    u.retries = a2.retries;
-    u.failures = a2.failures;
+    u.etag = a.etag;
+    u.http_last_modified = a.http_last_modified;
+    u.content_hash = a.content_hash;
+    u.retries = a.retries;
+    u.failures = a.failures;
     u.last_visit = now;
-    u.last_success = a2.last_success;
-    u.visits = a2.visits;
-    u.successes = a2.successes;
-    u.changes = a2.changes;
-    u.interval = a2.interval;
-    u.next_visit = a2.next_visit;
+    u.last_success = a.last_success;
+    u.visits = a.visits;
+    u.successes = a.successes;
+    u.changes = a.changes;
+    u.interval = a.interval;
+    u.next_visit = a.next_visit;
     u.tier = uo.tier.tier;
     u.tier_key = uo.tier.key;
     u.first_success = uo.first_success;
+    return u;
+}
+
+}  // namespace
+
+DoneOutcome Store::finish(const FetchFacts& f, double now) {
+    Impl& m = *impl_;
+    m.now = now;
+    const Settings& s = settings();
+    DoneOutcome o;
+    o.result = "stale";
+    if (!f.lease.empty() && f.lease[0] == 'r') {  // a robots.txt prerequisite
+        m.finish_robots(s, f, now, o);
+        return o;
+    }
+    // A URL lease, or a lease-less result matched by URL while leased.
+    int64_t id = -1, seq = -1;
+    if (!f.lease.empty()) {
+        if (unmatched_lease(parse_lease(f.lease, id, seq), f, o)) return o;
+    } else if (!m.leased_by_url(s, f, o, id, seq)) {
+        return o;
+    }
+    m.settle_url(id);  // a repeated result in this transaction reads the row as updated
+    Stmt& st = m.q(kLeasedRow);
+    st.bind(1, id);
+    std::optional<LeasedRow> row = read_leased_row(st, seq);
+    st.reset();
+    if (!row) {
+        o.url = f.url;
+        return o;
+    }
+    o.url = row->url;
+    if (!row->leased && !row->late) return o;
+    o.depth = row->depth;
+    m.finish_url(s, f, now, id, *row, o);
+    return o;
+}
+
+// A result without a lease id: the URL's row while it is leased, found by
+// its canonical URL (frontier-done(1), INPUT). False: rejected or stale (o
+// says which).
+bool Store::Impl::leased_by_url(const Settings& s, const FetchFacts& f, DoneOutcome& o, int64_t& id, int64_t& seq) {
+    CanonResult c = canonicalize_url(f.url, s.canon);
+    if (!c.ok) {
+        o.result = "rejected";
+        o.reason = c.reason;
+        return false;
+    }
+    o.url = c.url.url;
+    Stmt& st = q("SELECT id, url, lease_seq FROM urls WHERE fp = ? AND state = " SQL_URL_LEASED);
+    st.bind(1, static_cast<int64_t>(url_fingerprint(c.url.url)));
+    while (st.step())
+        if (st.text(1) == c.url.url) {
+            id = st.i64(0);
+            seq = st.i64(2);
+        }
+    st.reset();
+    return id >= 0;
+}
+
+// A robots.txt result: the host's rules, retry or give-up (frontier(7),
+// ROBOTS.TXT), then the queue's politeness.
+void Store::Impl::finish_robots(const Settings& s, const FetchFacts& f, double now, DoneOutcome& o) {
+    int64_t hid, seq;
+    if (unmatched_lease(parse_lease(std::string_view(f.lease).substr(1), hid, seq), f, o)) return;
+    Stmt& h = q("SELECT name, robots_lease_seq, robots_lease_expires, robots_queue, robots_retries "
+                "FROM hosts WHERE id = ?");
+    h.bind(1, hid);
+    bool found = h.step();
+    if (!found || h.i64(1) != seq || h.is_null(2)) {
+        o.url = found ? h.str(0) + "/robots.txt" : f.url;
+        h.reset();
+        return;
+    }
+    std::string host = h.str(0);
+    int64_t qid = h.i64(3), retries = h.i64(4);
+    h.reset();
+    o.url = host + "/robots.txt";
+    o.robots = true;
+    count("robots_leased", -1);
+    count(result_class(f), 1);
+    robots_cache.erase(hid);
+    RobotsOutcome ro = robots_outcome(f, retries, s, now);
+    std::optional<double> delay;
+    if (ro.state == RobotsOutcome::HostState::known) {
+        std::string text;
+        if (ro.parse_body) {
+            std::string ua = s.politeness_for(host.substr(host.find("://") + 3)).robots_user_agent;
+            RobotsRules rules = RobotsRules::parse(f.body.value_or(""), ua);
+            text = rules.serialize();
+            delay = rules.crawl_delay();
+            o.sitemaps = rules.sitemaps();
+        }
+        q("UPDATE hosts SET robots_state = ?6, robots_rules = ?1, robots_at = ?2, robots_status = ?3, "
+          "robots_retries = 0, robots_retry_at = NULL, robots_lease_expires = NULL, crawl_delay = ?4 WHERE id = ?5")
+            .bind(1, text).bind(2, now).bind(3, f.status).bind(4, delay).bind(5, hid)
+            .bind(6, static_cast<int64_t>(RobotsState::known)).exec();
+    } else if (ro.state == RobotsOutcome::HostState::retry) {
+        q("UPDATE hosts SET robots_state = ?4, robots_retries = robots_retries + 1, robots_retry_at = ?1, "
+          "robots_status = ?2, robots_lease_expires = NULL WHERE id = ?3")
+            .bind(1, *ro.retry_at).bind(2, f.status).bind(3, hid)
+            .bind(4, static_cast<int64_t>(RobotsState::unreachable)).exec();
+        o.next_visit = ro.retry_at;
+    } else {
+        q("UPDATE hosts SET robots_state = ?3, robots_status = ?1, robots_lease_expires = NULL WHERE id = ?2")
+            .bind(1, f.status).bind(2, hid).bind(3, static_cast<int64_t>(RobotsState::given_up)).exec();
+    }
+    o.result = ro.result;
+    o.reason = ro.reason;
+    crawl_delays.erase(hid);
+    // The robots.txt lease changes no URL count (UrlState::leased: none).
+    after_fetch(s, qid, f, delay, ro.unsuccessful, now, UrlState::leased);
+}
+
+// A URL result on its leased (or late) row: what it means (url_outcome,
+// lib/policy/outcome.hpp), the row, counters and the queue's politeness.
+void Store::Impl::finish_url(const Settings& s, const FetchFacts& f, double now, int64_t id, const LeasedRow& row,
+                             DoneOutcome& o) {
+    const UrlHistory& h = row.history;
+    if (row.leased) {
+        count("leased", -1);
+    } else {  // the expired lease had put it back in the queue
+        count("queued", -1);
+        q("UPDATE queues SET queued = queued - 1, in_flight = in_flight + 1 WHERE id = ?").bind(1, row.queue_id).exec();
+    }
+    count(result_class(f), 1);
+    note_result(f, !f.error_class.empty() || f.status >= 400, h.successes, now);
+    UrlOutcome uo = url_outcome(h, f, s, now, static_cast<uint64_t>(id) * 1000003u + static_cast<uint64_t>(h.visits + 1));
+    for (auto& [name, d] : uo.counters) count(name, d);
+    o.result = uo.result;
+    o.reason = uo.reason;
+    o.follow_links = uo.follow_links;
+    o.next_visit = uo.next_visit;
+    UrlUpdate u = url_update(id, uo, f, now);
     // A leased row leaves no index a lease or report in this transaction
     // reads, so its update is held and written in row-id order at commit
     // (url_updates.hpp); a late result's row is back in the next-URL index,
-    // so it is written now. On PostgreSQL an update costs its round trip,
-    // not a page, and is written now too.
-    if (leased && !m.db.postgres()) {
-        m.url_updates.add(u);
-        if (m.url_updates.full()) m.flush_url_updates();
+    // so it is written now. Where a statement is a round trip (PostgreSQL)
+    // an update costs that, not a page, and is written now too.
+    if (row.leased && !db.statements_are_round_trips()) {
+        url_updates.add(u);
+        if (url_updates.full()) flush_url_updates();
     } else {
-        m.write_url_update(u);
+        write_url_update(u);
     }
-    m.count(url_state_name(uo.state), 1);
+    count(url_state_name(uo.state), 1);
     // Per-queue counts (a disabled URL is counted by the URL counters only).
-    m.after_fetch(s, qid, f, m.crawl_delay(hid), !uo.follow_links, now, uo.state);
-    return o;
+    after_fetch(s, row.queue_id, f, crawl_delay(row.host_id), !uo.follow_links, now, uo.state);
 }
 
 }  // namespace frontier

@@ -7,6 +7,7 @@
 #include <unordered_map>
 #include <unordered_set>
 
+#include "policy/outcome.hpp"
 #include "web/robots.hpp"
 #include "store/store.hpp"
 #include "store/pg/pg_text.hpp"
@@ -55,6 +56,15 @@ struct KnownUrl {
     bool fork;
     std::optional<double> last_modified, due_at, last_success, next_visit;
     std::string url;
+};
+
+// A URL row a result may end, as Store::finish reads it (lib/store/store_done.cpp).
+struct LeasedRow {
+    std::string url;
+    int64_t queue_id = 0, host_id = 0, depth = 0;
+    bool leased = false;  // leased under this lease
+    bool late = false;    // back in its queue (the lease expired) and not yet leased again
+    UrlHistory history;
 };
 
 struct Store::Impl {
@@ -107,20 +117,31 @@ struct Store::Impl {
     void count(const std::string& name, int64_t d) { counter_deltas[name] += d; }
 
     // A set-based UPDATE of URL rows bound to one time (?1), for any number
-    // of rows. PostgreSQL runs `all` in one statement. SQLite runs `chunk`
+    // of rows. PostgreSQL runs `all` in one statement. SQLite (whose
+    // large updates run in chunks, Db::large_updates_in_chunks) runs `chunk`
     // (the same UPDATE, OR FAIL, on at most ?2 = kUpdateChunk rows) until it
     // changes fewer: one UPDATE of every row would keep the original of
     // every page it touches in a statement journal (200 MiB for 300k rows)
     // and its row ids in a list.
     static constexpr int64_t kUpdateChunk = 65536;
     void update_all(const char* all, const char* chunk, double t) {
-        if (db.postgres()) {
+        if (!db.large_updates_in_chunks()) {
             q(all).bind(1, t).exec();
             return;
         }
         do q(chunk).bind(1, t).bind(2, kUpdateChunk).exec();
         while (db.changes() >= kUpdateChunk);
     }
+    // Store::housekeeping's steps (lib/store/store_housekeeping.cpp): each
+    // adds the queues it changed to `touched`.
+    void expire_url_leases(double now, std::unordered_set<int64_t>& touched);
+    void expire_robots_leases(double now, std::unordered_set<int64_t>& touched);
+    void requeue_due(double now, std::unordered_set<int64_t>& touched);
+    // Store::finish's parts (lib/store/store_done.cpp).
+    bool leased_by_url(const Settings& s, const FetchFacts& f, DoneOutcome& o, int64_t& id, int64_t& seq);
+    void finish_robots(const Settings& s, const FetchFacts& f, double now, DoneOutcome& o);
+    void finish_url(const Settings& s, const FetchFacts& f, double now, int64_t id, const LeasedRow& row,
+                    DoneOutcome& o);
     int64_t meta_next(const char* key);  // increments and returns a meta sequence
     // The next `served` mark (meta serve_seq): counted in memory during a
     // transaction (the write lock is held) and stored by flush().

@@ -593,6 +593,8 @@ public:
     PgDb(const std::string& url, bool create, bool readonly) : c_(pg_connect(url, create, readonly)) {}
     ~PgDb() override { pg_disconnect(c_); }
     bool postgres() const override { return true; }
+    bool statements_are_round_trips() const override { return true; }
+    bool large_updates_in_chunks() const override { return false; }
     void set_page_cache_mib(int) override {}
     void exec(std::string_view sql) override { pg_exec(c_, sql); }
     Stmt prepare(std::string_view sql) override { return Stmt(std::make_unique<PgStatement>(pg_stmt_new(c_, sql))); }

@@ -106,6 +106,8 @@ public:
         if (db_) sqlite3_close_v2(db_);
     }
     bool postgres() const override { return false; }
+    bool statements_are_round_trips() const override { return false; }
+    bool large_updates_in_chunks() const override { return true; }
     void set_page_cache_mib(int mib) override { exec("PRAGMA cache_size=-" + std::to_string(mib * 1024)); }
     void exec(std::string_view sql) override;
     Stmt prepare(std::string_view sql) override { return Stmt(std::make_unique<SqliteStmt>(db_, sql)); }

@@ -1,0 +1,128 @@
+// Store::housekeeping and the lease reclaim: expired leases, due retries
+// and revisits go back to their queues set-based; sleeping queues whose
+// wake time passed become ready (frontier(7), LEASES).
+#include <map>
+#include <unordered_map>
+#include <unordered_set>
+
+#include "store/store.hpp"
+#include "store/sql_codes.hpp"
+#include "store/store_impl.hpp"
+
+namespace frontier {
+
+int64_t Store::reclaim_leases(double now) {
+    Impl& m = *impl_;
+    begin();
+    refresh_settings();  // housekeeping reschedules queues by their politeness
+    int64_t n = count("leased") + count("robots_leased");
+    m.q("UPDATE urls SET lease_expires = ? WHERE state = " SQL_URL_LEASED " AND lease_expires > ?").bind(1, now).bind(2, now).exec();
+    m.q("UPDATE hosts SET robots_lease_expires = ? WHERE robots_lease_expires > ?").bind(1, now).bind(2, now).exec();
+    housekeeping(now);
+    commit();
+    return n;
+}
+
+std::optional<double> Store::last_lease_expiry() {
+    Impl& m = *impl_;
+    std::optional<double> last;
+    for (const char* sql : {"SELECT max(lease_expires) FROM urls WHERE state = " SQL_URL_LEASED,
+                            "SELECT max(robots_lease_expires) FROM hosts WHERE robots_lease_expires IS NOT NULL"}) {
+        Stmt& st = m.q(sql);
+        if (st.step() && !st.is_null(0)) last = std::max(last.value_or(st.dbl(0)), st.dbl(0));
+        st.reset();
+    }
+    return last;
+}
+
+void Store::housekeeping(double now) {
+    Impl& m = *impl_;
+    m.now = now;
+    std::unordered_set<int64_t> touched;
+    m.expire_url_leases(now, touched);
+    m.expire_robots_leases(now, touched);
+    m.requeue_due(now, touched);
+    for (int64_t qid : touched) {
+        m.refresh_best(qid);
+        m.reschedule(qid);
+    }
+    m.q("UPDATE queues SET sched = " SQL_SCHED_READY " WHERE sched = " SQL_SCHED_SLEEPING " AND wake_at <= ?").bind(1, now).exec();
+}
+
+// Expired URL leases go back to their queues set-based: a crawl resumed
+// after a stop may find every lease of the last run expired (hundreds of
+// thousands), and per-row statements made that first call stall.
+void Store::Impl::expire_url_leases(double now, std::unordered_set<int64_t>& touched) {
+    std::unordered_map<int64_t, int64_t> expired;  // queue id -> URLs (counted here: no sorter)
+    {
+        Stmt& st = q("SELECT queue_id FROM urls WHERE state = " SQL_URL_LEASED " AND lease_expires <= ?");
+        st.bind(1, now);
+        while (st.step()) ++expired[st.i64(0)];
+        st.reset();
+    }
+    if (expired.empty()) return;
+    update_all("UPDATE urls SET state = " SQL_URL_QUEUED " WHERE state = " SQL_URL_LEASED " AND lease_expires <= ?",
+               "UPDATE OR FAIL urls SET state = " SQL_URL_QUEUED " WHERE id IN "
+               "(SELECT id FROM urls WHERE state = " SQL_URL_LEASED " AND lease_expires <= ?1 LIMIT ?2)",
+               now);
+    int64_t n = 0;
+    for (auto [qid, k] : expired) {
+        q("UPDATE queues SET in_flight = max(in_flight - ?, 0), queued = queued + ? WHERE id = ?")
+            .bind(1, k).bind(2, k).bind(3, qid).exec();
+        n += k;
+        touched.insert(qid);
+    }
+    count("leased", -n);
+    count("queued", n);
+    count("leases_expired", n);
+}
+
+// Expired robots.txt leases free their queue's in-flight slot.
+void Store::Impl::expire_robots_leases(double now, std::unordered_set<int64_t>& touched) {
+    std::vector<std::pair<int64_t, int64_t>> rows;
+    {
+        Stmt& st = q("SELECT id, robots_queue FROM hosts WHERE robots_lease_expires <= ?");
+        st.bind(1, now);
+        while (st.step()) rows.emplace_back(st.i64(0), st.i64(1));
+        st.reset();
+    }
+    for (auto [hid, qid] : rows) {
+        q("UPDATE hosts SET robots_lease_expires = NULL WHERE id = ?").bind(1, hid).exec();
+        q("UPDATE queues SET in_flight = max(in_flight - 1, 0) WHERE id = ?").bind(1, qid).exec();
+        count("robots_leased", -1);
+        count("leases_expired", 1);
+        touched.insert(qid);
+    }
+}
+
+// Retries and revisits that came due, set-based too (a revisit interval
+// can pass for a whole site at once).
+void Store::Impl::requeue_due(double now, std::unordered_set<int64_t>& touched) {
+    std::map<std::pair<int64_t, int64_t>, int64_t> due;  // (queue id, state) -> URLs
+    {
+        Stmt& st = q("SELECT queue_id, state FROM urls WHERE due_at <= ?");
+        st.bind(1, now);
+        while (st.step()) ++due[{st.i64(0), st.i64(1)}];
+        st.reset();
+    }
+    if (!due.empty())
+        update_all("UPDATE urls SET due_at = NULL, state = " SQL_URL_QUEUED " WHERE due_at <= ?",
+                   "UPDATE OR FAIL urls SET due_at = NULL, state = " SQL_URL_QUEUED " WHERE id IN "
+                   "(SELECT id FROM urls WHERE due_at <= ?1 LIMIT ?2)",
+                   now);
+    for (auto& [key, n] : due) {
+        auto [qid, state] = key;
+        touched.insert(qid);
+        if (state == static_cast<int>(UrlState::queued)) continue;
+        count(url_state_name(static_cast<UrlState>(state)), -n);
+        count("queued", n);
+        if (state == static_cast<int>(UrlState::done))
+            q("UPDATE queues SET queued = queued + ?, done = done - ? WHERE id = ?").bind(1, n).bind(2, n).bind(3, qid).exec();
+        else if (state == static_cast<int>(UrlState::failed))
+            q("UPDATE queues SET queued = queued + ?, failed = failed - ? WHERE id = ?").bind(1, n).bind(2, n).bind(3, qid).exec();
+        else
+            q("UPDATE queues SET queued = queued + ? WHERE id = ?").bind(1, n).bind(2, qid).exec();
+    }
+}
+
+}  // namespace frontier
