@@ -8,6 +8,7 @@
 #include <unordered_set>
 
 #include "policy/outcome.hpp"
+#include "policy/readd.hpp"
 #include "web/robots.hpp"
 #include "store/store.hpp"
 #include "store/pg/pg_text.hpp"
@@ -51,11 +52,9 @@ struct BudgetLimits {
 
 // A stored URL row as Store::add_url reads it (lib/store/store_add.cpp).
 struct KnownUrl {
-    int64_t id, state, queue_id, recrawl, successes;
-    double priority;
-    bool fork;
-    std::optional<double> last_modified, due_at, last_success, next_visit;
+    int64_t id = 0, queue_id = 0;
     std::string url;
+    StoredUrl stored;  // what a record may change (lib/policy/readd.hpp)
 };
 
 // A URL row a result may end, as Store::finish reads it (lib/store/store_done.cpp).
@@ -137,6 +136,10 @@ struct Store::Impl {
     void expire_url_leases(double now, std::unordered_set<int64_t>& touched);
     void expire_robots_leases(double now, std::unordered_set<int64_t>& touched);
     void requeue_due(double now, std::unordered_set<int64_t>& touched);
+    // Store::add_url's parts (lib/store/store_add.cpp).
+    std::optional<KnownUrl> find_known(const AddRequest& r);
+    AddResult add_known(const Settings& s, const AddRequest& r, const KnownUrl& k);
+    void add_new(const Settings& s, const AddRequest& r);
     // Store::finish's parts (lib/store/store_done.cpp).
     bool leased_by_url(const Settings& s, const FetchFacts& f, DoneOutcome& o, int64_t& id, int64_t& seq);
     void finish_robots(const Settings& s, const FetchFacts& f, double now, DoneOutcome& o);
