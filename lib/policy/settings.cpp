@@ -106,77 +106,111 @@ void apply_politeness(Politeness& p, const std::string& key, const std::string& 
 
 }  // namespace
 
+namespace {
+
+// The stored values by key (defaults for those not stored), read as the
+// kinds they hold.
+class StoredValues {
+public:
+    explicit StoredValues(std::map<std::string, std::string> v) : v_(std::move(v)) {}
+    double num(const char* k) { return double(p_.parse(v_[k]).get_double()); }
+    int64_t integer(const char* k) { return int64_t(p_.parse(v_[k]).get_int64()); }
+    bool boolean(const char* k) { return bool(p_.parse(v_[k]).get_bool()); }
+    std::string str(const char* k) { return std::string(std::string_view(p_.parse(v_[k]).get_string())); }
+    std::string& json(const std::string& k) { return v_[k]; }
+    simdjson::dom::parser& parser() { return p_; }
+
+private:
+    std::map<std::string, std::string> v_;
+    simdjson::dom::parser p_;
+};
+
+void read_lease_and_politeness(Settings& s, StoredValues& v,
+                               const std::map<std::string, std::map<std::string, std::string>>& domain_values) {
+    s.queue_key = v.str("queue.key") == "domain" ? QueueKeyMode::domain : QueueKeyMode::host;
+    s.lease_ttl = v.num("lease.ttl");
+    s.class_burst = v.integer("lease.class-burst");
+    for (auto& d : setting_defs())
+        if (std::string_view(d.key).starts_with("politeness.") || std::string_view(d.key).starts_with("robots."))
+            apply_politeness(s.politeness, d.key, v.json(d.key));
+    for (auto& [domain, kv] : domain_values) {
+        Politeness pd = s.politeness;
+        for (auto& [k, val] : kv) apply_politeness(pd, k, val);
+        s.domain_politeness[domain] = pd;
+    }
+}
+
+void read_retry_and_scope(Settings& s, StoredValues& v) {
+    s.retry_delay = v.num("retry.delay");
+    s.retry_max = v.integer("retry.max");
+    s.retry_soft = string_list(v.json("retry.soft"));
+    s.max_depth = v.integer("scope.max-depth");
+    s.max_queued = v.integer("scope.max-queued");
+    s.include = regex_list("scope.include", v.json("scope.include"));
+    s.exclude = regex_list("scope.exclude", v.json("scope.exclude"));
+    s.seed_domains = v.boolean("scope.seed-domains");
+    s.depth_bypass_types = string_list(v.json("scope.depth-bypass-types"));
+    for (auto& kind : string_list(v.json("net.allow"))) s.net_allow |= parse_address_kinds(kind).value_or(0);
+    s.net_seed_hosts = v.boolean("net.seed-hosts");
+    s.canon.strip_params = string_list(v.json("scope.strip-params"));
+    s.canon.sort_query = v.boolean("scope.sort-query");
+}
+
+void read_priority(Settings& s, StoredValues& v) {
+    s.fifo = v.str("priority.mode") == "fifo";
+    s.type_weights = number_map(v.json("priority.type-weights"));
+    s.discovery_bonus = number_map(v.json("priority.discovery-bonus"));
+    s.bonus_weights = number_map(v.json("priority.bonus-weights"));
+    s.base_weight = v.num("priority.base-weight");
+    s.unknown_depth = v.num("priority.unknown-depth");
+    s.cluster_boost_factor = v.num("priority.cluster-boost-factor");
+    s.cost_aware = v.boolean("priority.cost-aware");
+    for (auto rule : v.parser().parse(v.json("priority.focus")).get_array()) {
+        FocusRule fr;
+        for (auto t : rule["tokens"].get_array()) {
+            std::string tok(std::string_view(t.get_string()));
+            std::transform(tok.begin(), tok.end(), tok.begin(), [](unsigned char c) { return std::tolower(c); });
+            fr.tokens.push_back(tok);
+        }
+        fr.floor = double(rule["floor"].get_double());
+        s.focus.push_back(std::move(fr));
+    }
+    if (v.json("priority.focus-other") != "null") s.focus_other = v.num("priority.focus-other");
+}
+
+void read_budget_and_recrawl(Settings& s, StoredValues& v) {
+    s.hold_queues = v.boolean("budget.hold-queues");
+    s.replenish = v.integer("budget.replenish");
+    s.total_budget = v.integer("budget.total");
+    s.cost_policy = v.str("budget.cost-policy");
+    for (auto& [re, cost] : number_map(v.json("budget.cost-rules")))
+        s.cost_rules.push_back({UrlRegex("budget.cost-rules", re), static_cast<int64_t>(cost)});
+    s.error_penalty = v.integer("budget.error-penalty");
+    s.recrawl_types = string_list(v.json("recrawl.types"));
+    s.recrawl_interval = v.num("recrawl.interval");
+    s.recrawl_adjust = v.num("recrawl.adjust-factor");
+    s.recrawl_min = v.num("recrawl.min-interval");
+    s.recrawl_max = v.num("recrawl.max-interval");
+    s.recrawl_fail_delay = v.num("recrawl.fail-delay");
+    s.recrawl_max_failures = v.integer("recrawl.max-failures");
+    s.recrawl_policy = v.str("recrawl.policy");
+}
+
+}  // namespace
+
 Settings build_settings(const std::map<std::string, std::string>& values,
                         const std::map<std::string, std::map<std::string, std::string>>& domain_values) {
     std::map<std::string, std::string> v;
     for (auto& d : setting_defs()) v[d.key] = d.default_json;
     for (auto& [k, val] : values)
         if (v.count(k)) v[k] = val;
+    StoredValues stored(std::move(v));
     Settings s;
-    simdjson::dom::parser p;
-    auto num = [&](const char* k) { return double(p.parse(v[k]).get_double()); };
-    auto integer = [&](const char* k) { return int64_t(p.parse(v[k]).get_int64()); };
-    auto boolean = [&](const char* k) { return bool(p.parse(v[k]).get_bool()); };
-    auto str = [&](const char* k) { return std::string(std::string_view(p.parse(v[k]).get_string())); };
     try {
-        s.queue_key = str("queue.key") == "domain" ? QueueKeyMode::domain : QueueKeyMode::host;
-        s.lease_ttl = num("lease.ttl");
-        s.class_burst = integer("lease.class-burst");
-        for (auto& d : setting_defs())
-            if (std::string_view(d.key).starts_with("politeness.") || std::string_view(d.key).starts_with("robots."))
-                apply_politeness(s.politeness, d.key, v[d.key]);
-        for (auto& [domain, kv] : domain_values) {
-            Politeness pd = s.politeness;
-            for (auto& [k, val] : kv) apply_politeness(pd, k, val);
-            s.domain_politeness[domain] = pd;
-        }
-        s.retry_delay = num("retry.delay");
-        s.retry_max = integer("retry.max");
-        s.retry_soft = string_list(v["retry.soft"]);
-        s.max_depth = integer("scope.max-depth");
-        s.max_queued = integer("scope.max-queued");
-        s.include = regex_list("scope.include", v["scope.include"]);
-        s.exclude = regex_list("scope.exclude", v["scope.exclude"]);
-        s.seed_domains = boolean("scope.seed-domains");
-        s.depth_bypass_types = string_list(v["scope.depth-bypass-types"]);
-        for (auto& kind : string_list(v["net.allow"])) s.net_allow |= parse_address_kinds(kind).value_or(0);
-        s.net_seed_hosts = boolean("net.seed-hosts");
-        s.canon.strip_params = string_list(v["scope.strip-params"]);
-        s.canon.sort_query = boolean("scope.sort-query");
-        s.fifo = str("priority.mode") == "fifo";
-        s.type_weights = number_map(v["priority.type-weights"]);
-        s.discovery_bonus = number_map(v["priority.discovery-bonus"]);
-        s.bonus_weights = number_map(v["priority.bonus-weights"]);
-        s.base_weight = num("priority.base-weight");
-        s.unknown_depth = num("priority.unknown-depth");
-        s.cluster_boost_factor = num("priority.cluster-boost-factor");
-        s.cost_aware = boolean("priority.cost-aware");
-        for (auto rule : p.parse(v["priority.focus"]).get_array()) {
-            FocusRule fr;
-            for (auto t : rule["tokens"].get_array()) {
-                std::string tok(std::string_view(t.get_string()));
-                std::transform(tok.begin(), tok.end(), tok.begin(), [](unsigned char c) { return std::tolower(c); });
-                fr.tokens.push_back(tok);
-            }
-            fr.floor = double(rule["floor"].get_double());
-            s.focus.push_back(std::move(fr));
-        }
-        if (v["priority.focus-other"] != "null") s.focus_other = num("priority.focus-other");
-        s.hold_queues = boolean("budget.hold-queues");
-        s.replenish = integer("budget.replenish");
-        s.total_budget = integer("budget.total");
-        s.cost_policy = str("budget.cost-policy");
-        for (auto& [re, cost] : number_map(v["budget.cost-rules"]))
-            s.cost_rules.push_back({UrlRegex("budget.cost-rules", re), static_cast<int64_t>(cost)});
-        s.error_penalty = integer("budget.error-penalty");
-        s.recrawl_types = string_list(v["recrawl.types"]);
-        s.recrawl_interval = num("recrawl.interval");
-        s.recrawl_adjust = num("recrawl.adjust-factor");
-        s.recrawl_min = num("recrawl.min-interval");
-        s.recrawl_max = num("recrawl.max-interval");
-        s.recrawl_fail_delay = num("recrawl.fail-delay");
-        s.recrawl_max_failures = integer("recrawl.max-failures");
-        s.recrawl_policy = str("recrawl.policy");
+        read_lease_and_politeness(s, stored, domain_values);
+        read_retry_and_scope(s, stored);
+        read_priority(s, stored);
+        read_budget_and_recrawl(s, stored);
     } catch (const simdjson::simdjson_error& e) {
         throw UsageError(std::string("a stored setting has a bad value: ") + e.what());
     } catch (const UsageError& e) {
