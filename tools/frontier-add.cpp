@@ -48,161 +48,190 @@ struct Chunk {
     bool pause = false;   // the input paused (or ended) after this chunk
 };
 
-}  // namespace
+// One run of frontier-add over its inputs.
+class Adder {
+public:
+    explicit Adder(const AddOptions& o)
+        : o_(o),
+          store_(frontier_path(o.common), Store::Mode::create),
+          enq_(store_),
+          settings_(store_.settings()),  // frontier-add reads them once
+          reader_(o.inputs.empty() ? std::vector<std::string>{"-"} : o.inputs),
+          pacer_(o.batch) {}
 
-int run_add(const AddOptions& o) {
-    Store store(frontier_path(o.common), Store::Mode::create);
-    Enqueuer enq(store);
-    const Settings& settings = store.settings();  // frontier-add reads them once
-    LineReader reader(o.inputs.empty() ? std::vector<std::string>{"-"} : o.inputs);
-    std::map<std::string, int64_t> summary;
-    int64_t rejected = 0;
-    TxPacer pacer(o.batch);
-    bool eof = false;
-    InputLine line;
-    JsonWriter w;
-    HeldOutput held;  // a record is printed only once it is committed
+    int run() {
+        Chunk a, b;
+        Chunk* ready = nullptr;  // prepared, not yet stored
+        Chunk* next = &a;
+        while (!eof_ && !stop_requested()) {
+            // Read and prepare this chunk on a helper thread while the
+            // previous one is stored. The reader, `line_` and `eof_` belong
+            // to the helper while a job runs; job.get() hands them back.
+            auto job = std::async(std::launch::async, [this, c = next] { read_and_prepare(*c); });
+            if (ready) store_chunk(*ready);
+            ready = nullptr;
+            job.get();
+            if (next->n == 0) break;
+            // A chunk the input paused after is stored at once, not held back
+            // until more input arrives.
+            if (next->pause) store_chunk(*next);
+            else ready = next;
+            next = next == &a ? &b : &a;
+        }
+        if (ready) store_chunk(*ready);
+        commit();
+        return summarise();
+    }
+
+private:
+    void read_and_prepare(Chunk& c) {
+        read_chunk(c);
+        prepare_chunk(c);
+    }
 
     // Reads up to kChunk records; stops early when the input pauses, so
     // that a slow producer's records are committed and answered at once.
-    auto read_chunk = [&](Chunk& c) {
+    void read_chunk(Chunk& c) {
         c.n = 0;
         c.pause = false;
         while (c.n < kChunk) {
-            if (stop_requested() || !reader.next(line)) {
-                eof = true;
+            if (stop_requested() || !reader_.next(line_)) {
+                eof_ = true;
                 break;
             }
             if (c.items.size() <= c.n) c.items.emplace_back();
             Item& it = c.items[c.n++];
-            it.line_no = line.line_no;
+            it.line_no = line_.line_no;
             it.early = EnqueueResult{};
             it.fields = EnqueueFields{};
-            if (!line.error.empty()) {
+            if (!line_.error.empty()) {
                 it.has_fields = false;
-                it.early.reason = line.error;
+                it.early.reason = line_.error;
             } else {
-                it.has_fields = Enqueuer::read_fields(line.record, it.fields, it.early);
+                it.has_fields = Enqueuer::read_fields(line_.record, it.fields, it.early);
             }
-            if (reader.idle()) break;
+            if (reader_.idle()) break;
         }
         // A full chunk the input paused after is a pause too: it is stored
         // at once, not held back until the next record arrives.
-        c.pause = eof || c.n < kChunk || reader.idle();
-    };
-    auto prepare_chunk = [&enq, &settings](Chunk& c) {
+        c.pause = eof_ || c.n < kChunk || reader_.idle();
+    }
+
+    void prepare_chunk(Chunk& c) {
         for (size_t i = 0; i < c.n; ++i)
-            if (c.items[i].has_fields) c.items[i].prepared = enq.prepare(c.items[i].fields, settings);
-    };
+            if (c.items[i].has_fields) c.items[i].prepared = enq_.prepare(c.items[i].fields, settings_);
+    }
 
     // The write lock is taken when records are in hand and released at each
     // commit, before any wait for input: a slow producer never holds other
     // writers out (frontier-add(1)).
-    double now = 0;
-    auto commit = [&] {
-        if (store.in_transaction()) store.commit();
+    void commit() {
+        if (store_.in_transaction()) store_.commit();
         out().flush();
-    };
-    int64_t out_of_scope = 0;
+    }
+
     // The chunk's fingerprints from record `from` on, read in one statement
     // (PostgreSQL: one round trip instead of one per record).
-    std::vector<uint64_t> fps;
-    auto prefetch = [&](Chunk& c, size_t from) {
-        fps.clear();
+    void prefetch(Chunk& c, size_t from) {
+        fps_.clear();
         for (size_t i = from; i < c.n; ++i)
-            if (c.items[i].has_fields && c.items[i].prepared.ok) fps.push_back(c.items[i].prepared.req.fp);
-        store.prefetch_fingerprints(fps);
-    };
-    auto store_chunk = [&](Chunk& c) {
+            if (c.items[i].has_fields && c.items[i].prepared.ok) fps_.push_back(c.items[i].prepared.req.fp);
+        store_.prefetch_fingerprints(fps_);
+    }
+
+    void store_chunk(Chunk& c) {
         for (size_t i = 0; i < c.n; ++i) {  // every record read is answered, even after SIGTERM
-            if (!store.in_transaction()) {
-                store.begin();
-                now = frontier::now();
-                pacer.restart();
+            if (!store_.in_transaction()) {
+                store_.begin();
+                now_ = frontier::now();
+                pacer_.restart();
                 prefetch(c, i);
             } else if (i == 0) {
                 prefetch(c, 0);
             }
             Item& it = c.items[i];
-            EnqueueResult r = it.has_fields ? enq.finish(it.prepared, now) : std::move(it.early);
+            EnqueueResult r = it.has_fields ? enq_.finish(it.prepared, now_) : std::move(it.early);
             const char* status = add_status_name(r.status);
-            ++summary[status];
+            ++summary_[status];
             if (r.status == AddStatus::rejected) {
                 // Bad input exits 1; scope decisions are data.
-                if (r.reason != "out-of-scope" && r.reason != "max-depth" && r.reason != "queue-full") ++rejected;
-                if (r.reason == "out-of-scope") ++out_of_scope;
+                if (r.reason != "out-of-scope" && r.reason != "max-depth" && r.reason != "queue-full") ++rejected_;
+                if (r.reason == "out-of-scope") ++out_of_scope_;
             }
-            if (!o.common.quiet) {
-                w.begin();
-                w.field("line", static_cast<int64_t>(it.line_no));
-                if (!r.url.empty()) w.field("url", r.url);
-                w.field("status", status);
-                if (r.status == AddStatus::rejected) {
-                    w.field("reason", r.reason);
-                    if (!r.field.empty()) w.field("field", r.field);
-                }
-                if (r.status == AddStatus::added) {
-                    w.field("queue", r.queue);
-                    w.field("priority", r.priority);
-                    // How a computed priority came about, when anything but the
-                    // base made it (the seed's prioritySource, bonusApplied).
-                    if (!r.priority_source.empty() && r.priority_source != "base") {
-                        w.field("priority_source", r.priority_source);
-                        w.field("bonus_applied", r.bonus_applied);
-                    }
-                    w.field("cost", r.cost);
-                }
-                w.end();
-                out().write_line(w.str());
-            }
-            if (pacer.record()) commit();
+            if (!o_.common.quiet) print_result(it, r, status);
+            if (pacer_.record()) commit();
         }
-        if (c.pause && pacer.in_batch() > 0) commit();
-    };
+        if (c.pause && pacer_.in_batch() > 0) commit();
+    }
 
-    // The reader, `line` and `eof` belong to the helper while a job runs;
-    // job.get() hands them back.
-    auto read_and_prepare = [&](Chunk& c) {
-        read_chunk(c);
-        prepare_chunk(c);
-    };
-    Chunk a, b;
-    Chunk* ready = nullptr;  // prepared, not yet stored
-    Chunk* next = &a;
-    while (!eof && !stop_requested()) {
-        // Read and prepare this chunk on a helper thread while the previous one is stored.
-        auto job = std::async(std::launch::async, read_and_prepare, std::ref(*next));
-        if (ready) store_chunk(*ready);
-        ready = nullptr;
-        job.get();
-        if (next->n == 0) break;
-        // A chunk the input paused after is stored at once, not held back
-        // until more input arrives.
-        if (next->pause) store_chunk(*next);
-        else ready = next;
-        next = next == &a ? &b : &a;
+    // The record's result line.
+    void print_result(const Item& it, const EnqueueResult& r, const char* status) {
+        w_.begin();
+        w_.field("line", static_cast<int64_t>(it.line_no));
+        if (!r.url.empty()) w_.field("url", r.url);
+        w_.field("status", status);
+        if (r.status == AddStatus::rejected) {
+            w_.field("reason", r.reason);
+            if (!r.field.empty()) w_.field("field", r.field);
+        }
+        if (r.status == AddStatus::added) {
+            w_.field("queue", r.queue);
+            w_.field("priority", r.priority);
+            // How a computed priority came about, when anything but the
+            // base made it (the seed's prioritySource, bonusApplied).
+            if (!r.priority_source.empty() && r.priority_source != "base") {
+                w_.field("priority_source", r.priority_source);
+                w_.field("bonus_applied", r.bonus_applied);
+            }
+            w_.field("cost", r.cost);
+        }
+        w_.end();
+        out().write_line(w_.str());
     }
-    if (ready) store_chunk(*ready);
-    commit();
-    if (!o.common.quiet) {
-        std::string line_s = "";
-        for (const char* k : {"added", "duplicate", "updated", "rejected"})
-            line_s += (line_s.empty() ? "" : ", ") + std::to_string(summary[k]) + " " + k;
-        diag(line_s);
+
+    // The summary on standard error, and the exit code.
+    int summarise() {
+        if (!o_.common.quiet) {
+            std::string line_s = "";
+            for (const char* k : {"added", "duplicate", "updated", "rejected"})
+                line_s += (line_s.empty() ? "" : ", ") + std::to_string(summary_[k]) + " " + k;
+            diag(line_s);
+        }
+        // Records came and none was accepted (added, updated or already known):
+        // an error, not a silent nothing (frontier-add(1), EXIT STATUS), saying
+        // why when scope is to blame.
+        bool none_accepted = summary_["rejected"] > 0 && summary_["added"] == 0 && summary_["updated"] == 0 &&
+                             summary_["duplicate"] == 0;
+        if (none_accepted && !o_.common.quiet && out_of_scope_ > 0)
+            diag("nothing added: " + std::to_string(out_of_scope_) + " record" +
+                 (out_of_scope_ == 1 ? " was" : "s were") +
+                 " out of scope (scope.include / scope.exclude, or scope.seed-domains: a URL with a discovery "
+                 "must be in the registered domain of a seed; add seeds without \"discovery\" first)");
+        else if (none_accepted && !o_.common.quiet)
+            diag("nothing added: every record was rejected");
+        return rejected_ > 0 || none_accepted ? 1 : 0;
     }
-    // Records came and none was accepted (added, updated or already known):
-    // an error, not a silent nothing (frontier-add(1), EXIT STATUS), saying
-    // why when scope is to blame.
-    bool none_accepted = summary["rejected"] > 0 && summary["added"] == 0 && summary["updated"] == 0 &&
-                         summary["duplicate"] == 0;
-    if (none_accepted && !o.common.quiet && out_of_scope > 0)
-        diag("nothing added: " + std::to_string(out_of_scope) + " record" + (out_of_scope == 1 ? " was" : "s were") +
-             " out of scope (scope.include / scope.exclude, or scope.seed-domains: a URL with a discovery "
-             "must be in the registered domain of a seed; add seeds without \"discovery\" first)");
-    else if (none_accepted && !o.common.quiet)
-        diag("nothing added: every record was rejected");
-    return rejected > 0 || none_accepted ? 1 : 0;
-}
+
+    const AddOptions& o_;
+    Store store_;
+    Enqueuer enq_;
+    const Settings& settings_;
+    LineReader reader_;
+    std::map<std::string, int64_t> summary_;
+    int64_t rejected_ = 0;
+    TxPacer pacer_;
+    bool eof_ = false;
+    InputLine line_;
+    JsonWriter w_;
+    HeldOutput held_;  // a record is printed only once it is committed
+    double now_ = 0;
+    int64_t out_of_scope_ = 0;
+    std::vector<uint64_t> fps_;
+};
+
+}  // namespace
+
+int run_add(const AddOptions& o) { return Adder(o).run(); }
 
 }  // namespace frontier
 

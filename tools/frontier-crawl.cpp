@@ -8,21 +8,19 @@
 // (or on PATH); nothing here decides crawl policy.
 
 #include <fcntl.h>
-#include <spawn.h>
 #include <sys/stat.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
 #include <cerrno>
 #include <cstdio>
 #include <optional>
-#include <climits>
 #include <cstring>
 #include <functional>
 #include <memory>
 #include <string>
 #include <vector>
 
+#include "core/child.hpp"
 #include "core/clock.hpp"
 #include "core/error.hpp"
 #include "core/output.hpp"
@@ -30,7 +28,6 @@
 #include "core/signals.hpp"
 #include "store/store.hpp"
 
-extern char** environ;
 #include "core/tool.hpp"
 
 namespace frontier {
@@ -51,94 +48,6 @@ struct CrawlOptions {
 int run_crawl(const CrawlOptions& o);
 
 namespace {
-
-// The path of a sibling tool: the directory of this executable when it is
-// there (an installed or built tree), else the bare name (looked up on PATH).
-std::string tool_path(const std::string& name) {
-    char self[PATH_MAX];
-    ssize_t n = ::readlink("/proc/self/exe", self, sizeof self - 1);
-    if (n > 0) {
-        self[n] = '\0';
-        std::string dir(self);
-        dir.resize(dir.rfind('/') + 1);
-        if (::access((dir + name).c_str(), X_OK) == 0) return dir + name;
-    }
-    return name;
-}
-
-// A child process with its standard input and output redirected (-1: keep),
-// standard error to /dev/null when `no_stderr`.
-struct Child {
-    std::string name;
-    pid_t pid = -1;
-    int status = 0;
-    bool done = false;
-};
-
-Child spawn(const std::string& name, const std::vector<std::string>& args, int in, int out, bool no_stderr = false) {
-    posix_spawn_file_actions_t fa;
-    posix_spawn_file_actions_init(&fa);
-    if (in >= 0) posix_spawn_file_actions_adddup2(&fa, in, 0);
-    if (out >= 0) posix_spawn_file_actions_adddup2(&fa, out, 1);
-    if (no_stderr) posix_spawn_file_actions_addopen(&fa, 2, "/dev/null", O_WRONLY, 0);
-    std::string path = tool_path(name);
-    std::vector<char*> argv;
-    argv.push_back(const_cast<char*>(name.c_str()));
-    for (auto& a : args) argv.push_back(const_cast<char*>(a.c_str()));
-    argv.push_back(nullptr);
-    Child c;
-    c.name = name;
-    int rc = posix_spawnp(&c.pid, path.c_str(), &fa, nullptr, argv.data(), environ);
-    posix_spawn_file_actions_destroy(&fa);
-    if (rc != 0) throw IoError("cannot run " + path + ": " + std::strerror(rc));
-    return c;
-}
-
-// Waits for every child. On SIGINT/SIGTERM the pipeline's head is told to
-// stop (a terminal's ^C reaches all of them anyway): frontier-lease stops
-// leasing, fetch finishes what it holds, frontier-done records it.
-void wait_all(std::vector<Child>& kids, const std::function<void()>& tick = {}) {
-    bool told = false;
-    double last_tick = monotonic_seconds();
-    for (;;) {
-        bool running = false;
-        for (auto& c : kids) {
-            if (c.done) continue;
-            pid_t r = ::waitpid(c.pid, &c.status, WNOHANG);
-            if (r == c.pid) c.done = true;
-            else running = true;
-        }
-        if (!running) return;
-        if (stop_requested() && !told) {
-            ::kill(kids.front().pid, SIGTERM);
-            told = true;
-        }
-        if (tick && monotonic_seconds() - last_tick >= 1) {
-            tick();
-            last_tick = monotonic_seconds();
-        }
-        sleep_for(0.05);
-    }
-}
-
-int exit_code_of(const Child& c) {
-    if (WIFEXITED(c.status)) return WEXITSTATUS(c.status);
-    return 128 + (WIFSIGNALED(c.status) ? WTERMSIG(c.status) : 0);
-}
-
-// Runs a tool to completion with stdout to `out_path` (empty: inherited).
-int run_to_file(const std::string& name, const std::vector<std::string>& args, const std::string& out_path,
-                bool no_stderr = false) {
-    int out = -1;
-    if (!out_path.empty()) {
-        out = ::open(out_path.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-        if (out < 0) throw IoError("cannot write " + out_path + ": " + std::strerror(errno));
-    }
-    std::vector<Child> kids{spawn(name, args, -1, out, no_stderr)};
-    if (out >= 0) ::close(out);
-    wait_all(kids);
-    return exit_code_of(kids[0]);
-}
 
 // This host's name and a process's start time (clock ticks since boot,
 // /proc/PID/stat field 22): with the pid, they tell a process apart from a
@@ -187,61 +96,61 @@ std::optional<Claim> read_claim(const std::string& path) {
     return Claim{host, pid, start};
 }
 
-}  // namespace
-
-int run_crawl(const CrawlOptions& o) {
+// The --set KEY=VALUE settings, checked (with the other options) before
+// anything is created.
+std::vector<std::pair<std::string, std::string>> checked_settings(const CrawlOptions& o) {
     if (o.concurrency < 1) throw UsageError("-c must be at least 1");
     if (o.depth && *o.depth < 0) throw UsageError("--depth must be 0 or more");
     if (o.per_site && *o.per_site < 1) throw UsageError("--per-site must be at least 1");
-    // Settings are checked before anything is created.
     std::vector<std::pair<std::string, std::string>> settings;
     for (auto& kv : o.set) {
         size_t eq = kv.find('=');
         if (eq == std::string::npos || eq == 0) throw UsageError("--set " + kv + ": expected KEY=VALUE");
         settings.emplace_back(kv.substr(0, eq), normalise_setting(kv.substr(0, eq), kv.substr(eq + 1)));
     }
-    if (::mkdir(o.out.c_str(), 0755) != 0 && errno != EEXIST)
-        throw IoError("cannot create " + o.out + ": " + std::strerror(errno));
-    CommonOptions common = o.common;
-    if (common.frontier.empty() && !std::getenv("FRONTIER")) common.frontier = o.out + "/crawl.db";
-    const std::string f = frontier_path(common);
-    auto say = [&](const std::string& m) {
-        if (!o.common.quiet) diag(m);
-    };
+    return settings;
+}
 
-    {
-        struct stat st;
-        bool fresh = f.find("://") == std::string::npos && ::stat(f.c_str(), &st) != 0;
-        Store store(f, Store::Mode::create);
-        if (o.depth || fresh)
-            store.set_setting("scope.max-depth", normalise_setting("scope.max-depth", std::to_string(o.depth.value_or(5))));
-        if (o.per_site) store.set_setting("budget.total", normalise_setting("budget.total", std::to_string(*o.per_site)));
-        for (auto& [k, v] : settings) store.set_setting(k, v);
-    }
+// Creates the frontier `f` if needed and stores the crawl's settings.
+void set_up_frontier(const CrawlOptions& o, const std::string& f,
+                     const std::vector<std::pair<std::string, std::string>>& settings) {
+    struct stat st;
+    bool fresh = f.find("://") == std::string::npos && ::stat(f.c_str(), &st) != 0;
+    Store store(f, Store::Mode::create);
+    if (o.depth || fresh)
+        store.set_setting("scope.max-depth", normalise_setting("scope.max-depth", std::to_string(o.depth.value_or(5))));
+    if (o.per_site) store.set_setting("budget.total", normalise_setting("budget.total", std::to_string(*o.per_site)));
+    for (auto& [k, v] : settings) store.set_setting(k, v);
+}
 
-    // Seeds through frontier-add: its per-record answers go to OUT/seeds.jsonl,
-    // its summary (and why nothing was added, if so) to standard error.
-    if (!o.seeds.empty() || !o.input.empty()) {
-        std::vector<std::string> args{"-f", f};
-        std::string list;
-        if (!o.seeds.empty()) {
-            list = o.out + "/.seeds.txt";
-            FILE* fp = std::fopen(list.c_str(), "w");
-            if (!fp) throw IoError("cannot write " + list + ": " + std::strerror(errno));
-            for (auto& s : o.seeds) std::fprintf(fp, "%s\n", s.c_str());
-            std::fclose(fp);
-            args.push_back(list);
-        }
-        if (!o.input.empty()) args.push_back(o.input);
-        int rc = run_to_file("frontier-add", args, o.out + "/seeds.jsonl", o.common.quiet);
-        if (!list.empty()) std::remove(list.c_str());
-        if (rc == 1) say("some seeds were rejected: see " + o.out + "/seeds.jsonl");
-        else if (rc != 0) throw IoError("frontier-add exited " + std::to_string(rc));
+using Say = std::function<void(const std::string&)>;
+
+// Seeds through frontier-add: its per-record answers go to OUT/seeds.jsonl,
+// its summary (and why nothing was added, if so) to standard error.
+void add_seeds(const CrawlOptions& o, const std::string& f, const Say& say) {
+    if (o.seeds.empty() && o.input.empty()) return;
+    std::vector<std::string> args{"-f", f};
+    std::string list;
+    if (!o.seeds.empty()) {
+        list = o.out + "/.seeds.txt";
+        FILE* fp = std::fopen(list.c_str(), "w");
+        if (!fp) throw IoError("cannot write " + list + ": " + std::strerror(errno));
+        for (auto& s : o.seeds) std::fprintf(fp, "%s\n", s.c_str());
+        std::fclose(fp);
+        args.push_back(list);
     }
-    // One crawl per directory. A claim left by a crawl that is provably gone
-    // (this host, its pid no longer that process) means it died with leases
-    // out: they are reclaimed, when the frontier is the directory's own.
-    const std::string claim_path = o.out + "/crawl.pid";
+    if (!o.input.empty()) args.push_back(o.input);
+    int rc = run_to_file("frontier-add", args, o.out + "/seeds.jsonl", o.common.quiet);
+    if (!list.empty()) std::remove(list.c_str());
+    if (rc == 1) say("some seeds were rejected: see " + o.out + "/seeds.jsonl");
+    else if (rc != 0) throw IoError("frontier-add exited " + std::to_string(rc));
+}
+
+// One crawl per directory. A claim left by a crawl that is provably gone
+// (this host, its pid no longer that process) means it died with leases
+// out: they are reclaimed, when the frontier is the directory's own. Writes
+// this crawl's claim; returns whether to reclaim leases first.
+bool claim_directory(const CrawlOptions& o, const std::string& f, const std::string& claim_path, const Say& say) {
     bool reclaim = o.reclaim;
     if (std::optional<Claim> c = read_claim(claim_path)) {
         bool here = c->host == host_name();
@@ -259,24 +168,16 @@ int run_crawl(const CrawlOptions& o) {
                 "fetches them");
         }
     }
-    {
-        FILE* fp = std::fopen(claim_path.c_str(), "w");
-        if (!fp) throw IoError("cannot write " + claim_path + ": " + std::strerror(errno));
-        std::fprintf(fp, "%s %ld %llu\n", host_name().c_str(), static_cast<long>(::getpid()),
-                     static_cast<unsigned long long>(process_start(::getpid()).value_or(0)));
-        std::fclose(fp);
-    }
-    struct Unclaim {
-        std::string path;
-        ~Unclaim() { std::remove(path.c_str()); }  // a clean end (not a crash) gives the directory back
-    } unclaim{claim_path};
-    if (reclaim) {
-        int rc = run_to_file("frontier-lease", {"-f", f, "--reclaim"}, "", o.common.quiet);
-        if (rc != 0) throw IoError("frontier-lease --reclaim exited " + std::to_string(rc));
-    }
+    FILE* fp = std::fopen(claim_path.c_str(), "w");
+    if (!fp) throw IoError("cannot write " + claim_path + ": " + std::strerror(errno));
+    std::fprintf(fp, "%s %ld %llu\n", host_name().c_str(), static_cast<long>(::getpid()),
+                 static_cast<unsigned long long>(process_start(::getpid()).value_or(0)));
+    std::fclose(fp);
+    return reclaim;
+}
 
-    say("crawling " + f + ": " + std::to_string(o.concurrency) + " fetches at once; results in " + o.out +
-        "/results.jsonl");
+// Starts frontier-lease --follow | fetch --links | frontier-done >> OUT/results.jsonl.
+std::vector<Child> start_pipeline(const CrawlOptions& o, const std::string& f) {
     std::string c = std::to_string(o.concurrency);
     int p1[2], p2[2];
     if (::pipe2(p1, O_CLOEXEC) != 0 || ::pipe2(p2, O_CLOEXEC) != 0) throw IoError("pipe: " + std::string(std::strerror(errno)));
@@ -299,45 +200,59 @@ int run_crawl(const CrawlOptions& o) {
     kids.push_back(spawn("fetch", fetch_args, p1[0], p2[1]));
     kids.push_back(spawn("frontier-done", done_args, p2[0], res));
     for (int fd : {p1[0], p1[1], p2[0], p2[1], res}) ::close(fd);
-    // One progress line of the crawl's own (the tools draw none): what the
-    // frontier holds, the rate over the last seconds, and the time left at
-    // that rate for what is queued now (more may be found).
-    const bool progress = show_progress(o.common);
-    const bool tty = stderr_is_tty();
-    std::unique_ptr<Store> view;
-    if (progress) view = std::make_unique<Store>(f, Store::Mode::read);
-    const double started = monotonic_seconds();
-    int64_t ended_before = 0;
-    double rate = 0;
-    auto ended = [&] { return view->count("done") + view->count("failed") + view->count("blocked"); };
-    if (progress) ended_before = ended();
-    int64_t ended_at_start = ended_before;
-    auto tick = [&] {
-        int64_t e = ended(), queued = view->count("queued"), in_flight = view->count("leased");
-        rate = rate == 0 ? double(e - ended_before) : 0.7 * rate + 0.3 * double(e - ended_before);
-        ended_before = e;
-        std::string line = "frontier-crawl: " + std::to_string(view->count("done")) + " done, " +
-                           std::to_string(view->count("failed")) + " failed, " +
-                           std::to_string(view->count("blocked")) + " blocked, " + std::to_string(queued) +
+    return kids;
+}
+
+// One progress line of the crawl's own (the tools draw none): what the
+// frontier holds, the rate over the last seconds, and the time left at
+// that rate for what is queued now (more may be found).
+class Progress {
+public:
+    explicit Progress(const std::string& f)
+        : view_(f, Store::Mode::read), tty_(stderr_is_tty()), started_(monotonic_seconds()) {
+        ended_before_ = ended_at_start_ = ended();
+    }
+
+    void tick() {
+        int64_t e = ended(), queued = view_.count("queued"), in_flight = view_.count("leased");
+        rate_ = rate_ == 0 ? double(e - ended_before_) : 0.7 * rate_ + 0.3 * double(e - ended_before_);
+        ended_before_ = e;
+        std::string line = "frontier-crawl: " + std::to_string(view_.count("done")) + " done, " +
+                           std::to_string(view_.count("failed")) + " failed, " +
+                           std::to_string(view_.count("blocked")) + " blocked, " + std::to_string(queued) +
                            " queued, " + std::to_string(in_flight) + " in flight; " +
-                           std::to_string(static_cast<int64_t>(rate + 0.5)) + " URLs/s";
-        if (rate >= 0.5 && queued > 0)
-            line += "; " + std::to_string(static_cast<int64_t>(double(queued) / rate + 0.5)) + " s left at this rate";
-        line = tty ? "\r" + line + "\033[K" : line + "\n";
+                           std::to_string(static_cast<int64_t>(rate_ + 0.5)) + " URLs/s";
+        if (rate_ >= 0.5 && queued > 0)
+            line += "; " + std::to_string(static_cast<int64_t>(double(queued) / rate_ + 0.5)) + " s left at this rate";
+        line = tty_ ? "\r" + line + "\033[K" : line + "\n";
         (void)!::write(2, line.data(), line.size());
-    };
-    wait_all(kids, progress ? std::function<void()>(tick) : std::function<void()>());
-    if (progress) {
+    }
+
+    // The last line, then the URLs ended and the rate over the whole run.
+    void finish(const Say& say) {
         tick();
-        if (tty) (void)!::write(2, "\n", 1);
-        double secs = monotonic_seconds() - started;
-        int64_t n = ended() - ended_at_start;
+        if (tty_) (void)!::write(2, "\n", 1);
+        double secs = monotonic_seconds() - started_;
+        int64_t n = ended() - ended_at_start_;
         char buf[64];
         std::snprintf(buf, sizeof buf, "%.1f s (%.0f URLs/s)", secs, secs > 0 ? double(n) / secs : 0.0);
         say(std::to_string(n) + " URLs ended in " + buf);
     }
-    int lease_rc = exit_code_of(kids[0]), fetch_rc = exit_code_of(kids[1]), done_rc = exit_code_of(kids[2]);
 
+private:
+    int64_t ended() { return view_.count("done") + view_.count("failed") + view_.count("blocked"); }
+
+    Store view_;
+    const bool tty_;
+    const double started_;
+    int64_t ended_before_ = 0, ended_at_start_ = 0;
+    double rate_ = 0;
+};
+
+// What the pipeline's exit codes mean: the crawl's exit code (before the
+// reports), said on standard error.
+int crawl_outcome(const CrawlOptions& o, const std::string& f, const std::vector<Child>& kids, const Say& say) {
+    int lease_rc = exit_code_of(kids[0]), fetch_rc = exit_code_of(kids[1]), done_rc = exit_code_of(kids[2]);
     int rc = 0;
     if (lease_rc == 4) {
         say("paused at finish: some sites reached their budget (budget.total" +
@@ -357,6 +272,44 @@ int run_crawl(const CrawlOptions& o) {
         say("fetch or frontier-done failed (exit " + std::to_string(fetch_rc) + ", " + std::to_string(done_rc) + ")");
         rc = 1;
     }
+    return rc;
+}
+
+}  // namespace
+
+int run_crawl(const CrawlOptions& o) {
+    std::vector<std::pair<std::string, std::string>> settings = checked_settings(o);
+    if (::mkdir(o.out.c_str(), 0755) != 0 && errno != EEXIST)
+        throw IoError("cannot create " + o.out + ": " + std::strerror(errno));
+    CommonOptions common = o.common;
+    if (common.frontier.empty() && !std::getenv("FRONTIER")) common.frontier = o.out + "/crawl.db";
+    const std::string f = frontier_path(common);
+    const Say say = [&](const std::string& m) {
+        if (!o.common.quiet) diag(m);
+    };
+    set_up_frontier(o, f, settings);
+    add_seeds(o, f, say);
+
+    const std::string claim_path = o.out + "/crawl.pid";
+    bool reclaim = claim_directory(o, f, claim_path, say);
+    struct Unclaim {
+        std::string path;
+        ~Unclaim() { std::remove(path.c_str()); }  // a clean end (not a crash) gives the directory back
+    } unclaim{claim_path};
+    if (reclaim) {
+        int rc = run_to_file("frontier-lease", {"-f", f, "--reclaim"}, "", o.common.quiet);
+        if (rc != 0) throw IoError("frontier-lease --reclaim exited " + std::to_string(rc));
+    }
+
+    say("crawling " + f + ": " + std::to_string(o.concurrency) + " fetches at once; results in " + o.out +
+        "/results.jsonl");
+    std::vector<Child> kids = start_pipeline(o, f);
+    std::unique_ptr<Progress> progress;
+    if (show_progress(o.common)) progress = std::make_unique<Progress>(f);
+    wait_all(kids, progress ? std::function<void()>([&] { progress->tick(); }) : std::function<void()>());
+    if (progress) progress->finish(say);
+    int rc = crawl_outcome(o, f, kids, say);
+
     if (run_to_file("frontier-report", {"-f", f}, o.out + "/report.txt") != 0 ||
         run_to_file("frontier-report", {"-f", f, "--html", o.out + "/report.html"}, "") != 0) {
         say("frontier-report failed");

@@ -69,19 +69,12 @@ void print_summary(const RowCounts& imported, int64_t rejected, bool complete, c
     out().write_line(w.str());
 }
 
-}  // namespace
-
-int run_import(const ImportOptions& o) {
-    if (o.inputs.size() > 1) throw UsageError("frontier-import reads one stream (a FILE or -)");
-    if (o.batch < 1) throw UsageError("--batch must be 1 or more");
-    LineReader reader(o.inputs.empty() ? std::vector<std::string>{"-"} : o.inputs, kMaxImportLine);
-    InputLine line;
-
-    // The header first: a stream that is not an export creates nothing.
-    ExportHeader header;
+// The header first: a stream that is not an export creates nothing. False
+// (said) when the first line is not a header this version reads.
+bool read_header(LineReader& reader, InputLine& line, ExportHeader& header) {
     if (!reader.next(line)) {
         diag("the input is empty: no frontier-export header; nothing was imported");
-        return 1;
+        return false;
     }
     std::string bad =
         !line.error.empty() ? "the first line is not a frontier-export header (" + line.error + ")"
@@ -90,104 +83,158 @@ int run_import(const ImportOptions& o) {
                                          : read_export_header(line.record, kSchemaVersion, header);
     if (!bad.empty()) {
         diag(bad + "; nothing was imported");
-        return 1;
+        return false;
     }
+    return true;
+}
+
+// Whether the target already holds data (said; the transaction is rolled
+// back): frontier-import fills a new frontier only.
+bool target_in_use(Store& store, RowImporter& importer, const std::string& path) {
+    auto used = importer.non_empty_tables();
+    if (used.empty()) return false;
+    store.rollback();
+    std::string what;
+    for (auto& u : used) what += (what.empty() ? "" : ", ") + u;
+    diag(frontier_display_name(path) + " is not empty (" + what +
+         "): frontier-import fills a new frontier file only; nothing was imported");
+    return true;
+}
+
+// The rows read after the header, committed every --batch rows.
+class RowReader {
+public:
+    RowReader(const ImportOptions& o, LineReader& reader, InputLine& line, Store& store, RowImporter& importer)
+        : o_(o), reader_(reader), line_(line), store_(store), importer_(importer),
+          progress_(o.common.progress || (stderr_is_tty() && !o.common.no_progress)),
+          last_(std::chrono::steady_clock::now()) {
+        for (const ExportTable& t : export_tables()) imported.emplace_back(t.name, 0);
+    }
+
+    void run() {
+        while (!stop_requested() && reader_.next(line_)) {
+            read_line();
+            if (in_batch_ >= o_.batch || out().size() >= HeldOutput::kMaxHeldOutput) {
+                store_.commit();
+                out().flush();
+                in_batch_ = 0;
+                store_.begin();
+            }
+            if (progress_ && (++rows_ & 0xffff) == 0) {
+                auto t = std::chrono::steady_clock::now();
+                if (t - last_ >= std::chrono::seconds(1)) {
+                    diag(std::to_string(rows_) + " lines read");
+                    last_ = t;
+                }
+            }
+        }
+        store_.commit();
+        out().flush();
+    }
+
+    RowCounts imported;
+    int64_t rejected = 0;
+    bool end_seen = false;
+    Record end;
+
+private:
+    void read_line() {
+        if (!line_.error.empty()) {
+            reject({line_.error});
+        } else if (end_seen) {
+            reject({"after-end"});
+        } else if (is_export_header(line_.record)) {
+            reject({"unexpected-header"});
+        } else if (is_export_end(line_.record)) {
+            end_seen = true;
+            end = line_.record;
+        } else if (RowProblem p = decode_row(line_.record, row_); !p.reason.empty()) {
+            const JsonValue* t = line_.record.find("table");
+            reject({p.reason, t && t->kind == JsonValue::Kind::string ? t->s : "", p.field});
+        } else if (std::string clash = importer_.insert(row_); !clash.empty()) {
+            reject({"conflict", row_.table->name, "", clash});
+        } else {
+            ++slot(row_.table);
+            ++in_batch_;
+        }
+    }
+
+    int64_t& slot(const ExportTable* t) {
+        for (auto& c : imported)
+            if (c.first == t->name) return c.second;
+        return imported.back().second;  // not reached: every table has a slot
+    }
+
+    void reject(const Rejection& r) {
+        ++rejected;
+        if (!o_.common.quiet) print_rejection(line_.line_no, r);
+    }
+
+    const ImportOptions& o_;
+    LineReader& reader_;
+    InputLine& line_;
+    Store& store_;
+    RowImporter& importer_;
+    ImportRow row_;
+    int64_t in_batch_ = 0, rows_ = 0;
+    const bool progress_;
+    std::chrono::steady_clock::time_point last_;
+};
+
+// After the rows: the summary, what went wrong, and the exit code.
+int finish_import(const ImportOptions& o, const std::string& path, const RowReader& rows,
+                  const std::vector<std::string>& problems, const CheckResult& check) {
+    if (!o.common.quiet) {
+        print_summary(rows.imported, rows.rejected, problems.empty(), check);
+        out().flush();
+    }
+    for (auto& p : problems) diag(p);
+    int64_t total = 0, violations = 0;
+    for (auto& c : rows.imported) total += c.second;
+    for (auto& c : check.checks) violations += c.second;
+    if (!o.common.quiet)
+        diag(std::to_string(total) + " rows imported into " + frontier_display_name(path) + ", " +
+             std::to_string(rows.rejected) + " rejected; check " + (check.ok() ? "ok" : "FAILED"));
+    for (auto& v : check.violations) diag("check " + v.check + ": " + v.detail);
+    if (!check.ok())
+        diag(frontier_display_name(path) + " violates " + std::to_string(violations) + " invariant" +
+             (violations == 1 ? "" : "s") + " (frontier-report --check)");
+    return rows.rejected > 0 || !problems.empty() || !check.ok() ? 1 : 0;
+}
+
+}  // namespace
+
+int run_import(const ImportOptions& o) {
+    if (o.inputs.size() > 1) throw UsageError("frontier-import reads one stream (a FILE or -)");
+    if (o.batch < 1) throw UsageError("--batch must be 1 or more");
+    LineReader reader(o.inputs.empty() ? std::vector<std::string>{"-"} : o.inputs, kMaxImportLine);
+    InputLine line;
+    ExportHeader header;
+    if (!read_header(reader, line, header)) return 1;
 
     std::string path = frontier_path(o.common);
     Store store(path, Store::Mode::create);
     RowImporter importer(store);
     store.begin();
-    if (auto used = importer.non_empty_tables(); !used.empty()) {
-        store.rollback();
-        std::string what;
-        for (auto& u : used) what += (what.empty() ? "" : ", ") + u;
-        diag(frontier_display_name(path) + " is not empty (" + what +
-             "): frontier-import fills a new frontier file only; nothing was imported");
-        return 1;
-    }
+    if (target_in_use(store, importer, path)) return 1;
 
-    RowCounts imported;
-    for (const ExportTable& t : export_tables()) imported.emplace_back(t.name, 0);
-    auto slot = [&](const ExportTable* t) -> int64_t& {
-        for (auto& c : imported)
-            if (c.first == t->name) return c.second;
-        return imported.back().second;  // not reached: every table has a slot
-    };
-    int64_t rejected = 0, in_batch = 0, rows = 0;
-    bool end_seen = false;
-    Record end;
-    ImportRow row;
-    bool progress = o.common.progress || (stderr_is_tty() && !o.common.no_progress);
-    auto last = std::chrono::steady_clock::now();
+    RowReader rows(o, reader, line, store, importer);
     HeldOutput held;  // rejection records are printed once their batch is committed
-    auto reject = [&](const Rejection& r) {
-        ++rejected;
-        if (!o.common.quiet) print_rejection(line.line_no, r);
-    };
-    while (!stop_requested() && reader.next(line)) {
-        if (!line.error.empty()) {
-            reject({line.error});
-        } else if (end_seen) {
-            reject({"after-end"});
-        } else if (is_export_header(line.record)) {
-            reject({"unexpected-header"});
-        } else if (is_export_end(line.record)) {
-            end_seen = true;
-            end = line.record;
-        } else if (RowProblem p = decode_row(line.record, row); !p.reason.empty()) {
-            const JsonValue* t = line.record.find("table");
-            reject({p.reason, t && t->kind == JsonValue::Kind::string ? t->s : "", p.field});
-        } else if (std::string clash = importer.insert(row); !clash.empty()) {
-            reject({"conflict", row.table->name, "", clash});
-        } else {
-            ++slot(row.table);
-            ++in_batch;
-        }
-        if (in_batch >= o.batch || out().size() >= HeldOutput::kMaxHeldOutput) {
-            store.commit();
-            out().flush();
-            in_batch = 0;
-            store.begin();
-        }
-        if (progress && (++rows & 0xffff) == 0) {
-            auto t = std::chrono::steady_clock::now();
-            if (t - last >= std::chrono::seconds(1)) {
-                diag(std::to_string(rows) + " lines read");
-                last = t;
-            }
-        }
-    }
-    store.commit();
-    out().flush();
+    rows.run();
 
     std::vector<std::string> problems;
     if (stop_requested())
         problems.push_back("interrupted: the import is incomplete");
-    else if (!end_seen)
+    else if (!rows.end_seen)
         problems.push_back("the stream has no end line: it was cut off, the import is incomplete");
     else
-        problems = check_export_end(end, imported);
+        problems = check_export_end(rows.end, rows.imported);
 
     importer.finish();
     // The check runs at the snapshot's time: a lease that was valid in the
     // exported file is valid in the copy.
     CheckResult check = check_frontier(store, header.exported_at > 0 ? header.exported_at : frontier::now());
-    if (!o.common.quiet) {
-        print_summary(imported, rejected, problems.empty(), check);
-        out().flush();
-    }
-    for (auto& p : problems) diag(p);
-    int64_t total = 0, violations = 0;
-    for (auto& c : imported) total += c.second;
-    for (auto& c : check.checks) violations += c.second;
-    if (!o.common.quiet)
-        diag(std::to_string(total) + " rows imported into " + frontier_display_name(path) + ", " + std::to_string(rejected) +
-             " rejected; check " + (check.ok() ? "ok" : "FAILED"));
-    for (auto& v : check.violations) diag("check " + v.check + ": " + v.detail);
-    if (!check.ok())
-        diag(frontier_display_name(path) + " violates " + std::to_string(violations) + " invariant" + (violations == 1 ? "" : "s") +
-             " (frontier-report --check)");
-    return rejected > 0 || !problems.empty() || !check.ok() ? 1 : 0;
+    return finish_import(o, path, rows, problems, check);
 }
 
 }  // namespace frontier

@@ -127,9 +127,7 @@ double lease_ttl(const LeaseOptions& o, Store& store) {
     return o.ttl ? *o.ttl : std::min(store.settings().lease_ttl, kMaxLeaseTtl);
 }
 
-}  // namespace
-
-int run_lease(const LeaseOptions& o) {
+void check_options(const LeaseOptions& o) {
     if (o.n < 1) throw UsageError("-n must be at least 1");
     if (o.per_queue < 1) throw UsageError("--per-queue must be at least 1");
     if (!o.url_class.empty() && o.url_class != "acquisition" && o.url_class != "discovery")
@@ -141,125 +139,166 @@ int run_lease(const LeaseOptions& o) {
     // NaN fails the test too.
     if (o.ttl && !(*o.ttl > 0 && *o.ttl <= kMaxLeaseTtl))
         throw UsageError("--ttl must be a number of seconds above 0 and at most 604800 (7 days)");
-    Store store(frontier_path(o.common), Store::Mode::write);
-    if (o.reclaim) {
-        if (o.follow) throw UsageError("--reclaim ends leases and exits: give it without --follow");
-        int64_t n = store.reclaim_leases(frontier::now());
-        if (!o.common.quiet)
-            diag("reclaimed " + std::to_string(n) + " lease" + (n == 1 ? "" : "s") +
-                 ": their URLs are queued again (a result that comes back for one is applied while the URL is "
-                 "not leased again)");
-        return 0;
+}
+
+// --reclaim: ends every lease out.
+int reclaim(const LeaseOptions& o, Store& store) {
+    if (o.follow) throw UsageError("--reclaim ends leases and exits: give it without --follow");
+    int64_t n = store.reclaim_leases(frontier::now());
+    if (!o.common.quiet)
+        diag("reclaimed " + std::to_string(n) + " lease" + (n == 1 ? "" : "s") +
+             ": their URLs are queued again (a result that comes back for one is applied while the URL is "
+             "not leased again)");
+    return 0;
+}
+
+// One batch of -n. A large -n is leased in transactions of kLeaseChunk, each
+// printed once committed: memory stays flat (a transaction holds its leases
+// until COMMIT), and --per-queue counts over the whole batch.
+int lease_batch(const LeaseOptions& o, Store& store, LeaseRequest& req) {
+    req.ttl = lease_ttl(o, store);
+    req.now = frontier::now();
+    std::unordered_map<int64_t, int64_t> taken;
+    req.taken = &taken;
+    LeaseOutcome r;
+    bool emitted = false;
+    for (int64_t left = o.n; left > 0;) {
+        req.n = std::min(left, kLeaseChunk);
+        r = store.lease(req);
+        for (auto& it : r.items) print_item(it);
+        out().flush();
+        emitted = emitted || !r.items.empty();
+        left -= static_cast<int64_t>(r.items.size());
+        if (static_cast<int64_t>(r.items.size()) < req.n) break;  // nothing more ready now
     }
+    if (emitted) return 0;
+    explain(r, req.now, o.common.quiet);
+    return exit_code(r.status);
+}
+
+// Leases out before this run (a crashed or stopped pipeline, or another
+// worker): said, since they hold their queues until they expire.
+void warn_leases_out(Store& store) {
+    int64_t before = store.count("leased") + store.count("robots_leased");
+    if (before <= 0) return;
+    std::optional<double> until = store.last_lease_expiry();
+    bool one = before == 1;
+    diag(std::to_string(before) + (one ? " lease is" : " leases are") +
+         " out from before this run (another worker, or a pipeline that stopped); " +
+         (one ? "its URL waits until it expires" : "their URLs wait until they expire") +
+         (until ? ", at the latest " + human_time(*until) : std::string()) +
+         (one ? "; if no one is fetching it, frontier-lease --reclaim hands it out again now"
+              : "; if no one is fetching them, frontier-lease --reclaim hands them out again now"));
+}
+
+// --follow: keep at most max_in_flight leases out frontier-wide.
+// Progress (a terminal, or --progress): a line every 2 s of real time with
+// the lease rate since the last line, and a closing summary.
+class Follower {
+public:
+    Follower(const LeaseOptions& o, Store& store, LeaseRequest& req)
+        : o_(o), store_(store), req_(req), progress_(show_progress(o.common)), started_(monotonic_seconds()),
+          last_report_(started_), last_poll_(started_) {}
+
+    int run() {
+        if (!o_.common.quiet) warn_leases_out(store_);
+        for (;;) {
+            if (stop_requested()) {
+                if (progress_) follow_summary(emitted_, started_, true);
+                return 0;
+            }
+            store_.refresh_settings();
+            req_.ttl = lease_ttl(o_, store_);
+            req_.now = frontier::now();
+            bool too_soon = false;
+            LeaseOutcome r = next_leases(too_soon);
+            for (auto& it : r.items) print_item(it);
+            emitted_ += static_cast<int64_t>(r.items.size());
+            out().flush();
+            if (progress_ && monotonic_seconds() - last_report_ >= 2) report(r);
+            if (r.status == LeaseStatus::emitted) continue;
+            if ((r.status == LeaseStatus::finished || r.status == LeaseStatus::paused) && !o_.forever) {
+                if (progress_) follow_summary(emitted_, started_, false);
+                explain(r, req_.now, o_.common.quiet);
+                return r.status == LeaseStatus::paused ? 4 : 0;
+            }
+            wait_for_work(r, too_soon);
+        }
+    }
+
+private:
+    // Iudex's GenericWorkPollStrategy: poll when the orders out fall
+    // under --refill-ratio of --max-in-flight, or the hosts being
+    // fetched under --host-ratio of those right after the last poll,
+    // but not sooner than --min-poll-interval after it (`too_soon`).
+    LeaseOutcome next_leases(bool& too_soon) {
+        int64_t out_now = store_.count("leased") + store_.count("robots_leased");
+        double threshold = o_.refill_ratio * static_cast<double>(o_.max_in_flight);
+        bool low = static_cast<double>(out_now) < threshold || out_now == 0;
+        if (!low && o_.host_ratio > 0 && hosts_at_poll_ > 0 && out_now < o_.max_in_flight)
+            low = static_cast<double>(store_.queues_in_flight()) < o_.host_ratio * static_cast<double>(hosts_at_poll_);
+        too_soon = polled_ && monotonic_seconds() - last_poll_ < o_.min_poll_interval;
+        LeaseOutcome r;
+        if (low && !too_soon) {
+            req_.max_in_flight = o_.max_in_flight;
+            req_.n = std::min<int64_t>(o_.n, o_.max_in_flight);
+            r = store_.lease(req_);
+            last_poll_ = monotonic_seconds();
+            polled_ = true;
+            if (o_.host_ratio > 0) hosts_at_poll_ = store_.queues_in_flight();
+        } else {
+            r.status = LeaseStatus::not_ready;
+            r.in_flight = out_now;
+        }
+        return r;
+    }
+
+    void report(const LeaseOutcome& r) {
+        double t = monotonic_seconds();
+        diag("leased " + std::to_string(emitted_) + " (" + per_second(emitted_ - last_emitted_, t - last_report_) +
+             "), " + std::to_string(r.in_flight) + " in flight, " + std::to_string(store_.count("queued")) +
+             " queued");
+        last_report_ = t;
+        last_emitted_ = emitted_;
+    }
+
+    // Sleeps until the next URL is due or another process commits (results
+    // coming back, new URLs), checking the file's data version cheaply.
+    void wait_for_work(const LeaseOutcome& r, bool too_soon) {
+        double wait = o_.poll_interval;
+        if (r.next_due) wait = std::min(wait, std::max(0.0, *r.next_due - req_.now));
+        if (too_soon) wait = std::min(wait, std::max(0.0, last_poll_ + o_.min_poll_interval - monotonic_seconds()));
+        int64_t version = store_.data_version();
+        for (double slept = 0; slept < wait && !stop_requested(); slept += 0.002) {
+            sleep_for(0.002);
+            if (store_.data_version() != version) break;
+        }
+    }
+
+    const LeaseOptions& o_;
+    Store& store_;
+    LeaseRequest& req_;
+    const bool progress_;
+    const double started_;
+    double last_report_, last_poll_;
+    bool polled_ = false;
+    int64_t hosts_at_poll_ = 0;
+    int64_t emitted_ = 0, last_emitted_ = 0;
+};
+
+}  // namespace
+
+int run_lease(const LeaseOptions& o) {
+    check_options(o);
+    Store store(frontier_path(o.common), Store::Mode::write);
+    if (o.reclaim) return reclaim(o, store);
     LeaseRequest req;
     req.n = o.n;
     req.per_queue = o.per_queue;
     req.host_discount = o.host_discount;
     req.url_class = o.url_class;
-
-    if (!o.follow) {
-        // A large -n is leased in transactions of kLeaseChunk, each printed
-        // once committed: memory stays flat (a transaction holds its leases
-        // until COMMIT), and --per-queue counts over the whole batch.
-        req.ttl = lease_ttl(o, store);
-        req.now = frontier::now();
-        std::unordered_map<int64_t, int64_t> taken;
-        req.taken = &taken;
-        LeaseOutcome r;
-        bool emitted = false;
-        for (int64_t left = o.n; left > 0;) {
-            req.n = std::min(left, kLeaseChunk);
-            r = store.lease(req);
-            for (auto& it : r.items) print_item(it);
-            out().flush();
-            emitted = emitted || !r.items.empty();
-            left -= static_cast<int64_t>(r.items.size());
-            if (static_cast<int64_t>(r.items.size()) < req.n) break;  // nothing more ready now
-        }
-        if (emitted) return 0;
-        explain(r, req.now, o.common.quiet);
-        return exit_code(r.status);
-    }
-
-    // --follow: keep at most max_in_flight leases out frontier-wide.
-    // Progress (a terminal, or --progress): a line every 2 s of real time with
-    // the lease rate since the last line, and a closing summary.
-    const bool progress = show_progress(o.common);
-    const double started = monotonic_seconds();
-    double last_report = started;
-    double last_poll = started;
-    bool polled = false;
-    int64_t hosts_at_poll = 0;
-    int64_t emitted = 0, last_emitted = 0;
-    // Leases out before this run (a crashed or stopped pipeline, or another
-    // worker): say so, since they hold their queues until they expire.
-    if (int64_t before = store.count("leased") + store.count("robots_leased"); before > 0 && !o.common.quiet) {
-        std::optional<double> until = store.last_lease_expiry();
-        bool one = before == 1;
-        diag(std::to_string(before) + (one ? " lease is" : " leases are") +
-             " out from before this run (another worker, or a pipeline that stopped); " +
-             (one ? "its URL waits until it expires" : "their URLs wait until they expire") +
-             (until ? ", at the latest " + human_time(*until) : std::string()) +
-             (one ? "; if no one is fetching it, frontier-lease --reclaim hands it out again now"
-                  : "; if no one is fetching them, frontier-lease --reclaim hands them out again now"));
-    }
-    for (;;) {
-        if (stop_requested()) {
-            if (progress) follow_summary(emitted, started, true);
-            return 0;
-        }
-        store.refresh_settings();
-        req.ttl = lease_ttl(o, store);
-        req.now = frontier::now();
-        // Iudex's GenericWorkPollStrategy: poll when the orders out fall
-        // under --refill-ratio of --max-in-flight, or the hosts being
-        // fetched under --host-ratio of those right after the last poll,
-        // but not sooner than --min-poll-interval after it.
-        int64_t out_now = store.count("leased") + store.count("robots_leased");
-        double threshold = o.refill_ratio * static_cast<double>(o.max_in_flight);
-        bool low = static_cast<double>(out_now) < threshold || out_now == 0;
-        if (!low && o.host_ratio > 0 && hosts_at_poll > 0 && out_now < o.max_in_flight)
-            low = static_cast<double>(store.queues_in_flight()) < o.host_ratio * static_cast<double>(hosts_at_poll);
-        bool too_soon = polled && monotonic_seconds() - last_poll < o.min_poll_interval;
-        LeaseOutcome r;
-        if (low && !too_soon) {
-            req.max_in_flight = o.max_in_flight;
-            req.n = std::min<int64_t>(o.n, o.max_in_flight);
-            r = store.lease(req);
-            last_poll = monotonic_seconds();
-            polled = true;
-            if (o.host_ratio > 0) hosts_at_poll = store.queues_in_flight();
-        } else {
-            r.status = LeaseStatus::not_ready;
-            r.in_flight = out_now;
-        }
-        for (auto& it : r.items) print_item(it);
-        emitted += static_cast<int64_t>(r.items.size());
-        out().flush();
-        if (progress && monotonic_seconds() - last_report >= 2) {
-            double t = monotonic_seconds();
-            diag("leased " + std::to_string(emitted) + " (" + per_second(emitted - last_emitted, t - last_report) + "), " +
-                 std::to_string(r.in_flight) + " in flight, " + std::to_string(store.count("queued")) + " queued");
-            last_report = t;
-            last_emitted = emitted;
-        }
-        if (r.status == LeaseStatus::emitted) continue;
-        if ((r.status == LeaseStatus::finished || r.status == LeaseStatus::paused) && !o.forever) {
-            if (progress) follow_summary(emitted, started, false);
-            explain(r, req.now, o.common.quiet);
-            return r.status == LeaseStatus::paused ? 4 : 0;
-        }
-        // Sleep until the next URL is due or another process commits (results
-        // coming back, new URLs), checking the file's data version cheaply.
-        double wait = o.poll_interval;
-        if (r.next_due) wait = std::min(wait, std::max(0.0, *r.next_due - req.now));
-        if (too_soon) wait = std::min(wait, std::max(0.0, last_poll + o.min_poll_interval - monotonic_seconds()));
-        int64_t version = store.data_version();
-        for (double slept = 0; slept < wait && !stop_requested(); slept += 0.002) {
-            sleep_for(0.002);
-            if (store.data_version() != version) break;
-        }
-    }
+    if (!o.follow) return lease_batch(o, store, req);
+    return Follower(o, store, req).run();
 }
 
 }  // namespace frontier

@@ -73,6 +73,143 @@ bool read_links(const JsonValue& v, std::vector<LinkIn>& out, double now) {
     return true;
 }
 
+
+// The output line of a rejected record: the line number, its url and lease
+// when they are strings, and why.
+std::string rejection_line(const InputLine& line, std::string_view reason, std::string_view field) {
+    JsonWriter w;
+    w.begin();
+    w.field("line", static_cast<int64_t>(line.line_no));
+    if (auto u = line.record.find("url"); u && u->kind == JsonValue::Kind::string) w.field("url", u->s);
+    if (auto l = line.record.find("lease"); l && l->kind == JsonValue::Kind::string) w.field("lease", l->s);
+    w.field("result", "rejected");
+    w.field("reason", reason);
+    if (!field.empty()) w.field("field", field);
+    w.end();
+    return w.str();
+}
+
+// The fetch's facts, links and redirect target from a result record;
+// throws FieldTypeError for a value of the wrong type.
+void read_facts(const Record& r, double now, FetchFacts& f, std::vector<LinkIn>& links,
+                std::optional<std::string>& location) {
+    f.lease = r.get_string("lease").value_or("");
+    f.url = r.get_string("url").value_or("");
+    if (auto st = r.get_int("status")) {
+        f.has_status = true;
+        f.status = *st;
+    }
+    f.error_class = r.get_string("error_class").value_or("");
+    f.duration_ms = r.get_number("duration_ms");
+    f.retry_after = r.get_number("retry_after");
+    // A server's Retry-After is honoured up to one day (frontier(7), LEASES and POLITENESS); a
+    // larger one would park the URL for ever, a negative one means none.
+    if (f.retry_after) f.retry_after = std::clamp(*f.retry_after, 0.0, 86400.0);
+    f.fetched_at = r.get_time("fetched_at");
+    f.bytes = r.get_int("bytes");
+    f.etag = r.get_string("etag");
+    if (auto h = r.find("http_last_modified"); h && h->kind == JsonValue::Kind::string) f.http_last_modified = h->s;
+    else if (h && (h->kind == JsonValue::Kind::integer || h->kind == JsonValue::Kind::number)) f.http_last_modified = h->raw;
+    f.content_hash = r.get_string("content_hash");
+    f.content_type = r.get_string("content_type");
+    f.body = r.get_string("body");
+    location = r.get_string("location");
+    if (auto l = r.find("links"); l && !read_links(*l, links, now)) throw FieldTypeError{"links", "array"};
+}
+
+struct Problem {
+    std::string_view reason, field;
+};
+
+// Values of the right type but impossible, or missing: the record is
+// rejected like one of the wrong type, and its lease is left to expire.
+Problem check_facts(const FetchFacts& f, double now) {
+    if (f.has_status && !sane_status(f.status, !f.error_class.empty())) return {"bad-field", "status"};
+    if (f.bytes && *f.bytes < 0) return {"bad-field", "bytes"};
+    if (f.fetched_at && !sane_time(*f.fetched_at, now)) return {"bad-field", "fetched_at"};
+    // A transfer time of a week or more, or a negative one, is no
+    // measurement: politeness would wait on it (delay-factor x duration).
+    if (f.duration_ms && !(*f.duration_ms >= 0 && *f.duration_ms < kMaxDurationMs))
+        return {"bad-field", "duration_ms"};
+    if (f.lease.empty() && f.url.empty()) return {"missing-lease", {}};
+    if (!f.has_status && f.error_class.empty()) return {"missing-status", {}};
+    return {};
+}
+
+void count(DoneCounts& counts, const EnqueueResult& er) {
+    if (er.status == AddStatus::added) ++counts.links_added;
+    else if (er.status == AddStatus::rejected) ++counts.links_rejected;
+}
+
+// Enqueues the page's links and its redirect target (found from the page
+// `o.url`, one hop deeper).
+void add_links(Enqueuer& enq, const DoneOutcome& o, const std::vector<LinkIn>& links,
+               const std::optional<std::string>& location, double now, DoneCounts& counts) {
+    for (auto& l : links) {
+        if (l.nofollow) {
+            ++counts.links_rejected;
+            continue;
+        }
+        // fetch gives absolute URLs; relative ones (hand-made records) are
+        // resolved against the page.
+        std::string abs;
+        if (l.url.rfind("http://", 0) != 0 && l.url.rfind("https://", 0) != 0)
+            abs = resolve_url(o.url, l.url).value_or(l.url);
+        Discovered d;
+        d.url = abs.empty() ? std::string_view(l.url) : std::string_view(abs);
+        d.via = o.url;
+        d.depth = o.depth + 1;
+        d.discovery = l.discovery.empty() ? std::string_view("link") : std::string_view(l.discovery);
+        d.last_modified = l.last_modified;
+        count(counts, enq.add_discovered(d, now));
+    }
+    if (location && !location->empty()) {
+        std::string abs = resolve_url(o.url, *location).value_or(*location);
+        Discovered d;
+        d.url = abs;
+        d.via = o.url;
+        d.depth = o.depth + 1;
+        d.discovery = "redirect";
+        count(counts, enq.add_discovered(d, now));
+    }
+}
+
+// Enqueues the sitemaps a robots.txt named (depth 0).
+void add_sitemaps(Enqueuer& enq, const DoneOutcome& o, double now, DoneCounts& counts) {
+    for (auto& sm : o.sitemaps) {
+        Discovered d;
+        d.url = sm;
+        d.via = o.url;
+        d.depth = 0;
+        d.discovery = "sitemap";
+        d.type = "sitemap";
+        count(counts, enq.add_discovered(d, now));
+    }
+}
+
+// The output line of a result applied: the outcome, then what the fetch
+// found and where the URL came from, kept beside the outcome so that the
+// output is the crawl's record (frontier-done(1), OUTPUT): the result's
+// values, the depth from the frontier.
+std::string result_line(const DoneOutcome& o, const FetchFacts& f, const Record& r, const DoneCounts& counts) {
+    JsonWriter w;
+    w.begin();
+    w.field("url", o.url);
+    if (!f.lease.empty()) w.field("lease", f.lease);
+    if (o.robots) w.field("robots", true);
+    w.field("result", o.result);
+    if (!o.reason.empty()) w.field("reason", o.reason);
+    if (o.next_visit) w.field("next_visit", *o.next_visit);
+    w.field("links_added", counts.links_added);
+    w.field("links_rejected", counts.links_rejected);
+    if (!o.robots && o.result != "stale") w.field("depth", o.depth);
+    for (std::string_view k : kKept)
+        if (const JsonValue* v = r.find(k)) w.field(k, *v);
+    w.pass_through(r, kOwned);
+    w.end();
+    return w.str();
+}
+
 }  // namespace
 
 std::string DoneTally::text() const {
@@ -97,20 +234,11 @@ void DoneProcessor::tally_result(std::string_view result, const DoneCounts& link
 }
 
 std::string DoneProcessor::process(const InputLine& line, double now, bool& rejected) {
-    JsonWriter w;
     rejected = false;
     auto reject = [&](std::string_view reason, std::string_view field = {}) {
         rejected = true;
         tally_result("rejected", {});
-        w.begin();
-        w.field("line", static_cast<int64_t>(line.line_no));
-        if (auto u = line.record.find("url"); u && u->kind == JsonValue::Kind::string) w.field("url", u->s);
-        if (auto l = line.record.find("lease"); l && l->kind == JsonValue::Kind::string) w.field("lease", l->s);
-        w.field("result", "rejected");
-        w.field("reason", reason);
-        if (!field.empty()) w.field("field", field);
-        w.end();
-        return w.str();
+        return rejection_line(line, reason, field);
     };
     if (!line.error.empty()) return reject(line.error);
     const Record& r = line.record;
@@ -118,107 +246,19 @@ std::string DoneProcessor::process(const InputLine& line, double now, bool& reje
     std::vector<LinkIn> links;
     std::optional<std::string> location;
     try {
-        f.lease = r.get_string("lease").value_or("");
-        f.url = r.get_string("url").value_or("");
-        if (auto st = r.get_int("status")) {
-            f.has_status = true;
-            f.status = *st;
-        }
-        f.error_class = r.get_string("error_class").value_or("");
-        f.duration_ms = r.get_number("duration_ms");
-        f.retry_after = r.get_number("retry_after");
-        // A server's Retry-After is honoured up to one day (frontier(7), LEASES and POLITENESS); a
-        // larger one would park the URL for ever, a negative one means none.
-        if (f.retry_after) f.retry_after = std::clamp(*f.retry_after, 0.0, 86400.0);
-        f.fetched_at = r.get_time("fetched_at");
-        f.bytes = r.get_int("bytes");
-        f.etag = r.get_string("etag");
-        if (auto h = r.find("http_last_modified"); h && h->kind == JsonValue::Kind::string) f.http_last_modified = h->s;
-        else if (h && (h->kind == JsonValue::Kind::integer || h->kind == JsonValue::Kind::number)) f.http_last_modified = h->raw;
-        f.content_hash = r.get_string("content_hash");
-        f.content_type = r.get_string("content_type");
-        f.body = r.get_string("body");
-        location = r.get_string("location");
-        if (auto l = r.find("links"); l && !read_links(*l, links, now)) throw FieldTypeError{"links", "array"};
+        read_facts(r, now, f, links, location);
     } catch (const FieldTypeError& e) {
         return reject("bad-field", e.key);
     }
-    // Values of the right type but impossible: the record is rejected like
-    // one of the wrong type, and its lease is left to expire.
-    if (f.has_status && !sane_status(f.status, !f.error_class.empty())) return reject("bad-field", "status");
-    if (f.bytes && *f.bytes < 0) return reject("bad-field", "bytes");
-    if (f.fetched_at && !sane_time(*f.fetched_at, now)) return reject("bad-field", "fetched_at");
-    // A transfer time of a week or more, or a negative one, is no
-    // measurement: politeness would wait on it (delay-factor x duration).
-    if (f.duration_ms && !(*f.duration_ms >= 0 && *f.duration_ms < kMaxDurationMs))
-        return reject("bad-field", "duration_ms");
-    if (f.lease.empty() && f.url.empty()) return reject("missing-lease");
-    if (!f.has_status && f.error_class.empty()) return reject("missing-status");
+    if (Problem p = check_facts(f, now); !p.reason.empty()) return reject(p.reason, p.field);
 
     DoneOutcome o = store_.finish(f, now);
     if (o.result == "rejected") return reject(o.reason);
     DoneCounts counts;
-    auto count = [&](const EnqueueResult& er) {
-        if (er.status == AddStatus::added) ++counts.links_added;
-        else if (er.status == AddStatus::rejected) ++counts.links_rejected;
-    };
-    if (o.follow_links) {
-        for (auto& l : links) {
-            if (l.nofollow) {
-                ++counts.links_rejected;
-                continue;
-            }
-            // fetch gives absolute URLs; relative ones (hand-made records) are
-            // resolved against the page.
-            std::string abs;
-            if (l.url.rfind("http://", 0) != 0 && l.url.rfind("https://", 0) != 0)
-                abs = resolve_url(o.url, l.url).value_or(l.url);
-            Discovered d;
-            d.url = abs.empty() ? std::string_view(l.url) : std::string_view(abs);
-            d.via = o.url;
-            d.depth = o.depth + 1;
-            d.discovery = l.discovery.empty() ? std::string_view("link") : std::string_view(l.discovery);
-            d.last_modified = l.last_modified;
-            count(enqueuer_.add_discovered(d, now));
-        }
-        if (location && !location->empty()) {
-            std::string abs = resolve_url(o.url, *location).value_or(*location);
-            Discovered d;
-            d.url = abs;
-            d.via = o.url;
-            d.depth = o.depth + 1;
-            d.discovery = "redirect";
-            count(enqueuer_.add_discovered(d, now));
-        }
-    }
-    for (auto& sm : o.sitemaps) {
-        Discovered d;
-        d.url = sm;
-        d.via = o.url;
-        d.depth = 0;
-        d.discovery = "sitemap";
-        d.type = "sitemap";
-        count(enqueuer_.add_discovered(d, now));
-    }
+    if (o.follow_links) add_links(enqueuer_, o, links, location, now, counts);
+    add_sitemaps(enqueuer_, o, now, counts);
     tally_result(o.result, counts);
-    w.begin();
-    w.field("url", o.url);
-    if (!f.lease.empty()) w.field("lease", f.lease);
-    if (o.robots) w.field("robots", true);
-    w.field("result", o.result);
-    if (!o.reason.empty()) w.field("reason", o.reason);
-    if (o.next_visit) w.field("next_visit", *o.next_visit);
-    w.field("links_added", counts.links_added);
-    w.field("links_rejected", counts.links_rejected);
-    // What the fetch found and where the URL came from, kept beside the
-    // outcome so that the output is the crawl's record (frontier-done(1),
-    // OUTPUT): the result's values, the depth from the frontier.
-    if (!o.robots && o.result != "stale") w.field("depth", o.depth);
-    for (std::string_view k : kKept)
-        if (const JsonValue* v = r.find(k)) w.field(k, *v);
-    w.pass_through(r, kOwned);
-    w.end();
-    return w.str();
+    return result_line(o, f, r, counts);
 }
 
 }  // namespace frontier

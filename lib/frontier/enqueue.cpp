@@ -157,6 +157,72 @@ EnqueueResult Enqueuer::add_discovered_uncached(const Discovered& d, double now)
     return finish(p, now);
 }
 
+namespace {
+
+// Scope: include / exclude expressions on the canonical URL. Whether `url`
+// is in scope.
+bool in_scope(const Settings& s, const std::string& url) {
+    if (!s.include.empty()) {
+        bool any = false;
+        for (auto& re : s.include)
+            if (re.search(url)) {
+                any = true;
+                break;
+            }
+        if (!any) return false;
+    }
+    for (auto& re : s.exclude)
+        if (re.search(url)) return false;
+    return true;
+}
+
+// The priority of `url` into `r` (the record's own, or computed) and how it
+// came about into `res`; false when it is not a finite number.
+bool score(const EnqueueFields& f, const Settings& s, const Url& url, AddRequest& r, EnqueueResult& res) {
+    if (f.priority) {
+        r.priority = *f.priority;
+        r.priority_given = true;
+        return true;
+    }
+    PriorityInput in;
+    in.url = &url;
+    in.type = f.type;
+    in.depth = f.depth_given ? std::optional<int64_t>(f.depth) : std::nullopt;
+    in.discovery = f.discovery;
+    in.bias = f.bias;
+    in.bonuses = f.bonuses;
+    in.estimated_cost_ms = f.estimated_cost_ms;
+    in.meta_strings = f.meta_strings;
+    in.gap_prediction = f.gap_prediction;
+    in.cluster_count = f.cluster_count;
+    PriorityResult pr = compute_priority_detail(s, in);
+    r.priority = pr.priority;
+    res.priority_source = pr.source;
+    res.bonus_applied = pr.bonus_applied;
+    // Huge bias, bonuses or weights can overflow to inf or NaN (which
+    // the store cannot rank): a rejection, not a stopped run.
+    return std::isfinite(r.priority);
+}
+
+// The rest of the row from the record: cost, depth, provenance, revisits.
+void fill_request(const EnqueueFields& f, const Settings& s, const Url& url, AddRequest& r) {
+    r.cost = f.cost ? *f.cost : compute_cost(s, url, f.via);
+    r.depth = f.depth;
+    r.type = f.type;
+    r.discovery = f.discovery;
+    r.via = f.via;
+    r.meta = f.meta;
+    r.recrawl = f.recrawl;
+    if (!r.recrawl && !f.type.empty())
+        for (auto& t : s.recrawl_types)
+            if (t == f.type) r.recrawl = true;
+    r.last_modified = f.last_modified;
+    r.visit_now = f.visit_now;
+    r.fork = f.fork;
+}
+
+}  // namespace
+
 PreparedUrl Enqueuer::prepare(const EnqueueFields& f, const Settings& s) {
     PreparedUrl p;
     EnqueueResult& res = p.res;
@@ -174,24 +240,10 @@ PreparedUrl Enqueuer::prepare(const EnqueueFields& f, const Settings& s) {
         return p;
     }
     res.url = c.url.url;
-    // Scope: include / exclude expressions on the canonical URL.
-    if (!s.include.empty()) {
-        bool any = false;
-        for (auto& re : s.include)
-            if (re.search(c.url.url)) {
-                any = true;
-                break;
-            }
-        if (!any) {
-            res.reason = "out-of-scope";
-            return p;
-        }
+    if (!in_scope(s, c.url.url)) {
+        res.reason = "out-of-scope";
+        return p;
     }
-    for (auto& re : s.exclude)
-        if (re.search(c.url.url)) {
-            res.reason = "out-of-scope";
-            return p;
-        }
     p.ok = true;
     p.seed = f.discovery.empty() || f.discovery == "seed";
     // Registered domains per host are cached: a crawl has few hosts and many URLs.
@@ -209,45 +261,11 @@ PreparedUrl Enqueuer::prepare(const EnqueueFields& f, const Settings& s) {
     r.queue_key = queue_key(c.url, s.queue_key);
     r.host_key = c.url.scheme + "://" + c.url.authority();
     r.fp = url_fingerprint(c.url.url);
-    if (f.priority) {
-        r.priority = *f.priority;
-        r.priority_given = true;
-    } else {
-        PriorityInput in;
-        in.url = &c.url;
-        in.type = f.type;
-        in.depth = f.depth_given ? std::optional<int64_t>(f.depth) : std::nullopt;
-        in.discovery = f.discovery;
-        in.bias = f.bias;
-        in.bonuses = f.bonuses;
-        in.estimated_cost_ms = f.estimated_cost_ms;
-        in.meta_strings = f.meta_strings;
-        in.gap_prediction = f.gap_prediction;
-        in.cluster_count = f.cluster_count;
-        PriorityResult pr = compute_priority_detail(s, in);
-        r.priority = pr.priority;
-        res.priority_source = pr.source;
-        res.bonus_applied = pr.bonus_applied;
-        // Huge bias, bonuses or weights can overflow to inf or NaN (which
-        // the store cannot rank): a rejection, not a stopped run.
-        if (!std::isfinite(r.priority)) {
-            p.late_reason = "bad-priority";
-            return p;
-        }
+    if (!score(f, s, c.url, r, res)) {
+        p.late_reason = "bad-priority";
+        return p;
     }
-    r.cost = f.cost ? *f.cost : compute_cost(s, c.url, f.via);
-    r.depth = f.depth;
-    r.type = f.type;
-    r.discovery = f.discovery;
-    r.via = f.via;
-    r.meta = f.meta;
-    r.recrawl = f.recrawl;
-    if (!r.recrawl && !f.type.empty())
-        for (auto& t : s.recrawl_types)
-            if (t == f.type) r.recrawl = true;
-    r.last_modified = f.last_modified;
-    r.visit_now = f.visit_now;
-    r.fork = f.fork;
+    fill_request(f, s, c.url, r);
     res.queue = r.queue_key;
     res.priority = r.priority;
     res.cost = r.cost;

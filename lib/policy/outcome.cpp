@@ -34,6 +34,96 @@ RobotsOutcome robots_outcome(const FetchFacts& f, int64_t retries, const Setting
     return o;
 }
 
+namespace {
+
+// The news crawler's "try to serve from cache" on a 429 (frontier-done(1),
+// RESULTS): the stored copy stands, no retry is spent, a revisit is due
+// again after its stored interval; the queue still backs off for the 429
+// (politeness_wait).
+void served_cached(const UrlHistory& h, const Settings& s, double now, UrlOutcome& o) {
+    UrlHistory& a = o.after;
+    o.result = "cached";
+    a.content_hash = h.content_hash;
+    a.etag = h.etag;
+    a.http_last_modified = h.http_last_modified;
+    a.retries = 0;
+    o.state = UrlState::done;
+    if (h.recrawl) {
+        double interval = std::clamp(h.interval.value_or(s.recrawl_interval), s.recrawl_min,
+                                     std::max(s.recrawl_min, s.recrawl_max));
+        o.due = now + interval;
+        o.next_visit = o.due;
+        a.next_visit = o.due;
+    }
+}
+
+// A successful fetch: done, its links followed, and for a revisited URL
+// the next visit from whether it changed.
+void succeeded(const UrlHistory& h, const FetchFacts& f, const Settings& s, double now, uint64_t jitter_seed,
+               UrlOutcome& o) {
+    UrlHistory& a = o.after;
+    o.result = "done";
+    o.follow_links = true;
+    ++a.successes;
+    a.failures = 0;
+    if (h.recrawl) {
+        bool eventful = f.status != 304 && a.content_hash && h.content_hash && *a.content_hash != *h.content_hash;
+        if (eventful) ++a.changes;
+        // The estimate policy's observation window starts at the first
+        // success (urls.first_success); the multiplicative one needs none.
+        double observed = 0;
+        if (!h.interval) o.first_success = now;
+        else if (s.recrawl_policy == "estimate" && h.first_success) observed = now - *h.first_success;
+        std::optional<double> since;
+        if (h.last_success) since = std::max(0.0, now - *h.last_success);
+        VisitFeedback fb = next_revisit(s, {h.interval, eventful, a.successes - 1, a.changes, observed, since},
+                                        now, jitter_seed);
+        o.counters = revisit_counter_deltas(h.interval, fb.interval, !h.interval, eventful);
+        a.interval = fb.interval;
+        a.next_visit = fb.next_visit;
+        o.due = fb.next_visit;
+        o.next_visit = fb.next_visit;
+    }
+    a.last_success = now;
+}
+
+// A failed fetch (not host-down): retried while soft and retries are left,
+// else failed, or for a revisited URL retried later until it has failed
+// recrawl.max-failures times in a row.
+void failed(const UrlHistory& h, const FetchFacts& f, const Settings& s, double now, UrlOutcome& o) {
+    UrlHistory& a = o.after;
+    const std::string& ec = f.error_class;
+    bool soft = s.is_soft(ec, f.status);
+    if (soft && h.retries < s.retry_max) {
+        o.result = "retry";
+        o.state = UrlState::queued;
+        ++a.retries;
+        o.due = now + std::max(s.retry_delay, f.retry_after.value_or(0));
+        o.next_visit = o.due;
+        return;
+    }
+    o.reason = !ec.empty() ? ec : "http-" + std::to_string(f.status);
+    if (soft) o.reason += " (retries exhausted)";
+    if (!h.recrawl) {
+        o.state = UrlState::failed;
+        o.result = "failed";
+        return;
+    }
+    ++a.failures;
+    a.retries = 0;
+    if (a.failures >= s.recrawl_max_failures) {
+        o.state = UrlState::disabled;
+        o.result = "failed";
+    } else {
+        o.state = UrlState::failed;
+        o.due = now + s.recrawl_fail_delay;
+        o.next_visit = o.due;
+        o.result = "retry";
+    }
+}
+
+}  // namespace
+
 UrlOutcome url_outcome(const UrlHistory& h, const FetchFacts& f, const Settings& s, double now,
                        uint64_t jitter_seed) {
     UrlOutcome o;
@@ -47,80 +137,16 @@ UrlOutcome url_outcome(const UrlHistory& h, const FetchFacts& f, const Settings&
     if (f.http_last_modified) a.http_last_modified = f.http_last_modified;
     ++a.visits;
     if (served_from_cache(h, f)) {
-        // The news crawler's "try to serve from cache" on a 429
-        // (frontier-done(1), RESULTS): the stored copy stands, no retry is
-        // spent, a revisit is due again after its stored interval; the
-        // queue still backs off for the 429 (politeness_wait).
-        o.result = "cached";
-        a.content_hash = h.content_hash;
-        a.etag = h.etag;
-        a.http_last_modified = h.http_last_modified;
-        a.retries = 0;
-        o.state = UrlState::done;
-        if (h.recrawl) {
-            double interval = std::clamp(h.interval.value_or(s.recrawl_interval), s.recrawl_min,
-                                         std::max(s.recrawl_min, s.recrawl_max));
-            o.due = now + interval;
-            o.next_visit = o.due;
-            a.next_visit = o.due;
-        }
+        served_cached(h, s, now, o);
     } else if (ok) {
-        o.result = "done";
-        o.follow_links = true;
-        ++a.successes;
-        a.failures = 0;
-        if (h.recrawl) {
-            bool eventful = f.status != 304 && a.content_hash && h.content_hash && *a.content_hash != *h.content_hash;
-            if (eventful) ++a.changes;
-            // The estimate policy's observation window starts at the first
-            // success (urls.first_success); the multiplicative one needs none.
-            double observed = 0;
-            if (!h.interval) o.first_success = now;
-            else if (s.recrawl_policy == "estimate" && h.first_success) observed = now - *h.first_success;
-            std::optional<double> since;
-            if (h.last_success) since = std::max(0.0, now - *h.last_success);
-            VisitFeedback fb = next_revisit(s, {h.interval, eventful, a.successes - 1, a.changes, observed, since},
-                                            now, jitter_seed);
-            o.counters = revisit_counter_deltas(h.interval, fb.interval, !h.interval, eventful);
-            a.interval = fb.interval;
-            a.next_visit = fb.next_visit;
-            o.due = fb.next_visit;
-            o.next_visit = fb.next_visit;
-        }
-        a.last_success = now;
+        succeeded(h, f, s, now, jitter_seed, o);
     } else if (ec == "host-down") {
         o.result = "retry";
         o.state = UrlState::queued;
         o.due = now + f.retry_after.value_or(600);
         o.next_visit = o.due;
     } else {
-        bool soft = s.is_soft(ec, f.status);
-        if (soft && h.retries < s.retry_max) {
-            o.result = "retry";
-            o.state = UrlState::queued;
-            ++a.retries;
-            o.due = now + std::max(s.retry_delay, f.retry_after.value_or(0));
-            o.next_visit = o.due;
-        } else {
-            o.reason = !ec.empty() ? ec : "http-" + std::to_string(f.status);
-            if (soft) o.reason += " (retries exhausted)";
-            if (h.recrawl) {
-                ++a.failures;
-                a.retries = 0;
-                if (a.failures >= s.recrawl_max_failures) {
-                    o.state = UrlState::disabled;
-                    o.result = "failed";
-                } else {
-                    o.state = UrlState::failed;
-                    o.due = now + s.recrawl_fail_delay;
-                    o.next_visit = o.due;
-                    o.result = "retry";
-                }
-            } else {
-                o.state = UrlState::failed;
-                o.result = "failed";
-            }
-        }
+        failed(h, f, s, now, o);
     }
     // A revisited URL keeps its place among the due revisits (frontier(7),
     // RECRAWL tiers), after a success and after a failure alike.

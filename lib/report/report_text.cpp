@@ -202,13 +202,11 @@ bool heatmap_by_depth(const Summary& s) {
     return true;
 }
 
-std::string render_summary_json(const Summary& s) {
-    JsonWriter w;
-    w.begin();
-    w.field("generated_at", s.now);
+namespace {
+
+void queue_counts_json(JsonWriter& w, const QueueCounts& q) {
     w.key("queues");
     w.begin_object();
-    const QueueCounts& q = s.queues;
     w.field("total", q.total);
     w.field("active", q.active);
     w.field("in_process", q.in_process);
@@ -218,9 +216,11 @@ std::string render_summary_json(const Summary& s) {
     w.field("retired", q.retired);
     w.field("exhausted", q.exhausted);
     w.end_object();
+}
+
+void url_counts_json(JsonWriter& w, const UrlCounts& u) {
     w.key("urls");
     w.begin_object();
-    const UrlCounts& u = s.urls;
     w.field("queued", u.queued);
     w.field("leased", u.leased);
     w.field("done", u.done);
@@ -231,6 +231,9 @@ std::string render_summary_json(const Summary& s) {
     w.field("robots_leased", u.robots_leased);
     w.field("added", u.added);
     w.end_object();
+}
+
+void results_json(JsonWriter& w, const Summary& s) {
     w.key("results");
     w.begin_object();
     for (auto& [k, n] : status_classes(s)) w.field(k, n);
@@ -239,24 +242,22 @@ std::string render_summary_json(const Summary& s) {
     for (auto& [k, n] : error_classes(s)) w.field(k, n);
     w.end_object();
     w.end_object();
-    w.key("heatmap");
+}
+
+// A heatmap (rows of counts by column name) under `key`.
+void heatmap_json(JsonWriter& w, const char* key, const std::map<std::string, std::map<std::string, int64_t>>& heatmap) {
+    w.key(key);
     w.begin_object();
-    for (auto& [d, row] : s.heatmap) {
+    for (auto& [d, row] : heatmap) {
         w.key(d);
         w.begin_object();
         for (auto& [t, n] : row) w.field(t, n);
         w.end_object();
     }
     w.end_object();
-    w.key("heatmap_depth");
-    w.begin_object();
-    for (auto& [d, row] : s.heat_depth) {
-        w.key(d);
-        w.begin_object();
-        for (auto& [t, n] : row) w.field(t, n);
-        w.end_object();
-    }
-    w.end_object();
+}
+
+void depth_json(JsonWriter& w, const Summary& s) {
     w.key("depth");
     w.begin_object();
     for (const char* d : {"0", "1", "2", "3+"}) {
@@ -264,25 +265,27 @@ std::string render_summary_json(const Summary& s) {
         w.field(d, it == s.depth.end() ? int64_t{0} : it->second);
     }
     w.end_object();
-    if (s.revisits) {
-        const RevisitSummary& r = *s.revisits;
-        w.key("revisits");
-        w.begin_object();
-        w.field("urls", r.urls);
-        w.field("never_visited", r.never_visited);
-        w.field("due_now", r.due_now);
-        if (r.next_due) w.field("next_due", *r.next_due); else w.field_null("next_due");
-        w.field("disabled", r.disabled);
-        w.field("first_visits", r.first_visits);
-        w.field("eventful", r.eventful);
-        w.field("uneventful", r.uneventful);
-        w.key("intervals");
-        w.begin_object();
-        for (auto& [b, n] : r.intervals) w.field(b, n);
-        w.end_object();
-        w.end_object();
-    }
-    crawl_json(w, s);
+}
+
+void revisits_json(JsonWriter& w, const RevisitSummary& r) {
+    w.key("revisits");
+    w.begin_object();
+    w.field("urls", r.urls);
+    w.field("never_visited", r.never_visited);
+    w.field("due_now", r.due_now);
+    if (r.next_due) w.field("next_due", *r.next_due); else w.field_null("next_due");
+    w.field("disabled", r.disabled);
+    w.field("first_visits", r.first_visits);
+    w.field("eventful", r.eventful);
+    w.field("uneventful", r.uneventful);
+    w.key("intervals");
+    w.begin_object();
+    for (auto& [b, n] : r.intervals) w.field(b, n);
+    w.end_object();
+    w.end_object();
+}
+
+void statuses_and_mimetypes_json(JsonWriter& w, const Summary& s) {
     w.key("statuses");
     w.begin_object();
     for (auto& [st, n] : s.statuses) w.field(std::to_string(st), n);
@@ -297,6 +300,23 @@ std::string render_summary_json(const Summary& s) {
         w.end_object();
     }
     w.end_object();
+}
+
+}  // namespace
+
+std::string render_summary_json(const Summary& s) {
+    JsonWriter w;
+    w.begin();
+    w.field("generated_at", s.now);
+    queue_counts_json(w, s.queues);
+    url_counts_json(w, s.urls);
+    results_json(w, s);
+    heatmap_json(w, "heatmap", s.heatmap);
+    heatmap_json(w, "heatmap_depth", s.heat_depth);
+    depth_json(w, s);
+    if (s.revisits) revisits_json(w, *s.revisits);
+    crawl_json(w, s);
+    statuses_and_mimetypes_json(w, s);
     w.end();
     return w.str();
 }

@@ -205,11 +205,15 @@ std::string_view product_token(std::string_view ua) {
 }
 
 
-RobotsRules RobotsRules::parse(std::string_view body, std::string_view user_agent) {
+namespace {
+
+// Only whole lines of the first kRobotsMaxBytes octets are read. A body of
+// exactly kRobotsMaxBytes is what fetch keeps of a longer robots.txt: its
+// last line counts only when it ends there. A UTF-8 byte order mark is
+// skipped, and so is a cut one ("\xEF", "\xEF\xBB"), as Google's parser
+// does: it would spoil the first line.
+std::string_view readable_part(std::string_view body) {
     if (body.size() >= kRobotsMaxBytes) {
-        // Read only whole lines of the first kRobotsMaxBytes octets. A body
-        // of exactly kRobotsMaxBytes is what fetch keeps of a longer
-        // robots.txt: its last line counts only when it ends there.
         std::string_view head = body.substr(0, kRobotsMaxBytes);
         char next = body.size() > kRobotsMaxBytes ? body[kRobotsMaxBytes] : head.back();
         if (next != '\n' && next != '\r') {
@@ -218,73 +222,89 @@ RobotsRules RobotsRules::parse(std::string_view body, std::string_view user_agen
         }
         body = head;
     }
-    // A UTF-8 byte order mark is skipped, and so is a cut one ("\xEF",
-    // "\xEF\xBB"), as Google's parser does: it would spoil the first line.
     for (char bom : std::string_view("\xEF\xBB\xBF")) {
         if (body.empty() || body.front() != bom) break;
         body.remove_prefix(1);
     }
+    return body;
+}
 
-    const std::string_view ours = product_token(user_agent);
+// The line at `pos` (ended by CR, LF or CR LF; `pos` moves past it), its
+// comment cut and trimmed.
+std::string_view next_line(std::string_view body, std::size_t& pos) {
+    std::size_t eol = body.find_first_of("\r\n", pos);
+    if (eol == std::string_view::npos) eol = body.size();
+    std::string_view line = body.substr(pos, eol - pos);
+    pos = eol + 1;
+    if (eol < body.size() && body[eol] == '\r' && pos < body.size() && body[pos] == '\n') ++pos;
+    if (std::size_t hash = line.find('#'); hash != std::string_view::npos) line = line.substr(0, hash);
+    return trim(line);
+}
+
+// The groups for our product token (`specific`) and for "*", as the lines
+// come: which of them the current group is.
+struct GroupReader {
+    std::string_view ours;
     Selection specific, star;
     bool cur_specific = false, cur_star = false;
     bool in_agent_lines = false;  // the last group line was a user-agent line
-    RobotsRules result;
 
+    void user_agent(std::string_view value) {
+        if (!in_agent_lines) cur_specific = cur_star = false;  // a new group starts
+        in_agent_lines = true;
+        if (value.size() >= 1 && value[0] == '*' && (value.size() == 1 || is_space(value[1]))) {
+            cur_star = star.seen = true;
+        } else {
+            std::string_view token = product_token(value);
+            if (!token.empty() && iequals(token, ours)) cur_specific = specific.seen = true;
+        }
+    }
+
+    void rule(bool allow, std::string_view value) {
+        in_agent_lines = false;
+        std::string pattern = pattern_from_value(value);
+        if (pattern.empty()) return;  // "Disallow:" alone disallows nothing
+        RobotsRule r{allow, std::move(pattern)};
+        if (cur_specific) specific.rules.push_back(r);
+        if (cur_star) star.rules.push_back(std::move(r));
+    }
+
+    // Not an RFC rule: like other unknown records it does not end the
+    // user-agent lines of a group.
+    void crawl_delay(std::string_view value) {
+        if (auto d = parse_seconds(value)) {
+            if (cur_specific) specific.add_delay(*d);
+            if (cur_star) star.add_delay(*d);
+        }
+    }
+};
+
+}  // namespace
+
+RobotsRules RobotsRules::parse(std::string_view body, std::string_view user_agent) {
+    body = readable_part(body);
+    GroupReader groups;
+    groups.ours = product_token(user_agent);
+    RobotsRules result;
     std::size_t pos = 0;
     while (pos < body.size()) {
-        std::size_t eol = body.find_first_of("\r\n", pos);
-        if (eol == std::string_view::npos) eol = body.size();
-        std::string_view line = body.substr(pos, eol - pos);
-        pos = eol + 1;
-        if (eol < body.size() && body[eol] == '\r' && pos < body.size() && body[pos] == '\n') ++pos;
-
-        if (std::size_t hash = line.find('#'); hash != std::string_view::npos) line = line.substr(0, hash);
-        line = trim(line);
+        std::string_view line = next_line(body, pos);
         std::string_view key, value;
         if (line.empty() || !split_line(line, key, value)) continue;
-
         switch (classify(key)) {
-            case Key::kUserAgent: {
-                if (!in_agent_lines) cur_specific = cur_star = false;  // a new group starts
-                in_agent_lines = true;
-                if (value.size() >= 1 && value[0] == '*' && (value.size() == 1 || is_space(value[1]))) {
-                    cur_star = star.seen = true;
-                } else {
-                    std::string_view token = product_token(value);
-                    if (!token.empty() && iequals(token, ours)) cur_specific = specific.seen = true;
-                }
-                break;
-            }
-            case Key::kAllow:
-            case Key::kDisallow: {
-                in_agent_lines = false;
-                std::string pattern = pattern_from_value(value);
-                if (pattern.empty()) break;  // "Disallow:" alone disallows nothing
-                RobotsRule rule{classify(key) == Key::kAllow, std::move(pattern)};
-                if (cur_specific) specific.rules.push_back(rule);
-                if (cur_star) star.rules.push_back(std::move(rule));
-                break;
-            }
-            case Key::kCrawlDelay:
-                // Not an RFC rule: like other unknown records it does not end
-                // the user-agent lines of a group.
-                if (auto d = parse_seconds(value)) {
-                    if (cur_specific) specific.add_delay(*d);
-                    if (cur_star) star.add_delay(*d);
-                }
-                break;
+            case Key::kUserAgent: groups.user_agent(value); break;
+            case Key::kAllow: groups.rule(true, value); break;
+            case Key::kDisallow: groups.rule(false, value); break;
+            case Key::kCrawlDelay: groups.crawl_delay(value); break;
             case Key::kSitemap:
                 if (!value.empty() && std::find(result.sitemaps_.begin(), result.sitemaps_.end(), value) ==
                                           result.sitemaps_.end())
                     result.sitemaps_.emplace_back(value);
                 break;
-            case Key::kOther:
-                break;
+            case Key::kOther: break;
         }
     }
-
-    Selection& chosen = specific.seen ? specific : star;
+    Selection& chosen = groups.specific.seen ? groups.specific : groups.star;
     result.rules_ = std::move(chosen.rules);
     result.crawl_delay_ = chosen.delay;
     order_rules(result.rules_);

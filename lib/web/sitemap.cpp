@@ -1,8 +1,8 @@
-// Sitemaps and sitemap indexes (lib/web/links.hpp): zlib for gzip bodies,
-// libxml2's XML parser in SAX2 mode for the document.
+// Sitemaps and sitemap indexes (lib/web/links.hpp): libxml2's XML parser in
+// SAX2 mode reads the document that sitemap_input.cpp inflates and repairs.
 //
 // Streamed: the body is inflated (or, plain, taken) kChunkBytes at a time;
-// each piece goes through the two repairs below (attribute floods, bare
+// each piece goes through the two repairs (sitemap_input.hpp: attribute floods, bare
 // '&') and is read by the parser through an I/O callback, so a sitemap
 // costs a few pieces of memory plus its links, whatever its size. The
 // repairs give the same bytes whatever the cut between pieces: what depends
@@ -21,7 +21,6 @@
 
 #include <libxml/parser.h>
 #include <libxml/parserInternals.h>
-#include <zlib.h>
 
 #include <algorithm>
 #include <cctype>
@@ -32,23 +31,22 @@
 #include <optional>
 
 #include "web/links.hpp"
+#include "web/sitemap_input.hpp"
 #include "web/url.hpp"
 
 namespace frontier {
 
 namespace {
 
-constexpr size_t kMaxSitemapBytes = size_t{64} << 20;  // decompressed XML
+using sitemap_detail::RepairedXml;
+
 // As for an HTML page (lib/web/html_links.cpp): more cannot fit in fetch's
 // result line; the protocol allows 50,000 entries per sitemap.
 constexpr size_t kMaxSitemapEntries = 50000;
 constexpr size_t kMaxSitemapLocBytes = size_t{4} << 20;  // of resolved URLs, all entries
 constexpr size_t kChunkBytes = size_t{256} << 10;        // a piece of the stream
-constexpr size_t kMaxReferenceName = 64;                 // name characters or digits read after '&'
 constexpr size_t kMaxLocBytes = 8192;
 constexpr size_t kMaxLastmodBytes = 64;
-
-bool is_gzip(std::string_view s) { return s.size() >= 2 && s[0] == '\x1f' && s[1] == '\x8b'; }
 
 // Days since 1970-01-01 of a proleptic Gregorian date (H. Hinnant's algorithm).
 int64_t days_from_civil(int64_t y, unsigned m, unsigned d) {
@@ -132,110 +130,6 @@ void on_start(void* ctx, const xmlChar* localname, const xmlChar*, const xmlChar
     }
     st->field_too_long = false;
 }
-
-// Whether `xml` at `amp` (an '&') starts an entity or character reference
-// (a name or digits, then ';'): 1 yes, 0 no, -1 not known yet: `xml` ends
-// first and more may follow (at the end of the document: 0). At most
-// kMaxReferenceName name characters or digits are read.
-int reference_at(std::string_view xml, size_t amp, bool at_end) {
-    auto name_char = [](char c) {
-        return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_' ||
-               c == ':' || c == '.' || c == '-' || static_cast<unsigned char>(c) >= 0x80;
-    };
-    const int unknown = at_end ? 0 : -1;
-    size_t n = xml.size(), i = amp + 1;
-    if (i >= n) return unknown;
-    size_t start = i;
-    if (xml[i] == '#') {
-        if (++i >= n) return unknown;
-        bool hex = xml[i] == 'x';
-        start = i += hex;
-        while (i < n && i - start < kMaxReferenceName &&
-               (hex ? std::isxdigit(static_cast<unsigned char>(xml[i]))
-                    : std::isdigit(static_cast<unsigned char>(xml[i]))))
-            ++i;
-    } else {
-        while (i < n && i - start < kMaxReferenceName && name_char(xml[i])) ++i;
-        if (i > start && (xml[start] == '.' || xml[start] == '-' || (xml[start] >= '0' && xml[start] <= '9')))
-            return 0;
-    }
-    if (i >= n) return unknown;
-    return i > start && xml[i] == ';' ? 1 : 0;
-}
-
-// Sitemaps in the wild often carry bare '&' in URLs ("?a=1&b=2"), which an
-// XML parser drops with the name after it. Each '&' that starts no
-// reference (outside CDATA sections, found as plain text) becomes "&amp;".
-// Fed the document in pieces: the bytes whose treatment depends on what
-// follows (from an undecided '&'; a possible start of "<![CDATA[" or, in a
-// section, of "]]>") are held back for the next call, so the output is the
-// same whatever the cut.
-class AmpersandEscaper {
-public:
-    void feed(std::string_view in, bool at_end, std::string& out) {
-        std::string_view s = in;
-        if (!carry_.empty()) {
-            buf_.assign(carry_).append(in);
-            s = buf_;
-        }
-        constexpr std::string_view kOpen = "<![CDATA[", kClose = "]]>";
-        size_t n = s.size(), i = 0, copied = 0;
-        size_t open = 0;
-        bool open_known = false;  // `open`: the next opener at or after i (npos: none)
-        while (i < n) {
-            if (in_cdata_) {
-                size_t close = s.find(kClose, i);
-                if (close == std::string_view::npos) {
-                    i = at_end ? n : held_back(s, i, kClose);
-                    break;
-                }
-                in_cdata_ = false;
-                i = close + kClose.size();
-                continue;
-            }
-            size_t amp = s.find('&', i);
-            if (!open_known || (open != std::string_view::npos && open < i)) {
-                open = s.find(kOpen, i);
-                open_known = true;
-            }
-            if (open < amp) {
-                in_cdata_ = true;
-                i = open + kOpen.size();
-                continue;
-            }
-            if (amp == std::string_view::npos) {
-                i = at_end ? n : held_back(s, i, kOpen);
-                break;
-            }
-            int ref = reference_at(s, amp, at_end);
-            if (ref < 0) {
-                i = amp;
-                break;
-            }
-            if (ref == 0) {
-                out.append(s.substr(copied, amp + 1 - copied)).append("amp;");
-                copied = amp + 1;
-            }
-            i = amp + 1;
-        }
-        out.append(s.substr(copied, i - copied));
-        std::string rest(s.substr(i));
-        carry_.swap(rest);
-    }
-
-private:
-    // Where the longest end of s[i..] that could begin `token` starts (s.size()
-    // when none does): those bytes wait for the next piece.
-    static size_t held_back(std::string_view s, size_t i, std::string_view token) {
-        for (size_t k = std::min(token.size() - 1, s.size() - i); k > 0; --k)
-            if (s.substr(s.size() - k) == token.substr(0, k)) return s.size() - k;
-        return s.size();
-    }
-
-    std::string carry_;  // held back from the last call (under 80 bytes)
-    std::string buf_;
-    bool in_cdata_ = false;
-};
 
 std::string_view trim_xml_space(std::string_view s) {
     auto space = [](char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r'; };
@@ -345,169 +239,6 @@ std::optional<double> parse_w3c_datetime(std::string_view text) {
 
 namespace {
 
-// Inflates gzip data (concatenated members too) piece by piece. Corrupt or
-// truncated input ends the output where the damage starts.
-class GunzipReader {
-public:
-    explicit GunzipReader(std::string_view gz) : in_(gz) {
-        std::memset(&zs_, 0, sizeof zs_);
-        done_ = inflateInit2(&zs_, 16 + MAX_WBITS) != Z_OK;
-        ready_ = !done_;
-    }
-    ~GunzipReader() {
-        if (ready_) inflateEnd(&zs_);
-    }
-    GunzipReader(const GunzipReader&) = delete;
-    GunzipReader& operator=(const GunzipReader&) = delete;
-
-    // Up to `cap` bytes into `out`; 0 at the end.
-    size_t read(char* out, size_t cap) {
-        size_t produced = 0;
-        while (!done_ && produced < cap) {
-            if (zs_.avail_in == 0) refill();
-            size_t room = std::min<size_t>(cap - produced, UINT_MAX);
-            zs_.next_out = reinterpret_cast<Bytef*>(out + produced);
-            zs_.avail_out = static_cast<uInt>(room);
-            int rc = inflate(&zs_, Z_NO_FLUSH);
-            produced += room - zs_.avail_out;
-            if (rc == Z_STREAM_END) {
-                // Another member may follow: gzip allows concatenation.
-                if (zs_.avail_in == 0) refill();
-                if (zs_.avail_in < 2 || zs_.next_in[0] != 0x1f || zs_.next_in[1] != 0x8b)
-                    done_ = true;
-                else
-                    inflateReset(&zs_);
-            } else if (rc != Z_OK) {
-                done_ = true;  // corrupt data, or input ended mid-stream (Z_BUF_ERROR)
-            }
-        }
-        return produced;
-    }
-
-private:
-    void refill() {
-        zs_.next_in = reinterpret_cast<Bytef*>(const_cast<char*>(in_.data()));
-        zs_.avail_in = static_cast<uInt>(std::min<size_t>(in_.size(), UINT_MAX));
-        in_.remove_prefix(zs_.avail_in);
-    }
-
-    std::string_view in_;  // not yet handed to zlib
-    z_stream zs_;
-    bool ready_ = false;
-    bool done_ = false;
-};
-
-// The document as libxml2 reads it: the body (inflated when gzip),
-// `chunk` bytes at a time, through the two repairs, at most
-// kMaxSitemapBytes of it. libxml2's parser pulls from it through read()
-// (an I/O callback), so it parses exactly as it would parse the whole
-// document in memory, recovery included (its push parser gives up at more
-// errors), but holds only the part it is working on.
-class RepairedXml {
-public:
-    RepairedXml(std::string_view body, size_t chunk)
-        : chunk_(std::clamp<size_t>(chunk, 1, kMaxSitemapBytes)) {
-        if (is_gzip(body)) {
-            gz_.emplace(body);
-            buf_.reset(new char[chunk_]);
-        } else {
-            cut_ = body.size() > kMaxSitemapBytes;
-            plain_ = body.substr(0, kMaxSitemapBytes);
-        }
-    }
-
-    // `len` bytes of the repaired text, fewer only at its end (libxml2's
-    // parser expects a full read, as from a file: it needs its lookahead).
-    size_t read(char* out, size_t len) {
-        size_t done = 0;
-        while (done < len) {
-            if (pos_ == text_.size()) {
-                if (ended_) break;
-                next();
-                continue;
-            }
-            size_t n = std::min(len - done, text_.size() - pos_);
-            std::memcpy(out + done, text_.data() + pos_, n);
-            pos_ += n;
-            done += n;
-        }
-        return done;
-    }
-    // True when the body went on past kMaxSitemapBytes (known once read to the end).
-    bool cut() const { return cut_; }
-
-    static int read_callback(void* self, char* out, int len) {
-        return static_cast<int>(
-            static_cast<RepairedXml*>(self)->read(out, static_cast<size_t>(std::max(len, 0))));
-    }
-
-private:
-    // Repairs the next piece of the body into text_ (possibly nothing: held back).
-    void next() {
-        text_.clear();
-        pos_ = 0;
-        std::string_view piece;
-        if (gz_) {
-            size_t want = std::min(chunk_, kMaxSitemapBytes - total_);
-            size_t n = want ? gz_->read(buf_.get(), want) : 0;
-            if (want == 0) {
-                char probe;
-                cut_ = gz_->read(&probe, 1) == 1;
-            }
-            total_ += n;
-            piece = std::string_view(buf_.get(), n);
-        } else {
-            piece = plain_.substr(0, chunk_);
-            plain_.remove_prefix(piece.size());
-        }
-        if (piece.empty()) {
-            escaper_.feed({}, true, text_);
-            ended_ = true;
-            return;
-        }
-        splits_.clear();
-        scanner_.scan(piece, splits_);
-        if (!splits_.empty()) {
-            defused_.assign(piece);
-            for (size_t i : splits_) defused_[i] = '>';
-            piece = defused_;
-        }
-        escaper_.feed(piece, false, text_);
-    }
-
-    size_t chunk_;
-    std::optional<GunzipReader> gz_;
-    std::unique_ptr<char[]> buf_;  // inflated piece
-    std::string_view plain_;       // the rest of a plain body
-    size_t total_ = 0;             // inflated so far
-    bool cut_ = false;
-    bool ended_ = false;
-    links_detail::AttributeFloodScanner scanner_;
-    AmpersandEscaper escaper_;
-    std::vector<size_t> splits_;
-    std::string defused_;
-    std::string text_;  // repaired, not yet read
-    size_t pos_ = 0;
-};
-
-}  // namespace
-
-std::string gunzip_capped(std::string_view gz, size_t max_out, bool* truncated) {
-    std::string out;
-    GunzipReader reader(gz);
-    char buf[1 << 16];
-    while (out.size() < max_out) {
-        size_t n = reader.read(buf, std::min(sizeof buf, max_out - out.size()));
-        if (n == 0) break;
-        out.append(buf, n);
-    }
-    char probe;
-    if (truncated) *truncated = out.size() == max_out && reader.read(&probe, 1) == 1;
-    return out;
-}
-
-namespace {
-
 // extract_sitemap_links, `chunk` bytes at a time; see links_detail.
 void sitemap_links(std::string_view xml, std::string_view page_url, size_t chunk, LinkOutput& out,
                    bool* truncated) {
@@ -555,14 +286,6 @@ std::vector<Link> extract_sitemap_links_chunked(std::string_view xml, std::strin
     LinkVector c;
     sitemap_links(xml, page_url, chunk, c, truncated);
     return std::move(c.links);
-}
-
-std::string sitemap_prepass(std::string_view xml, size_t chunk) {
-    RepairedXml input(xml, chunk);
-    std::string out;
-    char buf[4096];
-    while (size_t n = input.read(buf, sizeof buf)) out.append(buf, n);
-    return out;
 }
 
 }  // namespace links_detail

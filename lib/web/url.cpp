@@ -17,11 +17,10 @@
 
 #include "core/ascii.hpp"
 #include "core/ondemand.hpp"
+#include "web/url_detail.hpp"
 
 #include <curl/curl.h>
 #include <idn2.h>
-#include <libpsl.h>
-#include <xxhash.h>
 
 #include <algorithm>
 #include <cstdlib>
@@ -30,72 +29,7 @@
 namespace frontier {
 namespace {
 
-// One CURLU handle per thread, cleaned up at thread exit.
-class CurlUrlHandle {
-public:
-    CurlUrlHandle() : h_(curl_api().curl_url()) {
-        if (!h_) throw std::bad_alloc();
-    }
-    ~CurlUrlHandle() { curl_api().curl_url_cleanup(h_); }
-    CurlUrlHandle(const CurlUrlHandle&) = delete;
-    CurlUrlHandle& operator=(const CurlUrlHandle&) = delete;
-    CURLU* get() const { return h_; }
-
-private:
-    CURLU* h_;
-};
-
-CURLU* thread_curlu() {
-    thread_local CurlUrlHandle handle;
-    return handle.get();
-}
-
-// A string allocated by libcurl, freed with curl_free.
-struct CurlString {
-    char* p = nullptr;
-    CurlString() = default;
-    CurlString(const CurlString&) = delete;
-    CurlString& operator=(const CurlString&) = delete;
-    ~CurlString() { curl_api().curl_free(p); }
-};
-
-constexpr bool is_alpha(unsigned char c) { return (c | 0x20) >= 'a' && (c | 0x20) <= 'z'; }
-constexpr bool is_digit(unsigned char c) { return c >= '0' && c <= '9'; }
-constexpr int hex_value(unsigned char c) {
-    if (is_digit(c)) return c - '0';
-    if ((c | 0x20) >= 'a' && (c | 0x20) <= 'f') return (c | 0x20) - 'a' + 10;
-    return -1;
-}
-constexpr char lower(char c) { return (c >= 'A' && c <= 'Z') ? char(c | 0x20) : c; }
-constexpr bool is_space(char c) {
-    return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f' || c == '\v';
-}
-constexpr bool is_unreserved(unsigned char c) {
-    return is_alpha(c) || is_digit(c) || c == '-' || c == '.' || c == '_' || c == '~';
-}
-constexpr bool is_sub_delim(unsigned char c) {
-    return c == '!' || c == '$' || c == '&' || c == '\'' || c == '(' || c == ')' || c == '*' || c == '+' ||
-           c == ',' || c == ';' || c == '=';
-}
-// RFC 3986 pchar (less pct-encoded) plus '/', and '?' in a query.
-constexpr bool allowed_literal(unsigned char c, bool query) {
-    return is_unreserved(c) || is_sub_delim(c) || c == ':' || c == '@' || c == '/' || (query && c == '?');
-}
-
-std::string_view trim(std::string_view s) {
-    while (!s.empty() && is_space(s.front())) s.remove_prefix(1);
-    while (!s.empty() && is_space(s.back())) s.remove_suffix(1);
-    return s;
-}
-
-// Length of a leading RFC 3986 scheme followed by ':', else 0.
-size_t scheme_length(std::string_view s) {
-    if (s.empty() || !is_alpha(s[0])) return 0;
-    size_t i = 1;
-    while (i < s.size() && (is_alpha(s[i]) || is_digit(s[i]) || s[i] == '+' || s[i] == '-' || s[i] == '.'))
-        ++i;
-    return (i < s.size() && s[i] == ':') ? i : 0;
-}
+using namespace url_detail;
 
 // True when `name` matches an entry of `patterns` (case-insensitive; a
 // trailing '*' makes the entry a prefix).
@@ -257,106 +191,108 @@ CanonResult reject(const char* reason) {
     return r;
 }
 
-}  // namespace
+// An absolute http(s) URL split by hand: views into the input.
+struct UrlParts {
+    bool https = false;
+    std::string_view host;  // as written (a bracketed IPv6 literal keeps its brackets)
+    int port = -1;          // -1: none or the scheme's default
+    std::string_view tail;  // path and query, the fragment cut
+};
 
-std::string Url::authority() const {
-    if (port < 0) return host;
-    return host + ':' + std::to_string(port);
+// "h:8080": the port, or "bad-url". An empty port ("http://h:/") is none.
+const char* parse_port(std::string_view port_in, UrlParts& parts) {
+    if (port_in.empty()) return nullptr;
+    long v = 0;
+    for (char c : port_in) {
+        if (!is_digit(c)) return "bad-url";
+        v = v * 10 + (c - '0');
+        if (v > 65535) return "bad-url";
+    }
+    if (v == 0) return "bad-url";
+    if (v != (parts.https ? 443 : 80)) parts.port = static_cast<int>(v);
+    return nullptr;
 }
 
-std::string Url::path_and_query() const {
-    if (!has_query) return path;
-    std::string s;
-    s.reserve(path.size() + 1 + query.size());
-    s.append(path).append(1, '?').append(query);
-    return s;
+// The authority less its userinfo: host and port, or "bad-url".
+const char* split_authority(std::string_view authority, UrlParts& parts) {
+    std::string_view port_in;
+    parts.host = authority;
+    if (!authority.empty() && authority.front() == '[') {
+        size_t close = authority.find(']');
+        if (close == std::string_view::npos) return "bad-url";
+        parts.host = authority.substr(0, close + 1);
+        std::string_view after = authority.substr(close + 1);
+        if (!after.empty()) {
+            if (after.front() != ':') return "bad-url";
+            port_in = after.substr(1);
+        }
+    } else if (size_t colon = authority.rfind(':'); colon != std::string_view::npos) {
+        parts.host = authority.substr(0, colon);
+        port_in = authority.substr(colon + 1);
+    }
+    return parse_port(port_in, parts);
 }
 
+// Splits `input` into `parts`: nullptr, or the reason it is rejected.
 // Userinfo ("user:pw@") is dropped: credentials never belong in a frontier,
 // and the same resource must not be queued twice under different logins.
-CanonResult canonicalize_url(std::string_view input, const CanonOptions& opt) {
+const char* split_url(std::string_view input, UrlParts& parts) {
     std::string_view s = trim(input);
     for (char c : s) {
         unsigned char u = static_cast<unsigned char>(c);
-        if (u < 0x20 || u == 0x7f) return reject("bad-url");
+        if (u < 0x20 || u == 0x7f) return "bad-url";
     }
     size_t scheme_len = scheme_length(s);
-    if (scheme_len == 0) return reject("bad-url");
+    if (scheme_len == 0) return "bad-url";
     std::string_view scheme_in = s.substr(0, scheme_len);
-    bool https = iequals(scheme_in, "https");
-    if (!https && !iequals(scheme_in, "http")) return reject("bad-scheme");
+    parts.https = iequals(scheme_in, "https");
+    if (!parts.https && !iequals(scheme_in, "http")) return "bad-scheme";
 
     // "http:/h", "http://h" and "http:///h" all mean host h (as browsers do).
     std::string_view rest = s.substr(scheme_len + 1);
     size_t slashes = 0;
     while (slashes < rest.size() && (rest[slashes] == '/' || rest[slashes] == '\\')) ++slashes;
-    if (slashes == 0) return reject("bad-url");
+    if (slashes == 0) return "bad-url";
     rest.remove_prefix(slashes);
     rest = rest.substr(0, rest.find('#'));
 
     size_t auth_end = std::min(rest.find_first_of("/?\\"), rest.size());
     std::string_view authority = rest.substr(0, auth_end);
-    std::string_view tail = rest.substr(auth_end);
+    parts.tail = rest.substr(auth_end);
     if (size_t at = authority.rfind('@'); at != std::string_view::npos) authority.remove_prefix(at + 1);
+    return split_authority(authority, parts);
+}
 
-    std::string_view host_in = authority, port_in;
-    if (!authority.empty() && authority.front() == '[') {
-        size_t close = authority.find(']');
-        if (close == std::string_view::npos) return reject("bad-url");
-        host_in = authority.substr(0, close + 1);
-        std::string_view after = authority.substr(close + 1);
-        if (!after.empty()) {
-            if (after.front() != ':') return reject("bad-url");
-            port_in = after.substr(1);
-        }
-    } else if (size_t colon = authority.rfind(':'); colon != std::string_view::npos) {
-        host_in = authority.substr(0, colon);
-        port_in = authority.substr(colon + 1);
-    }
-    int port = -1;
-    if (!port_in.empty()) {  // "http://h:/" has an empty port: none
-        long v = 0;
-        for (char c : port_in) {
-            if (!is_digit(c)) return reject("bad-url");
-            v = v * 10 + (c - '0');
-            if (v > 65535) return reject("bad-url");
-        }
-        if (v == 0) return reject("bad-url");
-        if (v != (https ? 443 : 80)) port = static_cast<int>(v);
-    }
-
-    thread_local std::string host;
-    if (!canonical_host(host_in, host)) return reject("bad-url");
-
-    thread_local std::string buf, query;
+// The URL handed to libcurl in `buf`: scheme, the canonical `host`, port,
+// and the path and query with percent-encoding normalised and session
+// parameters stripped.
+void build_url(const UrlParts& parts, const std::string& host, const CanonOptions& opt, std::string& buf) {
+    thread_local std::string query;
     buf.clear();
-    buf += https ? "https://" : "http://";
+    buf += parts.https ? "https://" : "http://";
     buf += host;
-    if (port > 0) {
+    if (parts.port > 0) {
         buf += ':';
-        buf += std::to_string(port);
+        buf += std::to_string(parts.port);
     }
-    size_t qmark = tail.find('?');
-    std::string_view path_in = tail.substr(0, qmark);
+    size_t qmark = parts.tail.find('?');
+    std::string_view path_in = parts.tail.substr(0, qmark);
     size_t path_from = buf.size();
     if (path_in.empty() || (path_in.front() != '/' && path_in.front() != '\\')) buf += '/';
     append_normalised(buf, path_in, false);
     strip_path_params(buf, path_from, opt.strip_params);
     if (qmark != std::string_view::npos) {
         query.clear();
-        append_normalised(query, tail.substr(qmark + 1), true);
+        append_normalised(query, parts.tail.substr(qmark + 1), true);
         append_query(buf, query, opt);
     }
+}
 
-    CURLU* h = thread_curlu();
-    if (curl_api().curl_url_set(h, CURLUPART_URL, buf.c_str(), 0) != CURLUE_OK) return reject("bad-url");
-    CurlString out;
-    if (curl_api().curl_url_get(h, CURLUPART_URL, &out.p, CURLU_NO_DEFAULT_PORT) != CURLUE_OK) return reject("bad-url");
-
-    // curl's output is "scheme://host[:port]/path[?query]".
+// The result from libcurl's output "scheme://host[:port]/path[?query]".
+CanonResult read_canonical(const char* curl_url, bool https) {
     CanonResult r;
     Url& u = r.url;
-    u.url.assign(out.p);
+    u.url.assign(curl_url);
     u.scheme = https ? "https" : "http";
     size_t host_begin = u.scheme.size() + 3;
     size_t path_begin = std::min(u.url.find('/', host_begin), u.url.size());
@@ -386,66 +322,22 @@ CanonResult canonicalize_url(std::string_view input, const CanonOptions& opt) {
     return r;
 }
 
-std::optional<std::string> resolve_url(std::string_view base, std::string_view ref) {
-    // As browsers do: surrounding whitespace trimmed, tabs and newlines dropped.
-    std::string r;
-    r.reserve(ref.size());
-    for (char c : trim(ref))
-        if (c != '\t' && c != '\n' && c != '\r') r += c;
-    std::string b(trim(base));
+}  // namespace
 
-    // The base must be absolute: the reused handle would resolve a relative
-    // one against the URL it last held, so it is also cleared first.
-    if (scheme_length(b) == 0) return std::nullopt;
+CanonResult canonicalize_url(std::string_view input, const CanonOptions& opt) {
+    UrlParts parts;
+    if (const char* reason = split_url(input, parts)) return reject(reason);
+    thread_local std::string host;
+    if (!canonical_host(parts.host, host)) return reject("bad-url");
+    thread_local std::string buf;
+    build_url(parts, host, opt, buf);
+
+    // libcurl validates it, resolves dot segments and normalises IP literals.
     CURLU* h = thread_curlu();
-    const unsigned flags = CURLU_NON_SUPPORT_SCHEME | CURLU_ALLOW_SPACE;
-    curl_api().curl_url_set(h, CURLUPART_URL, nullptr, 0);
-    if (curl_api().curl_url_set(h, CURLUPART_URL, b.c_str(), flags) != CURLUE_OK) return std::nullopt;
-
-    if (size_t sl = scheme_length(r); sl > 0) {
-        std::string_view scheme(r.data(), sl);
-        bool same_scheme = iequals(scheme, std::string_view(b).substr(0, scheme_length(b)));
-        if (same_scheme && r.compare(sl + 1, 1, "/") != 0) {
-            r.erase(0, sl + 1);  // "http:g" against an http base is "g" (RFC 3986 5.2.2)
-        } else if (!iequals(scheme, "http") && !iequals(scheme, "https")) {
-            return r;  // mailto:, javascript:, ...: returned as is, canonicalize_url rejects it
-        }
-    }
-    if (r.empty() || r.front() == '#') {
-        // curl 7.88 gets these wrong; RFC 3986: the base without its fragment.
-        b = b.substr(0, b.find('#'));
-        return b + r;
-    }
-    if (curl_api().curl_url_set(h, CURLUPART_URL, r.c_str(), flags) != CURLUE_OK) return std::nullopt;
+    if (curl_api().curl_url_set(h, CURLUPART_URL, buf.c_str(), 0) != CURLUE_OK) return reject("bad-url");
     CurlString out;
-    if (curl_api().curl_url_get(h, CURLUPART_URL, &out.p, 0) != CURLUE_OK) return std::nullopt;
-    return std::string(out.p);
-}
-
-uint64_t url_fingerprint(std::string_view canonical_url) {
-    return XXH3_64bits(canonical_url.data(), canonical_url.size());
-}
-
-std::string registered_domain(std::string_view host) {
-    if (host.empty() || host.front() == '[') return std::string(host);
-    if (std::all_of(host.begin(), host.end(), [](char c) { return is_digit(c) || c == '.'; }))
-        return std::string(host);  // IPv4 literal
-    std::string h(host);
-    const psl_ctx_t* psl = psl_builtin();
-    const char* d = psl ? psl_registrable_domain(psl, h.c_str()) : nullptr;
-    if (!d) return h;  // the host is itself a public suffix (or no list)
-    return std::string(d);
-}
-
-bool host_in_domain(std::string_view host, std::string_view domain) {
-    if (domain.empty() || host.size() < domain.size()) return false;
-    if (host.size() == domain.size()) return iequals(host, domain);
-    size_t off = host.size() - domain.size();
-    return host[off - 1] == '.' && iequals(host.substr(off), domain);
-}
-
-std::string queue_key(const Url& url, QueueKeyMode mode) {
-    return mode == QueueKeyMode::domain ? registered_domain(url.host) : url.authority();
+    if (curl_api().curl_url_get(h, CURLUPART_URL, &out.p, CURLU_NO_DEFAULT_PORT) != CURLUE_OK) return reject("bad-url");
+    return read_canonical(out.p, parts.https);
 }
 
 }  // namespace frontier

@@ -107,7 +107,7 @@ ROOT = os.path.dirname(os.path.dirname(HERE))
 START, END = tokenTypes["StartTag"], tokenTypes["EndTag"]
 
 # ---------------------------------------------------------------------------
-# The C++ code's tree-construction approximation (lib/web/html/tokenizer.cpp).
+# The C++ code's tree-construction approximation (lib/web/html/tree_rules.hpp).
 
 MAX_TAG_NAME = 64        # kMaxTagName (bytes)
 MAX_FOREIGN_DEPTH = 256  # kMaxForeignDepth
@@ -145,7 +145,7 @@ def cut_name(name):
 
 
 class Approx:
-    """foreign_ and the rules that change it, as in tokenizer.cpp."""
+    """foreign_ and the rules that change it, as in tree_rules.hpp (TreeRules)."""
 
     def __init__(self):
         self.foreign = []  # (name, svg)
