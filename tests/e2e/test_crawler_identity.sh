@@ -33,7 +33,7 @@ frontier-config -f m.db politeness.min-delay 0 > /dev/null
 echo "http://127.0.0.1:$P/" | frontier-add -q -f m.db
 crawl m.db
 [ "$(cut -f1 S/requests)" = /robots.txt ] || fail "mybot fetched more than robots.txt: $(cat S/requests)"
-cut -f2 S/requests | grep -q '^mybot/0.1.0 (+crawl-frontier; libcurl/' || fail "robots.txt not fetched as mybot: $(cat S/requests)"
+cut -f2 S/requests | grep -c >/dev/null '^mybot/0.1.0 (+crawl-frontier; libcurl/' || fail "robots.txt not fetched as mybot: $(cat S/requests)"
 jq -e -s 'all(.user_agent == "mybot")' leases_m.db.jsonl > /dev/null || fail "leases without user_agent mybot"
 [ "$(frontier-report -f m.db --json | jq .urls.blocked)" = 1 ] || fail "the seed was not blocked by robots.txt"
 echo "ok: robots.user-agent mybot: only robots.txt fetched, as mybot"

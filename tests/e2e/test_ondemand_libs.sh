@@ -12,7 +12,7 @@ for t in frontier-add frontier-lease frontier-done frontier-config frontier-budg
         exit 1
     fi
 done
-ldd "$(command -v fetch)" | grep -q libcurl || { echo "fetch does not link libcurl" >&2; exit 1; }
+ldd "$(command -v fetch)" | grep libcurl >/dev/null || { echo "fetch does not link libcurl" >&2; exit 1; }
 frontier-lease --version | grep -Eq 'libcurl [0-9]+\.[0-9]+.*libpq [0-9]+\.[0-9]+' ||
     { echo "--version does not name libcurl and libpq: $(frontier-lease --version)" >&2; exit 1; }
 
@@ -28,5 +28,5 @@ lease=$(frontier-lease -f "$F" -n 1 | python3 -c 'import json, sys; print(json.l
 printf '{"lease":"%s","url":"http://example.com/b","status":200,"links":["c/../d?x=1#frag"]}\n' "$lease" |
     frontier-done -f "$F" > done.jsonl
 grep -q '"links_added":1' done.jsonl || { cat done.jsonl >&2; exit 1; }
-frontier-lease -f "$F" -n 1 | grep -q '"url":"http://example.com/d?x=1"' ||
+frontier-lease -f "$F" -n 1 | grep >/dev/null '"url":"http://example.com/d?x=1"' ||
     { echo "the link was not resolved to http://example.com/d?x=1" >&2; exit 1; }

@@ -105,5 +105,5 @@ mkdir -p "$ROOT/out" && cp shot.png "$ROOT/out/report-html.png"   # kept to look
 [ -z "${REPORT_SHOT:-}" ] || cp shot.png "$REPORT_SHOT"
 
 # --html - writes the page to stdout.
-frontier-report -f f.db --html - | head -c 15 | grep -q '<!DOCTYPE html>' || { echo "FAIL: --html -"; exit 1; }
+frontier-report -f f.db --html - | head -c 15 | grep -c >/dev/null '<!DOCTYPE html>' || { echo "FAIL: --html -"; exit 1; }
 echo PASS
