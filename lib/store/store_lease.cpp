@@ -19,6 +19,7 @@
 #include "store/store.hpp"
 #include "store/sql_codes.hpp"
 #include "store/store_impl.hpp"
+#include "store/lease_run.hpp"
 
 namespace frontier {
 
@@ -70,15 +71,9 @@ const char* const kHeadsOfClass =
 #undef HEAD_ORDER
 #undef HEAD_DUE
 
-struct Head {
-    int64_t id = 0, hid = 0, seq = 0;
-    double rank = 0;
-    LeaseItem it;
-};
-
 // A head row whose HEAD_COLUMNS start at column c0.
-Head read_head(Stmt& st, int c0) {
-    Head h;
+LeaseHead read_head(Stmt& st, int c0) {
+    LeaseHead h;
     h.id = st.i64(c0 + kHeadId);
     h.it.url = st.str(c0 + kHeadUrl);
     h.hid = st.i64(c0 + kHeadHostId);
@@ -98,56 +93,7 @@ Head read_head(Stmt& st, int c0) {
     return h;
 }
 
-// A host's robots.txt row, as a lease reads it.
-struct RobotsRow {
-    std::string host, rules;
-    RobotsState state = RobotsState::unknown;
-    double at = 0, retry_at = 0;
-    bool outstanding = false;  // a robots.txt lease is out
-    int64_t next_seq = 0;
-};
-
 }  // namespace
-
-// One lease call: the batch's order (LeaseOrder), the queues' prefetched
-// heads, and the rows it reads and writes.
-struct Store::LeaseRun {
-    LeaseRun(Store& store, const LeaseRequest& r, const Settings& settings)
-        : st(store), m(*store.impl_), req(r), s(settings), now(r.now),
-          order(r.per_queue, r.host_discount, r.taken ? *r.taken : taken_here) {}
-
-    Store& st;
-    Impl& m;
-    const LeaseRequest& req;
-    const Settings& s;
-    const double now;
-    std::unordered_map<int64_t, int64_t> taken_here;
-    LeaseOrder order;
-    LeaseOutcome out;
-    // Prefetched heads per queue (batched reads, below); a head leaves its
-    // list once its URL is leased or ended.
-    std::unordered_map<int64_t, std::deque<Head>> heads;
-    bool class_missing = false;  // set by take(): no URL of the wanted class
-
-    void run();
-    void load_page();
-    void prefetch(const std::vector<int64_t>& qids);
-    bool activate_one();
-    void retire(int64_t qid);
-    void spent(QueueInfo& qi);
-    bool retire_over_total(const QueueInfo& qi);
-    void end_url(int64_t id, int64_t qid, UrlState state, const char* reason);
-    bool take(QueueInfo& qi, const Politeness& p, int cls);
-    std::optional<Head> next_head(QueueInfo& qi, int cls, bool& from_pre);
-    void consume(int64_t qid, int64_t url_id, bool from_pre);
-    RobotsRow robots_row(int64_t hid);
-    void lease_robots(QueueInfo& qi, const RobotsRow& r, int64_t hid);
-    void lease_url(QueueInfo& qi, Head head);
-    bool classes_added();
-    void stamp(LeaseItem& it, const QueueInfo& qi, int64_t hid);
-    void explain_nothing();
-    std::optional<double> min_of(const char* sql);
-};
 
 LeaseOutcome Store::lease(const LeaseRequest& req) {
     // Settings are read inside the write transaction: a budget edit commits
@@ -257,94 +203,12 @@ void Store::LeaseRun::prefetch(const std::vector<int64_t>& qids) {
     q.reset();
 }
 
-void Store::LeaseRun::retire(int64_t qid) {
-    int64_t seq = m.meta_next("fifo_seq");
-    m.q("UPDATE queues SET state = " SQL_QUEUE_RETIRED ", retired_seq = ?, inactive_seq = NULL, sched = " SQL_SCHED_IDLE " WHERE id = ?")
-        .bind(1, seq).bind(2, qid).exec();
-    m.count("queues_retired", 1);
-}
-
-// The next queue of the inactive FIFO becomes active (or retires, over its
-// budget); false when none is inactive.
-bool Store::LeaseRun::activate_one() {
-    Stmt& q = m.q("SELECT id, key, total_spend FROM queues WHERE state = " SQL_QUEUE_INACTIVE " ORDER BY inactive_seq LIMIT 1");
-    if (!q.step()) {
-        q.reset();
-        return false;
-    }
-    int64_t qid = q.i64(0);
-    std::string key = q.str(1);
-    int64_t spend = q.i64(2);
-    q.reset();
-    BudgetLimits b = m.budget_for(key);
-    if (activation(spend, b.replenish, b.total) == Activation::retire) {
-        retire(qid);
-        return true;
-    }
-    m.q("UPDATE queues SET state = " SQL_QUEUE_ACTIVE ", inactive_seq = NULL, session_balance = ? WHERE id = ?")
-        .bind(1, b.replenish).bind(2, qid).exec();
-    QueueInfo qi = m.queue(qid);
-    if (m.reschedule(qi) == QueueSched::ready && qi.best) order.activated(qid, *qi.best, qi.served);
-    return true;
-}
-
-// After spending on a queue: retire over total budget, rotate out when the
-// session balance is spent (frontier(7), BUDGETS).
-void Store::LeaseRun::spent(QueueInfo& qi) {
-    BudgetLimits b = m.budget_for(qi.key);
-    bool others = false;
-    if (qi.session_balance <= 0 && !over_total(qi.total_spend, b.total)) {
-        Stmt& q = m.q("SELECT 1 FROM queues WHERE state = " SQL_QUEUE_INACTIVE " AND id != ? LIMIT 1");
-        q.bind(1, qi.id);
-        others = q.step();
-        q.reset();
-    }
-    switch (after_spend(qi.total_spend, qi.session_balance, b.replenish, b.total, others)) {
-        case AfterSpend::keep: break;
-        case AfterSpend::retire:
-            retire(qi.id);
-            qi.state = static_cast<int>(QueueState::retired);
-            break;
-        case AfterSpend::rotate_out: {
-            int64_t seq = m.meta_next("fifo_seq");
-            m.q("UPDATE queues SET state = " SQL_QUEUE_INACTIVE ", inactive_seq = ?, sched = " SQL_SCHED_IDLE " WHERE id = ?")
-                .bind(1, seq).bind(2, qi.id).exec();
-            qi.state = static_cast<int>(QueueState::inactive);
-            break;
-        }
-        case AfterSpend::refill:
-            m.q("UPDATE queues SET session_balance = ? WHERE id = ?").bind(1, b.replenish).bind(2, qi.id).exec();
-            qi.session_balance = b.replenish;
-            break;
-    }
-}
-
-// Checked at the front of the ready list, before leasing: a total budget
-// lowered mid-crawl, or reached through error penalties, retires the queue
-// before it spends more (frontier(7), BUDGETS).
-bool Store::LeaseRun::retire_over_total(const QueueInfo& qi) {
-    if (!over_total(qi.total_spend, m.budget_for(qi.key).total)) return false;
-    retire(qi.id);
-    return true;
-}
-
-void Store::LeaseRun::end_url(int64_t id, int64_t qid, UrlState state, const char* reason) {
-    m.q("UPDATE urls SET state = ?, reason = ? WHERE id = ?")
-        .bind(1, static_cast<int>(state)).bind(2, reason).bind(3, id).exec();
-    if (state == UrlState::blocked)
-        m.q("UPDATE queues SET queued = queued - 1, blocked = blocked + 1 WHERE id = ?").bind(1, qid).exec();
-    else
-        m.q("UPDATE queues SET queued = queued - 1, failed = failed + 1 WHERE id = ?").bind(1, qid).exec();
-    m.count("queued", -1);
-    m.count(url_state_name(state), 1);
-}
-
 // The queue's next due URL: its prefetched head, or read now. `cls` >= 0:
 // only a URL of that class (alternation), read apart from the prefetched
 // heads (which are of every class). None: the queue has no such URL (when
 // it has none at all, it is rescheduled; when only the class is missing,
 // class_missing is set and nothing changes).
-std::optional<Head> Store::LeaseRun::next_head(QueueInfo& qi, int cls, bool& from_pre) {
+std::optional<LeaseHead> Store::LeaseRun::next_head(QueueInfo& qi, int cls, bool& from_pre) {
     auto pre = heads.find(qi.id);
     from_pre = cls < 0 && pre != heads.end() && !pre->second.empty();
     if (from_pre) return pre->second.front();
@@ -362,7 +226,7 @@ std::optional<Head> Store::LeaseRun::next_head(QueueInfo& qi, int cls, bool& fro
         m.reschedule(qi.id);
         return std::nullopt;
     }
-    Head h = read_head(q, 0);
+    LeaseHead h = read_head(q, 0);
     q.reset();
     return h;
 }
@@ -386,12 +250,12 @@ void Store::LeaseRun::consume(int64_t qid, int64_t url_id, bool from_pre) {
 
 // The host's robots.txt state; its seed flag comes with it (the address
 // kinds of the leased URL need it, and this row is read anyway).
-RobotsRow Store::LeaseRun::robots_row(int64_t hid) {
+LeaseRobotsRow Store::LeaseRun::robots_row(int64_t hid) {
     Stmt& h = m.q("SELECT name, robots_state, robots_rules, robots_at, robots_retry_at, "
                   "robots_lease_expires, robots_lease_seq, seed FROM hosts WHERE id = ?");
     h.bind(1, hid);
     h.step();
-    RobotsRow r;
+    LeaseRobotsRow r;
     r.host = h.str(0);
     r.state = static_cast<RobotsState>(h.i64(1));
     r.rules = h.str(2);
@@ -421,10 +285,10 @@ bool Store::LeaseRun::take(QueueInfo& qi, const Politeness& p, int cls) {
     class_missing = false;
     for (;;) {
         bool from_pre = false;
-        std::optional<Head> head = next_head(qi, cls, from_pre);
+        std::optional<LeaseHead> head = next_head(qi, cls, from_pre);
         if (!head) return false;
         if (p.robots_enabled) {
-            RobotsRow r = robots_row(head->hid);
+            LeaseRobotsRow r = robots_row(head->hid);
             RobotsStep step = robots_step(r.state, r.at, r.retry_at, r.outstanding, now);
             if (step == RobotsStep::wait_lease) return false;
             if (step == RobotsStep::fetch_robots) {
@@ -454,7 +318,7 @@ bool Store::LeaseRun::take(QueueInfo& qi, const Politeness& p, int cls) {
 }
 
 // Leases the host's robots.txt, the prerequisite of its URLs.
-void Store::LeaseRun::lease_robots(QueueInfo& qi, const RobotsRow& r, int64_t hid) {
+void Store::LeaseRun::lease_robots(QueueInfo& qi, const LeaseRobotsRow& r, int64_t hid) {
     LeaseItem it;
     it.url = r.host + "/robots.txt";
     it.robots = true;
@@ -471,7 +335,7 @@ void Store::LeaseRun::lease_robots(QueueInfo& qi, const RobotsRow& r, int64_t hi
     out.items.push_back(std::move(it));
 }
 
-void Store::LeaseRun::lease_url(QueueInfo& qi, Head head) {
+void Store::LeaseRun::lease_url(QueueInfo& qi, LeaseHead head) {
     LeaseItem& it = head.it;
     it.lease = format_lease(head.id, head.seq);
     stamp(it, qi, head.hid);
@@ -499,55 +363,6 @@ void Store::LeaseRun::lease_url(QueueInfo& qi, Head head) {
     m.count("leases", 1);
     spent(qi);
     out.items.push_back(std::move(it));
-}
-
-// The heatmap counters (heat:DISCOVERY<TAB>TYPE) say which types were ever
-// added: a crawl of one class neither keeps the run nor looks for the
-// other class.
-bool Store::LeaseRun::classes_added() {
-    bool seen[2] = {false, false};
-    Stmt& q = m.q("SELECT name FROM counters WHERE name >= 'heat:' AND name < 'heat;' AND n > 0");
-    while (q.step()) {
-        std::string_view name = q.text(0);
-        auto tab = name.find('\t');
-        std::string_view type = tab == std::string_view::npos ? std::string_view() : name.substr(tab + 1);
-        seen[url_class(type) == "acquisition" ? 1 : 0] = true;
-    }
-    q.reset();
-    return seen[0] && seen[1];
-}
-
-std::optional<double> Store::LeaseRun::min_of(const char* sql) {
-    Stmt& q = m.q(sql);
-    std::optional<double> v;
-    if (q.step() && !q.is_null(0)) v = q.dbl(0);
-    q.reset();
-    return v;
-}
-
-// Nothing leased: why (frontier-lease(1), EXIT STATUS), and when the next
-// URL comes due.
-void Store::LeaseRun::explain_nothing() {
-    Stmt& rq = m.q("SELECT coalesce(sum(queued), 0) FROM queues WHERE state >= " SQL_QUEUE_RETIRED);
-    rq.step();
-    int64_t retired_queued = rq.i64(0);
-    rq.reset();
-    out.status = empty_lease_status(st.count("queued") - retired_queued + out.in_flight, retired_queued);
-    if (out.status != LeaseStatus::not_ready) {
-        out.retired_urls = retired_queued;
-        out.next_due = min_of("SELECT min(due_at) FROM urls WHERE due_at IS NOT NULL");
-        return;
-    }
-    auto earliest = [](std::optional<double> a, std::optional<double> b) {
-        if (!a) return b;
-        if (!b) return a;
-        return std::optional<double>(std::min(*a, *b));
-    };
-    std::optional<double> next = min_of("SELECT min(wake_at) FROM queues WHERE sched = " SQL_SCHED_SLEEPING);
-    next = earliest(next, min_of("SELECT min(due_at) FROM urls WHERE due_at IS NOT NULL AND state = " SQL_URL_QUEUED));
-    next = earliest(next, min_of("SELECT min(lease_expires) FROM urls WHERE state = " SQL_URL_LEASED));
-    next = earliest(next, min_of("SELECT min(robots_lease_expires) FROM hosts WHERE robots_lease_expires IS NOT NULL"));
-    out.next_due = next;
 }
 
 }  // namespace frontier

@@ -1,0 +1,75 @@
+// Private to lib/store/: one lease call (Store::lease), its state and
+// steps. Taking URLs is in store_lease.cpp; budgets, queue rotation and why
+// nothing was leased in store_lease_queues.cpp.
+#pragma once
+
+#include <deque>
+#include <optional>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+#include "policy/lease_order.hpp"
+#include "policy/lease_policy.hpp"
+#include "store/store.hpp"
+#include "store/store_impl.hpp"
+
+namespace frontier {
+
+// A queue's next URL as read for leasing.
+struct LeaseHead {
+    int64_t id = 0, hid = 0, seq = 0;
+    double rank = 0;
+    LeaseItem it;
+};
+
+// A host's robots.txt row, as a lease reads it.
+struct LeaseRobotsRow {
+    std::string host, rules;
+    RobotsState state = RobotsState::unknown;
+    double at = 0, retry_at = 0;
+    bool outstanding = false;  // a robots.txt lease is out
+    int64_t next_seq = 0;
+};
+
+// One lease call: the batch's order (LeaseOrder), the queues' prefetched
+// heads, and the rows it reads and writes.
+struct Store::LeaseRun {
+    LeaseRun(Store& store, const LeaseRequest& r, const Settings& settings)
+        : st(store), m(*store.impl_), req(r), s(settings), now(r.now),
+          order(r.per_queue, r.host_discount, r.taken ? *r.taken : taken_here) {}
+
+    Store& st;
+    Impl& m;
+    const LeaseRequest& req;
+    const Settings& s;
+    const double now;
+    std::unordered_map<int64_t, int64_t> taken_here;
+    LeaseOrder order;
+    LeaseOutcome out;
+    // Prefetched heads per queue (batched reads, below); a head leaves its
+    // list once its URL is leased or ended.
+    std::unordered_map<int64_t, std::deque<LeaseHead>> heads;
+    bool class_missing = false;  // set by take(): no URL of the wanted class
+
+    void run();
+    void load_page();
+    void prefetch(const std::vector<int64_t>& qids);
+    bool activate_one();
+    void retire(int64_t qid);
+    void spent(QueueInfo& qi);
+    bool retire_over_total(const QueueInfo& qi);
+    void end_url(int64_t id, int64_t qid, UrlState state, const char* reason);
+    bool take(QueueInfo& qi, const Politeness& p, int cls);
+    std::optional<LeaseHead> next_head(QueueInfo& qi, int cls, bool& from_pre);
+    void consume(int64_t qid, int64_t url_id, bool from_pre);
+    LeaseRobotsRow robots_row(int64_t hid);
+    void lease_robots(QueueInfo& qi, const LeaseRobotsRow& r, int64_t hid);
+    void lease_url(QueueInfo& qi, LeaseHead head);
+    bool classes_added();
+    void stamp(LeaseItem& it, const QueueInfo& qi, int64_t hid);
+    void explain_nothing();
+    std::optional<double> min_of(const char* sql);
+};
+
+}  // namespace frontier

@@ -1,0 +1,142 @@
+// Store::lease's queue bookkeeping: budgets and rotation (frontier(7),
+// BUDGETS; the decisions are lib/policy/lease_policy), URLs ended while
+// leasing, the class alternation's inputs, and what a lease call that
+// leased nothing says (frontier-lease(1), EXIT STATUS).
+#include "policy/priority.hpp"
+#include "store/lease_run.hpp"
+#include "store/sql_codes.hpp"
+
+namespace frontier {
+
+void Store::LeaseRun::retire(int64_t qid) {
+    int64_t seq = m.meta_next("fifo_seq");
+    m.q("UPDATE queues SET state = " SQL_QUEUE_RETIRED ", retired_seq = ?, inactive_seq = NULL, sched = " SQL_SCHED_IDLE " WHERE id = ?")
+        .bind(1, seq).bind(2, qid).exec();
+    m.count("queues_retired", 1);
+}
+
+// The next queue of the inactive FIFO becomes active (or retires, over its
+// budget); false when none is inactive.
+bool Store::LeaseRun::activate_one() {
+    Stmt& q = m.q("SELECT id, key, total_spend FROM queues WHERE state = " SQL_QUEUE_INACTIVE " ORDER BY inactive_seq LIMIT 1");
+    if (!q.step()) {
+        q.reset();
+        return false;
+    }
+    int64_t qid = q.i64(0);
+    std::string key = q.str(1);
+    int64_t spend = q.i64(2);
+    q.reset();
+    BudgetLimits b = m.budget_for(key);
+    if (activation(spend, b.replenish, b.total) == Activation::retire) {
+        retire(qid);
+        return true;
+    }
+    m.q("UPDATE queues SET state = " SQL_QUEUE_ACTIVE ", inactive_seq = NULL, session_balance = ? WHERE id = ?")
+        .bind(1, b.replenish).bind(2, qid).exec();
+    QueueInfo qi = m.queue(qid);
+    if (m.reschedule(qi) == QueueSched::ready && qi.best) order.activated(qid, *qi.best, qi.served);
+    return true;
+}
+
+// After spending on a queue: retire over total budget, rotate out when the
+// session balance is spent (frontier(7), BUDGETS).
+void Store::LeaseRun::spent(QueueInfo& qi) {
+    BudgetLimits b = m.budget_for(qi.key);
+    bool others = false;
+    if (qi.session_balance <= 0 && !over_total(qi.total_spend, b.total)) {
+        Stmt& q = m.q("SELECT 1 FROM queues WHERE state = " SQL_QUEUE_INACTIVE " AND id != ? LIMIT 1");
+        q.bind(1, qi.id);
+        others = q.step();
+        q.reset();
+    }
+    switch (after_spend(qi.total_spend, qi.session_balance, b.replenish, b.total, others)) {
+        case AfterSpend::keep: break;
+        case AfterSpend::retire:
+            retire(qi.id);
+            qi.state = static_cast<int>(QueueState::retired);
+            break;
+        case AfterSpend::rotate_out: {
+            int64_t seq = m.meta_next("fifo_seq");
+            m.q("UPDATE queues SET state = " SQL_QUEUE_INACTIVE ", inactive_seq = ?, sched = " SQL_SCHED_IDLE " WHERE id = ?")
+                .bind(1, seq).bind(2, qi.id).exec();
+            qi.state = static_cast<int>(QueueState::inactive);
+            break;
+        }
+        case AfterSpend::refill:
+            m.q("UPDATE queues SET session_balance = ? WHERE id = ?").bind(1, b.replenish).bind(2, qi.id).exec();
+            qi.session_balance = b.replenish;
+            break;
+    }
+}
+
+// Checked at the front of the ready list, before leasing: a total budget
+// lowered mid-crawl, or reached through error penalties, retires the queue
+// before it spends more (frontier(7), BUDGETS).
+bool Store::LeaseRun::retire_over_total(const QueueInfo& qi) {
+    if (!over_total(qi.total_spend, m.budget_for(qi.key).total)) return false;
+    retire(qi.id);
+    return true;
+}
+
+void Store::LeaseRun::end_url(int64_t id, int64_t qid, UrlState state, const char* reason) {
+    m.q("UPDATE urls SET state = ?, reason = ? WHERE id = ?")
+        .bind(1, static_cast<int>(state)).bind(2, reason).bind(3, id).exec();
+    if (state == UrlState::blocked)
+        m.q("UPDATE queues SET queued = queued - 1, blocked = blocked + 1 WHERE id = ?").bind(1, qid).exec();
+    else
+        m.q("UPDATE queues SET queued = queued - 1, failed = failed + 1 WHERE id = ?").bind(1, qid).exec();
+    m.count("queued", -1);
+    m.count(url_state_name(state), 1);
+}
+
+// The heatmap counters (heat:DISCOVERY<TAB>TYPE) say which types were ever
+// added: a crawl of one class neither keeps the run nor looks for the
+// other class.
+bool Store::LeaseRun::classes_added() {
+    bool seen[2] = {false, false};
+    Stmt& q = m.q("SELECT name FROM counters WHERE name >= 'heat:' AND name < 'heat;' AND n > 0");
+    while (q.step()) {
+        std::string_view name = q.text(0);
+        auto tab = name.find('\t');
+        std::string_view type = tab == std::string_view::npos ? std::string_view() : name.substr(tab + 1);
+        seen[url_class(type) == "acquisition" ? 1 : 0] = true;
+    }
+    q.reset();
+    return seen[0] && seen[1];
+}
+
+std::optional<double> Store::LeaseRun::min_of(const char* sql) {
+    Stmt& q = m.q(sql);
+    std::optional<double> v;
+    if (q.step() && !q.is_null(0)) v = q.dbl(0);
+    q.reset();
+    return v;
+}
+
+// Nothing leased: why (frontier-lease(1), EXIT STATUS), and when the next
+// URL comes due.
+void Store::LeaseRun::explain_nothing() {
+    Stmt& rq = m.q("SELECT coalesce(sum(queued), 0) FROM queues WHERE state >= " SQL_QUEUE_RETIRED);
+    rq.step();
+    int64_t retired_queued = rq.i64(0);
+    rq.reset();
+    out.status = empty_lease_status(st.count("queued") - retired_queued + out.in_flight, retired_queued);
+    if (out.status != LeaseStatus::not_ready) {
+        out.retired_urls = retired_queued;
+        out.next_due = min_of("SELECT min(due_at) FROM urls WHERE due_at IS NOT NULL");
+        return;
+    }
+    auto earliest = [](std::optional<double> a, std::optional<double> b) {
+        if (!a) return b;
+        if (!b) return a;
+        return std::optional<double>(std::min(*a, *b));
+    };
+    std::optional<double> next = min_of("SELECT min(wake_at) FROM queues WHERE sched = " SQL_SCHED_SLEEPING);
+    next = earliest(next, min_of("SELECT min(due_at) FROM urls WHERE due_at IS NOT NULL AND state = " SQL_URL_QUEUED));
+    next = earliest(next, min_of("SELECT min(lease_expires) FROM urls WHERE state = " SQL_URL_LEASED));
+    next = earliest(next, min_of("SELECT min(robots_lease_expires) FROM hosts WHERE robots_lease_expires IS NOT NULL"));
+    out.next_due = next;
+}
+
+}  // namespace frontier

@@ -1,0 +1,237 @@
+// Store: the settings and budget overrides as stored, and the budget rule
+// the lease decisions use (frontier(7), SETTINGS, BUDGETS).
+#include <algorithm>
+#include <limits>
+
+#include "core/error.hpp"
+#include "store/sql_codes.hpp"
+#include "store/store.hpp"
+#include "store/store_impl.hpp"
+
+namespace frontier {
+
+namespace {
+// Marks a budget field an override does not set (see load_budgets).
+constexpr int64_t kUnsetBudget = std::numeric_limits<int64_t>::min();
+}  // namespace
+
+// ---------------------------------------------------------------- settings
+
+bool Store::refresh_settings() {
+    Stmt& st = impl_->q("SELECT value FROM meta WHERE key = 'settings_version'");
+    int64_t v = st.step() ? st.i64(0) : 0;
+    st.reset();  // never leave a read transaction open: it would pin the WAL
+    if (v == impl_->settings_version && impl_->settings) return false;
+    impl_->settings = build_settings(setting_values(), domain_setting_values());
+    impl_->settings_version = v;
+    impl_->load_budgets();
+    ++settings_generation_;
+    return true;
+}
+
+const Settings& Store::settings() {
+    if (!impl_->settings) refresh_settings();
+    return *impl_->settings;
+}
+
+std::map<std::string, std::string> Store::setting_values() {
+    std::map<std::string, std::string> m;
+    Stmt& st = impl_->q("SELECT key, value FROM settings");
+    while (st.step()) m[st.str(0)] = st.str(1);
+    return m;
+}
+
+std::map<std::string, std::map<std::string, std::string>> Store::domain_setting_values() {
+    std::map<std::string, std::map<std::string, std::string>> m;
+    Stmt& st = impl_->q("SELECT domain, key, value FROM domain_settings");
+    while (st.step()) m[st.str(0)][st.str(1)] = st.str(2);
+    return m;
+}
+
+void Store::Impl::load_budgets() {
+    budget_domain.clear();
+    budget_queue.clear();
+    // Fields an override leaves unset hold kUnsetBudget; budget_for() fills
+    // them from the next less specific override, then the global settings.
+    Stmt& st = q("SELECT scope, name, replenish, total FROM queue_budgets");
+    while (st.step()) {
+        auto& map = st.text(0) == "queue" ? budget_queue : budget_domain;
+        BudgetLimits b{kUnsetBudget, kUnsetBudget};
+        if (!st.is_null(2)) b.replenish = st.i64(2);
+        if (!st.is_null(3)) b.total = st.i64(3);
+        map[st.str(1)] = b;
+    }
+    // Domain-scoped settings of budget.* (frontier-config --domain) count as overrides too.
+    Stmt& ds = q("SELECT domain, key, value FROM domain_settings WHERE key IN ('budget.replenish', 'budget.total')");
+    while (ds.step()) {
+        auto it = budget_domain.try_emplace(ds.str(0), BudgetLimits{kUnsetBudget, kUnsetBudget}).first;
+        int64_t v = std::stoll(ds.str(2));
+        if (ds.text(1) == "budget.replenish") it->second.replenish = v;
+        else it->second.total = v;
+    }
+}
+
+// The most specific value wins, field by field: the queue's own override,
+// then the override of its host, then of each parent domain, then the global
+// setting. (A queue override of `total` alone keeps a domain's `replenish`.)
+BudgetLimits Store::Impl::budget_for(const std::string& queue_key) {
+    const Settings& s = *settings;
+    BudgetLimits r{kUnsetBudget, kUnsetBudget};
+    auto fill = [&r](const BudgetLimits& o) {
+        if (r.replenish == kUnsetBudget) r.replenish = o.replenish;
+        if (r.total == kUnsetBudget) r.total = o.total;
+    };
+    if (auto it = budget_queue.find(queue_key); it != budget_queue.end()) fill(it->second);
+    if (!budget_domain.empty()) {
+        std::string_view h = queue_key;
+        if (auto colon = h.rfind(':'); colon != std::string_view::npos && h.find(']') == std::string_view::npos)
+            h = h.substr(0, colon);
+        while (!h.empty() && (r.replenish == kUnsetBudget || r.total == kUnsetBudget)) {
+            if (auto it = budget_domain.find(std::string(h)); it != budget_domain.end()) fill(it->second);
+            auto dot = h.find('.');
+            if (dot == std::string_view::npos) break;
+            h = h.substr(dot + 1);
+        }
+    }
+    fill({s.replenish, s.total_budget});
+    return r;
+}
+
+void Store::Impl::requeue_capped() {
+    // A politeness change may lift an in-flight cap: queues parked at their
+    // old cap go back to the ready / wake indexes, and the next lease
+    // decision re-checks them against the new values.
+    q("UPDATE queues SET sched = CASE WHEN wake_at > ? THEN 1 ELSE 0 END "
+      "WHERE state = " SQL_QUEUE_ACTIVE " AND best IS NOT NULL AND sched = " SQL_SCHED_IDLE " AND in_flight > 0")
+        .bind(1, now).exec();
+}
+
+void Store::Impl::retire_all_to_inactive() {
+    // frontier(7), BUDGETS: any settings change moves retired queues (not those retired
+    // by hand) to the back of the inactive FIFO, in the order they retired.
+    std::vector<int64_t> ids;
+    Stmt& st = q("SELECT id FROM queues WHERE state = " SQL_QUEUE_RETIRED " ORDER BY retired_seq");
+    while (st.step()) ids.push_back(st.i64(0));
+    for (int64_t id : ids) {
+        int64_t seq = meta_next("fifo_seq");
+        q("UPDATE queues SET state = " SQL_QUEUE_INACTIVE ", inactive_seq = ?, retired_seq = NULL, sched = " SQL_SCHED_IDLE " WHERE id = ?")
+            .bind(1, seq).bind(2, id).exec();
+    }
+}
+
+void Store::set_setting(const std::string& key, const std::string& json) {
+    begin();
+    const SettingDef* d = find_setting(key);
+    if (d && json == d->default_json)
+        impl_->q("DELETE FROM settings WHERE key = ?").bind(1, key).exec();
+    else
+        impl_->q("INSERT INTO settings(key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value")
+            .bind(1, key).bind(2, json).exec();
+    impl_->q("UPDATE meta SET value = value + 1 WHERE key = 'settings_version'").exec();
+    impl_->retire_all_to_inactive();
+    if (key.rfind("politeness.", 0) == 0) impl_->requeue_capped();
+    commit();
+    impl_->settings.reset();
+}
+
+void Store::set_domain_setting(const std::string& domain, const std::string& key, const std::string& json) {
+    begin();
+    if (json.empty())
+        impl_->q("DELETE FROM domain_settings WHERE domain = ? AND key = ?").bind(1, domain).bind(2, key).exec();
+    else
+        impl_->q("INSERT INTO domain_settings(domain, key, value) VALUES (?, ?, ?) "
+                 "ON CONFLICT(domain, key) DO UPDATE SET value = excluded.value")
+            .bind(1, domain).bind(2, key).bind(3, json).exec();
+    impl_->q("UPDATE meta SET value = value + 1 WHERE key = 'settings_version'").exec();
+    impl_->retire_all_to_inactive();
+    if (key.rfind("politeness.", 0) == 0) impl_->requeue_capped();
+    commit();
+    impl_->settings.reset();
+}
+
+// ---------------------------------------------------------------- budgets
+
+std::vector<Store::BudgetOverride> Store::budget_overrides() {
+    std::vector<BudgetOverride> v;
+    Stmt& st = impl_->q("SELECT scope, name, replenish, total FROM queue_budgets ORDER BY scope, name");
+    while (st.step()) v.push_back({st.str(0), st.str(1), st.opt_i64(2), st.opt_i64(3)});
+    return v;
+}
+
+void Store::set_budget_override(const BudgetOverride& o) {
+    begin();
+    impl_->q("INSERT INTO queue_budgets(scope, name, replenish, total) VALUES (?, ?, ?, ?) "
+             "ON CONFLICT(scope, name) DO UPDATE SET replenish = coalesce(excluded.replenish, queue_budgets.replenish), "
+             "total = coalesce(excluded.total, queue_budgets.total)")
+        .bind(1, o.scope).bind(2, o.name).bind(3, o.replenish).bind(4, o.total).exec();
+    impl_->q("UPDATE meta SET value = value + 1 WHERE key = 'settings_version'").exec();
+    impl_->retire_all_to_inactive();
+    commit();
+    impl_->settings.reset();
+}
+
+Store::BudgetValues Store::effective_budget(const std::string& queue_key) {
+    settings();  // loads the overrides
+    BudgetLimits b = impl_->budget_for(queue_key);
+    return {b.replenish, b.total};
+}
+
+int64_t Store::queues_in_flight() {
+    Stmt& st = impl_->q("SELECT count(*) FROM queues WHERE in_flight > 0");
+    int64_t n = st.step() ? st.i64(0) : 0;
+    st.reset();
+    return n;
+}
+
+bool Store::queue_exists(const std::string& key) {
+    return impl_->find_id("SELECT id FROM queues WHERE key = ?", key).has_value();
+}
+
+bool Store::domain_has_queues(const std::string& domain) {
+    // Queue keys are lower-case host names (with a port after ':'), so
+    // matching the text is exact; '_' in LIKE is a one-character wildcard,
+    // hence the second test.
+    Stmt& st = impl_->q("SELECT key FROM queues WHERE key = ?1 OR key LIKE ?1 || ':%' OR key LIKE '%.' || ?1 "
+                        "OR key LIKE '%.' || ?1 || ':%'");
+    st.bind(1, domain);
+    bool found = false;
+    while (!found && st.step()) {
+        std::string k = st.str(0);
+        if (auto colon = k.rfind(':'); colon != std::string::npos && k.find(']') == std::string::npos) k.resize(colon);
+        found = k == domain || (k.size() > domain.size() && k.compare(k.size() - domain.size(), domain.size(), domain) == 0 &&
+                                k[k.size() - domain.size() - 1] == '.');
+    }
+    st.reset();
+    return found;
+}
+
+bool Store::retire_queue(const std::string& key) {
+    begin();
+    std::optional<int64_t> id = impl_->find_id("SELECT id FROM queues WHERE key = ?", key);
+    if (id) {
+        int64_t seq = impl_->meta_next("fifo_seq");
+        impl_->q("UPDATE queues SET state = " SQL_QUEUE_RETIRED_BY_HAND ", retired_seq = ?, inactive_seq = NULL, sched = " SQL_SCHED_IDLE " WHERE id = ?")
+            .bind(1, seq).bind(2, *id).exec();
+    }
+    commit();
+    return id.has_value();
+}
+
+int64_t Store::unretire(const std::string& key) {
+    begin();
+    std::vector<int64_t> ids;
+    Stmt& st = key.empty() ? impl_->q("SELECT id FROM queues WHERE state >= " SQL_QUEUE_RETIRED " ORDER BY retired_seq")
+                           : impl_->q("SELECT id FROM queues WHERE state >= " SQL_QUEUE_RETIRED " AND key = ?");
+    if (!key.empty()) st.bind(1, key);
+    while (st.step()) ids.push_back(st.i64(0));
+    st.reset();
+    for (int64_t id : ids) {
+        int64_t seq = impl_->meta_next("fifo_seq");
+        impl_->q("UPDATE queues SET state = " SQL_QUEUE_INACTIVE ", inactive_seq = ?, retired_seq = NULL, sched = " SQL_SCHED_IDLE " WHERE id = ?")
+            .bind(1, seq).bind(2, id).exec();
+    }
+    commit();
+    return static_cast<int64_t>(ids.size());
+}
+
+}  // namespace frontier
