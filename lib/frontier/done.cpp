@@ -1,4 +1,5 @@
 #include "frontier/done.hpp"
+#include "policy/lease_id.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -231,6 +232,18 @@ void DoneProcessor::tally_result(std::string_view result, const DoneCounts& link
     else ++tally_.rejected;
     tally_.links_added += links.links_added;
     tally_.links_rejected += links.links_rejected;
+}
+
+void DoneProcessor::prefetch(const InputLine* lines, size_t n) {
+    std::vector<int64_t> ids;
+    for (size_t i = 0; i < n; ++i) {
+        if (!lines[i].error.empty()) continue;
+        const JsonValue* l = lines[i].record.find("lease");
+        if (!l || l->kind != JsonValue::Kind::string || l->s.empty() || l->s[0] == 'r') continue;
+        int64_t id, seq;
+        if (parse_lease(l->s, id, seq) == LeaseId::ok) ids.push_back(id);
+    }
+    store_.prefetch_leases(ids);
 }
 
 std::string DoneProcessor::process(const InputLine& line, double now, bool& rejected) {

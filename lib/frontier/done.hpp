@@ -36,6 +36,11 @@ public:
     // output record's JSON text. Sets `rejected` for bad input.
     std::string process(const InputLine& line, double now, bool& rejected);
 
+    // Before process() of these lines (in the same transaction): reads the
+    // rows of their URL leases at once where a read is a round trip
+    // (Store::prefetch_leases).
+    void prefetch(const InputLine* lines, size_t n);
+
     // Totals of everything process() returned so far.
     const DoneTally& tally() const { return tally_; }
 

@@ -42,6 +42,12 @@ int days_in_month(int year, int month) {
 
 }  // namespace
 
+size_t record_bytes(const Record& r) {
+    size_t n = 0;
+    for (const JsonField& f : r.fields) n += f.key.size() + f.value.raw.size() + f.value.s.size();
+    return n;
+}
+
 const JsonValue* Record::find(std::string_view key) const {
     for (auto it = fields.rbegin(); it != fields.rend(); ++it)
         if (it->key == key) return &it->value;

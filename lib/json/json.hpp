@@ -70,6 +70,9 @@ public:
     void set_raw(std::string_view key, std::string_view json_text);
 };
 
+// About the memory a record's text takes (keys and raw values).
+size_t record_bytes(const Record& r);
+
 // Parses the JSON text of one object into `out` (fields replaced), with the
 // same value decoding as LineReader. Returns false (and leaves `out` empty)
 // when the text is not a valid JSON object.

@@ -44,11 +44,13 @@ void Store::commit() {
     db_->commit();
     in_tx_ = false;
     impl_->prefetched.clear();
+    impl_->prefetched_leases.clear();
 }
 
 void Store::rollback() {
     ++rollbacks_;
     impl_->prefetched.clear();
+    impl_->prefetched_leases.clear();
     impl_->pending_cols.clear();
     impl_->pending_rows = 0;
     impl_->url_updates.clear();

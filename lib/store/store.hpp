@@ -146,6 +146,16 @@ public:
     // transaction, with the fingerprints of the records about to be added.
     void prefetch_fingerprints(const std::vector<uint64_t>& fps);
 
+    // Reads the URL rows of these leases (the URL ids of their lease ids)
+    // in one statement, so that finish() for them asks the database nothing
+    // more (PostgreSQL; no-op on SQLite, as prefetch_fingerprints). Call
+    // inside a transaction, with the leases of the results about to be
+    // finished.
+    void prefetch_leases(const std::vector<int64_t>& url_ids);
+    // Is every read a round trip to a server (PostgreSQL)? Then tools
+    // gather records for the prefetch calls above.
+    bool reads_are_round_trips() const;
+
     // SQLite's page cache for this connection (no effect on PostgreSQL).
     void set_page_cache_mib(int mib);
 

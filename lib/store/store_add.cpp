@@ -141,6 +141,7 @@ std::optional<KnownUrl> Store::Impl::find_known(const AddRequest& r) {
 AddResult Store::Impl::add_known(const Settings& s, const AddRequest& r, const KnownUrl& k) {
     Readd d = readd(k.stored, r, s);
     if (!d.changed) return {AddStatus::duplicate, {}};
+    prefetched_leases.erase(k.id);  // read again by a result in this transaction
     if (d.recrawl_on) count("revisit:urls", 1);
     UrlState was = k.stored.state;
     if (d.state != was) {  // requeued

@@ -163,29 +163,34 @@ bool unmatched_lease(LeaseId how, const FetchFacts& f, DoneOutcome& o) {
     return false;
 }
 
-// The columns of a URL row a result needs, in the order kLeasedRow reads them.
-const char* const kLeasedRow =
-    "SELECT url, queue_id, host_id, state, lease_seq, lease_expires, due_at, depth, recrawl, retries, failures, "
-    "content_hash, interval, visits, successes, changes, last_modified, last_success, next_visit, etag, "
-    "http_last_modified, first_success, tier, tier_key FROM urls WHERE id = ?";
+// The columns of a URL row a result needs, in LeasedColumn order.
+#define LEASED_COLUMNS                                                                                           \
+    "url, queue_id, host_id, state, lease_seq, lease_expires, due_at, depth, recrawl, retries, failures, "      \
+    "content_hash, interval, visits, successes, changes, last_modified, last_success, next_visit, etag, "       \
+    "http_last_modified, first_success, tier, tier_key"
 enum LeasedColumn : int {
     kRowUrl, kRowQueueId, kRowHostId, kRowState, kRowLeaseSeq, kRowLeaseExpires, kRowDueAt, kRowDepth, kRowRecrawl,
     kRowRetries, kRowFailures, kRowContentHash, kRowInterval, kRowVisits, kRowSuccesses, kRowChanges,
     kRowLastModified, kRowLastSuccess, kRowNextVisit, kRowEtag, kRowHttpLastModified, kRowFirstSuccess, kRowTier,
-    kRowTierKey,
+    kRowTierKey, kRowColumns
 };
+const char* const kLeasedRow = "SELECT " LEASED_COLUMNS " FROM urls WHERE id = ?";
+// The rows of many leases at once: one primary-key probe per id (a LATERAL
+// subquery that OFFSET 0 keeps apart), the id after the row's columns.
+const char* const kLeasedRows = "SELECT u.* FROM unnest(CAST(? AS bigint[])) AS k(id), LATERAL (SELECT " LEASED_COLUMNS
+                                ", id FROM urls WHERE urls.id = k.id OFFSET 0) AS u";
+#undef LEASED_COLUMNS
 
-std::optional<LeasedRow> read_leased_row(Stmt& st, int64_t seq) {
-    if (!st.step()) return std::nullopt;
+// The row at the statement's current step.
+LeasedRow read_leased_row(Stmt& st) {
     LeasedRow r;
     r.url = st.str(kRowUrl);
     r.queue_id = st.i64(kRowQueueId);
     r.host_id = st.i64(kRowHostId);
-    int64_t state = st.i64(kRowState);
-    bool same_lease = st.i64(kRowLeaseSeq) == seq;
-    r.leased = state == static_cast<int>(UrlState::leased) && same_lease;
-    r.late = state == static_cast<int>(UrlState::queued) && same_lease && !st.is_null(kRowLeaseExpires) &&
-             st.is_null(kRowDueAt);
+    r.state = st.i64(kRowState);
+    r.lease_seq = st.i64(kRowLeaseSeq);
+    r.expiry_set = !st.is_null(kRowLeaseExpires);
+    r.due_set = !st.is_null(kRowDueAt);
     r.depth = st.i64(kRowDepth);
     UrlHistory& h = r.history;
     h.recrawl = st.i64(kRowRecrawl) != 0;
@@ -254,20 +259,49 @@ DoneOutcome Store::finish(const FetchFacts& f, double now) {
     } else if (!m.leased_by_url(s, f, o, id, seq)) {
         return o;
     }
-    m.settle_url(id);  // a repeated result in this transaction reads the row as updated
-    Stmt& st = m.q(kLeasedRow);
-    st.bind(1, id);
-    std::optional<LeasedRow> row = read_leased_row(st, seq);
-    st.reset();
+    std::optional<LeasedRow> row = m.leased_row(id);
     if (!row) {
         o.url = f.url;
         return o;
     }
     o.url = row->url;
-    if (!row->leased && !row->late) return o;
+    if (!row->leased(seq) && !row->late(seq)) return o;
     o.depth = row->depth;
     m.finish_url(s, f, now, id, *row, o);
     return o;
+}
+
+// The row of a URL lease: prefetched (Store::prefetch_leases), or read now.
+std::optional<LeasedRow> Store::Impl::leased_row(int64_t id) {
+    if (auto pre = prefetched_leases.find(id); pre != prefetched_leases.end()) {
+        // Used once: a repeated result in this transaction reads the row as updated.
+        std::optional<LeasedRow> row = std::move(pre->second);
+        prefetched_leases.erase(pre);
+        return row;
+    }
+    settle_url(id);  // a repeated result in this transaction reads the row as updated
+    Stmt& st = q(kLeasedRow);
+    st.bind(1, id);
+    std::optional<LeasedRow> row;
+    if (st.step()) row = read_leased_row(st);
+    st.reset();
+    return row;
+}
+
+bool Store::reads_are_round_trips() const { return db_->statements_are_round_trips(); }
+
+void Store::prefetch_leases(const std::vector<int64_t>& url_ids) {
+    Impl& m = *impl_;
+    if (!db_->statements_are_round_trips() || url_ids.empty()) return;
+    PgArray arr;
+    for (int64_t id : url_ids) {
+        arr.add(id);
+        m.prefetched_leases.try_emplace(id);  // none stored: no such row
+    }
+    Stmt& st = m.q(kLeasedRows);
+    st.bind(1, arr.str());
+    while (st.step()) m.prefetched_leases[st.i64(kRowColumns)] = read_leased_row(st);
+    st.reset();
 }
 
 // A result without a lease id: the URL's row while it is leased, found by
@@ -351,7 +385,8 @@ void Store::Impl::finish_robots(const Settings& s, const FetchFacts& f, double n
 void Store::Impl::finish_url(const Settings& s, const FetchFacts& f, double now, int64_t id, const LeasedRow& row,
                              DoneOutcome& o) {
     const UrlHistory& h = row.history;
-    if (row.leased) {
+    const bool leased = row.state == static_cast<int>(UrlState::leased);
+    if (leased) {
         count("leased", -1);
     } else {  // the expired lease had put it back in the queue
         count("queued", -1);
@@ -371,7 +406,7 @@ void Store::Impl::finish_url(const Settings& s, const FetchFacts& f, double now,
     // (url_updates.hpp); a late result's row is back in the next-URL index,
     // so it is written now. Where a statement is a round trip (PostgreSQL)
     // an update costs that, not a page, and is written now too.
-    if (row.leased && !db.statements_are_round_trips()) {
+    if (leased && !db.statements_are_round_trips()) {
         url_updates.add(u);
         if (url_updates.full()) flush_url_updates();
     } else {

@@ -61,9 +61,15 @@ struct KnownUrl {
 struct LeasedRow {
     std::string url;
     int64_t queue_id = 0, host_id = 0, depth = 0;
-    bool leased = false;  // leased under this lease
-    bool late = false;    // back in its queue (the lease expired) and not yet leased again
+    int64_t state = 0, lease_seq = 0;
+    bool expiry_set = false, due_set = false;  // lease_expires, due_at not NULL
     UrlHistory history;
+    // Leased under the lease with this sequence number.
+    bool leased(int64_t seq) const { return state == static_cast<int>(UrlState::leased) && lease_seq == seq; }
+    // Back in its queue (that lease expired) and not leased again since.
+    bool late(int64_t seq) const {
+        return state == static_cast<int>(UrlState::queued) && lease_seq == seq && expiry_set && !due_set;
+    }
 };
 
 struct Store::Impl {
@@ -141,6 +147,11 @@ struct Store::Impl {
     AddResult add_known(const Settings& s, const AddRequest& r, const KnownUrl& k);
     void add_new(const Settings& s, const AddRequest& r);
     // Store::finish's parts (lib/store/store_done.cpp).
+    std::optional<LeasedRow> leased_row(int64_t id);
+    // Rows read ahead by Store::prefetch_leases, by URL id (none: no such
+    // row); each is used once, and dropped when the row is written
+    // otherwise (add_known). Cleared at commit and rollback.
+    std::unordered_map<int64_t, std::optional<LeasedRow>> prefetched_leases;
     bool leased_by_url(const Settings& s, const FetchFacts& f, DoneOutcome& o, int64_t& id, int64_t& seq);
     void finish_robots(const Settings& s, const FetchFacts& f, double now, DoneOutcome& o);
     void finish_url(const Settings& s, const FetchFacts& f, double now, int64_t id, const LeasedRow& row,
