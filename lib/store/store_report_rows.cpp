@@ -140,6 +140,28 @@ QueueRow read_queue_row(const Stmt& st, double now) {
     return r;
 }
 
+// The last result of a listed URL: its status (none without a response),
+// error class and reason.
+template <class Row, class C>
+void read_outcome(Row& r, const SqlRow<C>& u) {
+    r.status = u.opt_i64(C::status);
+    if (r.status && *r.status <= 0) r.status.reset();  // no response
+    if (!u.is_null(C::error_class)) r.error_class = u.str(C::error_class);
+    if (!u.is_null(C::reason)) r.reason = u.str(C::reason);
+}
+
+// A list of URLs (?1 is the limit), read in one snapshot, each row named by
+// the columns `C` handed to `read`.
+template <class C, class F>
+void for_each_listed(Store& store, const std::string& sql, int64_t limit, F&& read) {
+    Db& db = store.db();
+    ReadSnapshot snapshot(db);
+    Stmt st = db.prepare(sql);
+    ResetOnExit guard{st};
+    st.bind(1, limit);
+    for (SqlRow<C> u(st); st.step();) read(u);
+}
+
 }  // namespace
 
 #define SEED_COLUMNS(X)                                                                                \
@@ -149,28 +171,20 @@ enum class SeedCol { SEED_COLUMNS(SQL_COLUMN_NAME) };
 
 void for_each_seed(Store& store, int64_t limit, const std::function<void(const SeedRow&)>& row) {
     using C = SeedCol;
-    Db& db = store.db();
-    ReadSnapshot snapshot(db);
-    Stmt st = db.prepare(
-        "SELECT " + sql_column_list({SEED_COLUMNS(SQL_COLUMN_EXPR)}) + " FROM urls u "
+    std::string sql = "SELECT " + sql_column_list({SEED_COLUMNS(SQL_COLUMN_EXPR)}) + " FROM urls u "
         "JOIN queues q ON q.id = u.queue_id WHERE u.depth = 0 AND coalesce(u.discovery, '') IN ('', 'seed') "
-        "ORDER BY u.id LIMIT ?1");
-    ResetOnExit guard{st};
-    st.bind(1, limit);
-    for (SqlRow<C> u(st); st.step();) {
+        "ORDER BY u.id LIMIT ?1";
+    for_each_listed<C>(store, sql, limit, [&](const SqlRow<C>& u) {
         SeedRow r;
         r.id = u.i64(C::id);
         r.url = u.str(C::url);
         r.state = static_cast<UrlState>(u.i64(C::state));
-        r.status = u.opt_i64(C::status);
-        if (r.status && *r.status <= 0) r.status.reset();  // no response
-        if (!u.is_null(C::error_class)) r.error_class = u.str(C::error_class);
-        if (!u.is_null(C::reason)) r.reason = u.str(C::reason);
+        read_outcome(r, u);
         r.queue = u.str(C::queue);
         r.queue_done = u.i64(C::queue_done);
         r.queue_failed = u.i64(C::queue_failed);
         row(r);
-    }
+    });
 }
 
 #define FAILED_COLUMNS(X) \
@@ -180,25 +194,17 @@ enum class FailedCol { FAILED_COLUMNS(SQL_COLUMN_NAME) };
 
 void for_each_failed_url(Store& store, int64_t limit, const std::function<void(const FailedUrl&)>& row) {
     using C = FailedCol;
-    Db& db = store.db();
-    ReadSnapshot snapshot(db);
-    Stmt st = db.prepare(
-        "SELECT " + sql_column_list({FAILED_COLUMNS(SQL_COLUMN_EXPR)}) + " FROM urls u "
+    std::string sql = "SELECT " + sql_column_list({FAILED_COLUMNS(SQL_COLUMN_EXPR)}) + " FROM urls u "
         "JOIN queues q ON q.id = u.queue_id WHERE u.state = " SQL_URL_FAILED
-        " ORDER BY u.fetched_at DESC NULLS LAST, u.id DESC LIMIT ?1");
-    ResetOnExit guard{st};
-    st.bind(1, limit);
-    for (SqlRow<C> u(st); st.step();) {
+        " ORDER BY u.fetched_at DESC NULLS LAST, u.id DESC LIMIT ?1";
+    for_each_listed<C>(store, sql, limit, [&](const SqlRow<C>& u) {
         FailedUrl r;
         r.url = u.str(C::url);
         r.queue = u.str(C::queue);
-        r.status = u.opt_i64(C::status);
-        if (r.status && *r.status <= 0) r.status.reset();  // no response
-        if (!u.is_null(C::error_class)) r.error_class = u.str(C::error_class);
-        if (!u.is_null(C::reason)) r.reason = u.str(C::reason);
+        read_outcome(r, u);
         r.fetched_at = u.opt_dbl(C::fetched_at);
         row(r);
-    }
+    });
 }
 
 void for_each_queue(Store& store, const QueueQuery& q, double now, const std::function<void(const QueueRow&)>& row) {
