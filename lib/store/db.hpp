@@ -13,6 +13,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "core/error.hpp"
 
@@ -122,6 +123,69 @@ public:
     virtual int64_t data_version() = 0;
     // The backend's own integrity check ("" when none or all is well).
     virtual std::string integrity_problems() = 0;
+
+    // Dialect operations used by check/report/export/schema
+    // (lib/store/store_check.cpp, store_report*.cpp, store_export.cpp,
+    // store_import.cpp, schema.cpp): what the two backends do differently,
+    // named by what it does.
+
+    // One read snapshot for a part of a report made of several statements:
+    // PostgreSQL opens a read-only transaction, end_snapshot() ends it.
+    // SQLite: nothing (each statement reads from a snapshot of its own).
+    virtual void begin_snapshot() = 0;
+    virtual void end_snapshot() noexcept = 0;
+    // Before statements that sort or group the whole URL table: sorts go to
+    // temporary files and the page cache (and SQLite's sorter, which takes
+    // up to the cache's size) shrinks to 16 MiB, so memory stays flat on a
+    // large frontier; end_large_sorts() brings back the connection's usual
+    // settings. PostgreSQL bounds its sorts itself: nothing.
+    virtual void prepare_for_large_sorts() = 0;
+    virtual void end_large_sorts() = 0;
+    // The last id the identity sequence of `table`.id handed out (0 when
+    // none yet); nullopt when the backend numbers new rows past the largest
+    // stored id by itself (SQLite's rowid).
+    virtual std::optional<int64_t> id_sequence_last(std::string_view table) = 0;
+    // After rows were inserted with explicit ids: the identity sequence of
+    // `table`.id moves to its largest id, so rows added later do not take
+    // one (SQLite: nothing).
+    virtual void advance_id_sequence(std::string_view table) = 0;
+    // An INSERT of one row into `table` (`columns` in order, a parameter
+    // each) whose unique-key clash is reported by insert_or_clash(), not
+    // thrown. With a `replace_key` (a column), a row with the same key is
+    // replaced instead (never a row the backend keeps for itself: the
+    // schema version PostgreSQL stores in meta).
+    virtual Stmt prepare_insert_or_clash(std::string_view table, const std::vector<std::string_view>& columns,
+                                         std::string_view replace_key) = 0;
+    // Runs a statement of prepare_insert_or_clash(): true when the row went
+    // in; false when it clashed with a stored row, `message` then the
+    // backend's words for it (SQLite's; "" when the backend does not say,
+    // PostgreSQL). Throws DbError for anything else.
+    virtual bool insert_or_clash(Stmt& st, std::string& message) = 0;
+    // A SELECT (no parameters) whose rows are read as they are stepped, so
+    // memory stays flat whatever their number: PostgreSQL declares a cursor
+    // and fetches it in slices (inside the caller's transaction); SQLite
+    // steps a statement. Destroyed before the transaction ends.
+    virtual Stmt prepare_stream(std::string_view select) = 0;
+    // SQL giving the type of the value in `column` as text: SQLite's
+    // storage class (typeof: integer, real, text, ...) or PostgreSQL's type
+    // name (bigint, double precision, text, ...).
+    virtual std::string value_type_sql(std::string_view column) const = 0;
+    // An ORDER BY term sorting the text `column` bytewise (PostgreSQL:
+    // COLLATE "C"; SQLite sorts text bytewise already).
+    virtual std::string bytewise_order_sql(std::string_view column) const = 0;
+    // The words of the backend's data definition (lib/store/schema_def.cpp,
+    // the migrations of lib/store/schema.cpp).
+    struct Ddl {
+        const char* integer;      // an integer column: INTEGER / BIGINT
+        const char* real;         // REAL / DOUBLE PRECISION
+        const char* any;          // a column holding a value of any type: "" (SQLite: none declared) / BIGINT
+        const char* key;          // after an integer key column: " INTEGER PRIMARY KEY" / " BIGINT PRIMARY KEY"
+        const char* id_key;       // after the key column "id", numbered by the database (an identity on PostgreSQL)
+        const char* keyed_table;  // after a table keyed by other columns: " WITHOUT ROWID" (SQLite) / ""
+    };
+    virtual const Ddl& ddl() const = 0;
+    // The whole part of the non-negative number `expr`, as an integer.
+    virtual std::string whole_part_sql(std::string_view expr) const = 0;
 };
 
 class Transaction {

@@ -38,8 +38,10 @@ struct TableDef {
 // that depend on them, urls last. Thread-safe (built once).
 const std::vector<TableDef>& schema_tables();
 
-// The CREATE TABLE and CREATE INDEX statements of a new frontier, for
-// PostgreSQL (`pg`) or SQLite, without the meta rows.
-std::string create_schema_sql(bool pg);
+class Db;
+
+// The CREATE TABLE and CREATE INDEX statements of a new frontier, in the
+// words of `db`'s backend (Db::ddl), without the meta rows.
+std::string create_schema_sql(const Db& db);
 
 }  // namespace frontier

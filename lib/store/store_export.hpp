@@ -1,7 +1,7 @@
 // Moving a whole frontier between files and PostgreSQL databases, either
 // way: the storage side of
-// `frontier-export` and `frontier-import` (SQL in lib/store/store_export.cpp, part
-// of the storage module). The stream format around the rows (header and end
+// `frontier-export` and `frontier-import` (SQL in lib/store/store_export.cpp,
+// store_export_urls.cpp and store_import.cpp, part of the storage module). The stream format around the rows (header and end
 // lines) is in lib/export_format.hpp.
 //
 // A row is one JSON object per line: {"table":"urls","id":1,"fp":...}, its
@@ -103,11 +103,12 @@ public:
     // DbError for anything else (disk full, I/O, a value PostgreSQL's column
     // type cannot hold).
     std::string insert(const ImportRow& row);
-    // After the last commit: the connection's sorts (those of the
-    // check_frontier() that follows: duplicate URLs, per-depth counts) spill
-    // to temporary files instead of memory, so checking a large import
-    // stays near the page cache's size. On PostgreSQL, moves the identity
-    // sequences of queues, hosts and urls past the largest imported id.
+    // After the last commit: the connection is ready for large sorts
+    // (Db::prepare_for_large_sorts: those of the check_frontier() that
+    // follows, duplicate URLs and per-depth counts), so checking a large
+    // import stays near the page cache's size; the identity sequences of
+    // queues, hosts and urls move past the largest imported id
+    // (Db::advance_id_sequence, PostgreSQL).
     void finish();
 
 private:

@@ -11,6 +11,7 @@
 #include <cstring>
 
 #include "core/error.hpp"
+#include "store/insert_sql.hpp"
 #include "store/sqlite/wal_vfs.hpp"
 
 namespace frontier {
@@ -124,6 +125,37 @@ public:
     void set_schema_version(int v) override { exec("PRAGMA user_version = " + std::to_string(v)); }
     int64_t data_version() override;
     std::string integrity_problems() override;
+
+    // Dialect operations used by check/report/export/schema
+    void begin_snapshot() override {}
+    void end_snapshot() noexcept override {}
+    void prepare_for_large_sorts() override {
+        exec("PRAGMA temp_store=FILE");
+        set_page_cache_mib(16);
+    }
+    void end_large_sorts() override {
+        exec("PRAGMA temp_store=MEMORY");
+        set_page_cache_mib(32);
+    }
+    std::optional<int64_t> id_sequence_last(std::string_view) override { return std::nullopt; }
+    void advance_id_sequence(std::string_view) override {}
+    Stmt prepare_insert_or_clash(std::string_view table, const std::vector<std::string_view>& columns,
+                                 std::string_view replace_key) override {
+        return prepare(insert_sql(replace_key.empty() ? "INSERT" : "INSERT OR REPLACE", table, columns));
+    }
+    bool insert_or_clash(Stmt& st, std::string& message) override;
+    Stmt prepare_stream(std::string_view select) override { return prepare(select); }
+    std::string value_type_sql(std::string_view column) const override {
+        return "typeof(" + std::string(column) + ")";
+    }
+    std::string bytewise_order_sql(std::string_view column) const override { return std::string(column); }
+    const Ddl& ddl() const override {
+        static const Ddl d{"INTEGER", "REAL", "", " INTEGER PRIMARY KEY", " INTEGER PRIMARY KEY", " WITHOUT ROWID"};
+        return d;
+    }
+    std::string whole_part_sql(std::string_view expr) const override {
+        return "CAST(" + std::string(expr) + " AS INTEGER)";
+    }
 
 private:
     sqlite3* db_ = nullptr;
@@ -265,6 +297,21 @@ std::string SqliteDb::integrity_problems() {
     while (st.step())
         if (st.text(0) != "ok") problems += st.str(0) + "\n";
     return problems;
+}
+
+// A clash is a constraint error, reset and reported; anything else (I/O,
+// disk full) is thrown.
+bool SqliteDb::insert_or_clash(Stmt& st, std::string& message) {
+    try {
+        st.exec();
+    } catch (const DbError& e) {
+        bool clash = constraint_violation(e);
+        st.reset();
+        if (!clash) throw;
+        message = e.what();
+        return false;
+    }
+    return true;
 }
 
 std::unique_ptr<Db> open_sqlite(const std::string& path, bool create, bool readonly) {

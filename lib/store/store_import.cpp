@@ -1,0 +1,165 @@
+// decode_row and RowImporter (lib/store/store_export.hpp): frontier-import.
+// Part of the storage module: the tables and columns are the schema's own
+// (lib/store/schema_def.hpp).
+#include <cmath>
+#include <unordered_map>
+
+#include "store/db.hpp"
+#include "core/error.hpp"
+#include "json/json.hpp"
+#include "store/export_index.hpp"
+#include "store/store.hpp"
+#include "store/store_export.hpp"
+
+namespace frontier {
+
+namespace {
+
+using T = ColumnType;
+
+void bind_value(Stmt& st, int k, const ImportValue& v) {
+    switch (v.kind) {
+        case ImportValue::Kind::null:
+            st.bind_null(k);
+            break;
+        case ImportValue::Kind::integer:
+            st.bind(k, v.i);
+            break;
+        case ImportValue::Kind::real:
+            st.bind(k, v.d);
+            break;
+        case ImportValue::Kind::text:
+            st.bind(k, std::string_view(*v.s));
+            break;
+    }
+}
+
+// Why `row` clashed, when the backend does not say (PostgreSQL), in the
+// words SQLite uses for it ("database error: UNIQUE constraint failed:
+// queues.id"): the table's primary key and its other unique keys are looked
+// up with the row's values.
+std::string clash_detail(Db& db, const ImportRow& row) {
+    const ExportTable& t = *row.table;
+    const auto& index = table_index().columns.at(&t);
+    std::vector<const char*> keys{t.key};
+    keys.insert(keys.end(), t.unique.begin(), t.unique.end());
+    for (const char* key : keys) {
+        std::string sql = std::string("SELECT 1 FROM ") + t.name + " WHERE ", names;
+        std::vector<std::string_view> cols = key_columns(key);
+        for (size_t i = 0; i < cols.size(); ++i) {
+            sql += (i ? " AND " : "") + std::string(cols[i]) + " = ?";
+            names += (i ? ", " : "") + std::string(t.name) + "." + std::string(cols[i]);
+        }
+        Stmt st = db.prepare(sql);
+        for (size_t i = 0; i < cols.size(); ++i)
+            bind_value(st, static_cast<int>(i) + 1, row.values[index.at(cols[i])]);
+        if (st.step()) return "database error: UNIQUE constraint failed: " + names;
+    }
+    return "database error: the row clashes with a row already imported";
+}
+
+}  // namespace
+
+RowProblem decode_row(const Record& r, ImportRow& row) {
+    const TableIndex& idx = table_index();
+    const JsonValue* tv = r.find("table");
+    if (!tv || tv->kind != JsonValue::Kind::string)
+        return {tv ? "bad-field" : "missing-table", tv ? "table" : ""};
+    auto ti = idx.tables.find(tv->s);
+    if (ti == idx.tables.end()) return {"unknown-table", "table"};
+    row.table = ti->second;
+    const auto& cols = idx.columns.at(row.table);
+    row.values.assign(row.table->columns.size(), ImportValue{});
+    for (const JsonField& f : r.fields) {  // in order: a repeated key, the last wins
+        if (f.key == "table") continue;
+        auto ci = cols.find(f.key);
+        if (ci == cols.end()) return {"unknown-field", f.key};
+        const ExportColumn& c = row.table->columns[ci->second];
+        const JsonValue& v = f.value;
+        ImportValue& out = row.values[ci->second];
+        out = ImportValue{};
+        using K = JsonValue::Kind;
+        if (v.kind == K::null) continue;
+        ColumnType type = c.type;
+        if (type == T::any)
+            type = v.kind == K::string ? T::text : v.kind == K::integer ? T::integer : T::real;
+        switch (type) {
+            case T::integer:
+                if (v.kind == K::integer ||
+                    (v.kind == K::number && std::trunc(v.d) == v.d && v.d == double(v.i))) {
+                    out.kind = ImportValue::Kind::integer;
+                    out.i = v.i;
+                } else {
+                    return {"bad-field", f.key};
+                }
+                break;
+            case T::real:
+                if ((v.kind != K::integer && v.kind != K::number) || !std::isfinite(v.d))
+                    return {"bad-field", f.key};
+                out.kind = ImportValue::Kind::real;
+                out.d = v.d;
+                break;
+            default:
+                if (v.kind != K::string) return {"bad-field", f.key};
+                out.kind = ImportValue::Kind::text;
+                out.s = &v.s;
+        }
+    }
+    for (size_t i = 0; i < row.values.size(); ++i)
+        if (row.table->columns[i].not_null && row.values[i].kind == ImportValue::Kind::null) {
+            if (!row.table->columns[i].zero_when_missing) return {"missing-field", row.table->columns[i].name};
+            row.values[i].kind = ImportValue::Kind::integer;
+            row.values[i].i = 0;
+        }
+    return {};
+}
+
+struct RowImporter::Impl {
+    Store& store;
+    std::unordered_map<const ExportTable*, Stmt> inserts;
+    explicit Impl(Store& s) : store(s) {}
+};
+
+RowImporter::RowImporter(Store& store) : impl_(std::make_unique<Impl>(store)) {}
+RowImporter::~RowImporter() = default;
+
+std::vector<std::string> RowImporter::non_empty_tables() {
+    std::vector<std::string> v;
+    for (const ExportTable& t : export_tables()) {
+        if (t.name == std::string_view("meta")) continue;
+        Stmt st = impl_->store.db().prepare(std::string("SELECT count(*) FROM ") + t.name);
+        if (st.step() && st.i64(0) > 0) v.push_back(std::string(t.name) + " " + std::to_string(st.i64(0)));
+    }
+    return v;
+}
+
+void RowImporter::finish() {
+    impl_->inserts.clear();
+    Db& db = impl_->store.db();
+    db.prepare_for_large_sorts();
+    // The ids were given explicitly: move each identity sequence past the
+    // largest, so rows added later do not take an imported row's id.
+    for (const ExportTable& t : export_tables())
+        if (t.key == std::string_view("id")) db.advance_id_sequence(t.name);
+}
+
+std::string RowImporter::insert(const ImportRow& row) {
+    Db& db = impl_->store.db();
+    const ExportTable& t = *row.table;
+    auto it = impl_->inserts.find(&t);
+    if (it == impl_->inserts.end()) {
+        std::vector<std::string_view> columns;
+        for (const ExportColumn& c : t.columns) columns.push_back(c.name);
+        // A `meta` row replaces the new frontier's default.
+        std::string_view replace_key = t.name == std::string_view("meta") ? t.key : "";
+        it = impl_->inserts.emplace(&t, db.prepare_insert_or_clash(t.name, columns, replace_key)).first;
+    }
+    Stmt& st = it->second;
+    for (size_t i = 0; i < row.values.size(); ++i) bind_value(st, static_cast<int>(i) + 1, row.values[i]);
+    std::string message;
+    if (db.insert_or_clash(st, message)) return {};
+    // A clash with an imported row is that row's problem.
+    return message.empty() ? clash_detail(db, row) : message;
+}
+
+}  // namespace frontier

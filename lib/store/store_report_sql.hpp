@@ -1,0 +1,30 @@
+// What the two halves of the storage side of frontier-report share:
+// lib/store/store_report.cpp (the summary) and lib/store/store_report_rows.cpp
+// (the queue, seed and failed-URL rows). Private to lib/store/.
+#pragma once
+
+#include "report/report_data.hpp"
+#include "store/db.hpp"
+
+namespace frontier {
+
+// Resets a statement when leaving scope, so no read transaction stays open
+// (an open read would pin the WAL of a running crawl).
+struct ResetOnExit {
+    Stmt& st;
+    ~ResetOnExit() { st.reset(); }
+};
+
+// Each report part (the summary; the queue rows) is read from one snapshot
+// (Db::begin_snapshot).
+struct ReadSnapshot {
+    Db& db;
+    explicit ReadSnapshot(Db& d) : db(d) { db.begin_snapshot(); }
+    ~ReadSnapshot() { db.end_snapshot(); }
+};
+
+// SQL conditions selecting exactly the queues of one reported state (the
+// same rule as derive_report_state); ?1 is "now".
+const char* state_condition(ReportState s);
+
+}  // namespace frontier
