@@ -17,6 +17,38 @@ struct DoneOptions {
 };
 int run_done(const DoneOptions& o);
 
+namespace {
+
+// The lines applied together: where a read is a round trip (PostgreSQL),
+// those already read in, up to `max` lines or kBytes, so that the rows of
+// their leases are read in one statement (DoneProcessor::prefetch); one
+// line at a time on SQLite. Reading a batch never waits for more input
+// than its first line.
+struct Batch {
+    static constexpr size_t kBytes = 1 << 20;
+    explicit Batch(size_t max) : lines(max) {}
+    std::vector<InputLine> lines;
+    size_t n = 0;
+
+    bool read(LineReader& reader) {
+        n = 0;
+        if (!reader.next(lines[0])) return false;
+        n = 1;
+        size_t bytes = record_bytes(lines[0].record);
+        while (n < lines.size() && bytes < kBytes && !reader.idle() && reader.next(lines[n]))
+            bytes += record_bytes(lines[n++].record);
+        return true;
+    }
+    // A slot that held a large line gives its memory back (each keeps its
+    // capacity for the next line otherwise).
+    void release_large() {
+        for (size_t i = 1; i < n; ++i)
+            if (record_bytes(lines[i].record) > (64u << 10)) lines[i] = InputLine();
+    }
+};
+
+}  // namespace
+
 int run_done(const DoneOptions& o) {
     Store store(frontier_path(o.common), Store::Mode::write);
     // URL-row updates are held until commit (lib/store/url_updates.hpp), up to
@@ -29,13 +61,7 @@ int run_done(const DoneOptions& o) {
     store.set_page_cache_mib(8);
     DoneProcessor proc(store);
     LineReader reader(o.inputs.empty() ? std::vector<std::string>{"-"} : o.inputs);
-    // Where a read is a round trip (PostgreSQL), results already read in
-    // are applied together, up to kLookahead lines or kLookaheadBytes, and
-    // the rows of their leases read in one statement; a batch never waits
-    // for more input. On SQLite one line at a time.
-    const size_t lookahead = store.reads_are_round_trips() ? 256 : 1;
-    constexpr size_t kLookaheadBytes = 1 << 20;
-    std::vector<InputLine> batch(lookahead);
+    Batch batch(store.reads_are_round_trips() ? 256 : 1);
     int64_t rejected = 0, total = 0;
     bool open = false, due = false;
     constexpr size_t kHeldLines = 12u << 20;
@@ -55,10 +81,7 @@ int run_done(const DoneOptions& o) {
             due = false;
         }
         if (!open) out().flush();
-        if (!reader.next(batch[0])) break;
-        size_t n = 1, bytes = record_bytes(batch[0].record);
-        while (n < lookahead && bytes < kLookaheadBytes && !reader.idle() && reader.next(batch[n]))
-            bytes += record_bytes(batch[n++].record);
+        if (!batch.read(reader)) break;
         if (!open) {
             store.refresh_settings();
             store.begin();
@@ -66,19 +89,16 @@ int run_done(const DoneOptions& o) {
             open = true;
             pacer.restart();
         }
-        proc.prefetch(batch.data(), n);
-        for (size_t i = 0; i < n && !stop_requested(); ++i) {
+        proc.prefetch(batch.lines.data(), batch.n);
+        for (size_t i = 0; i < batch.n && !stop_requested(); ++i) {
             bool bad = false;
-            std::string res = proc.process(batch[i], frontier::now(), bad);
+            std::string res = proc.process(batch.lines[i], frontier::now(), bad);
             if (bad) ++rejected;
             ++total;
             if (!o.common.quiet) out().write_line(res);
             if (pacer.record()) due = true;
         }
-        // A slot that held a large line gives its memory back (each keeps
-        // its capacity for the next line otherwise).
-        for (size_t i = 1; i < n; ++i)
-            if (record_bytes(batch[i].record) > (64u << 10)) batch[i] = InputLine();
+        batch.release_large();
         if (progress) {
             double t = monotonic_seconds();
             if (t - last_report >= 2) {

@@ -92,9 +92,8 @@ public:
     Db(const Db&) = delete;
     Db& operator=(const Db&) = delete;
 
-    // The dialect, for the few statements written differently (the store's
-    // SQL is otherwise the same on both).
-    virtual bool postgres() const = 0;
+    // What differs between the backends is asked by what it is, never by
+    // which backend: the operations below, and the dialect block at the end.
     // Is every statement a round trip to a server (PostgreSQL)? Then the
     // store reads and writes many rows per statement (arrays, LATERAL
     // joins) where SQLite, in process, is faster row by row from its page

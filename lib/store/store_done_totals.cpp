@@ -1,0 +1,125 @@
+// What frontier-done's results add up to, kept per transaction and
+// written at flush: each queue's politeness and counts after its fetches
+// (frontier(7), LEASES and POLITENESS), the crawl's counters and timeline
+// (frontier-report(1), CRAWL SUMMARY, OVER TIME), hosts' Crawl-delays.
+#include <algorithm>
+#include <cmath>
+
+#include "policy/outcome.hpp"
+#include "report/crawl_stats.hpp"
+#include "store/store.hpp"
+#include "store/store_impl.hpp"
+
+namespace frontier {
+
+// Politeness after a fetch of queue `qid` (frontier(7), LEASES and POLITENESS): wake time, Retry-After
+// and 429 blocks, latency, error counts and the error penalty, summed per
+// queue in fetch_deltas; flush_fetches() writes and reschedules each queue.
+void Store::Impl::after_fetch(const Settings& s, int64_t qid, const FetchFacts& f,
+                              std::optional<double> crawl_delay, bool unsuccessful, double now, UrlState ended) {
+    auto [it, fresh] = fetch_deltas.try_emplace(qid);
+    FetchDelta& d = it->second;
+    if (fresh) {
+        QueueInfo qi = queue(qid);
+        d.key = std::move(qi.key);
+        d.n429 = qi.n429;
+        d.wake_at = qi.wake_at;
+    }
+    double wait = politeness_wait(s.politeness_for(d.key), f, crawl_delay, d.n429);
+    if ((f.status == 429 || f.status == 503) && f.retry_after) ++d.ra_blocks;
+    d.n429 = f.status == 429 ? d.n429 + 1 : 0;
+    d.wake_at = std::max(d.wake_at, now + wait);
+    ++d.ended;
+    if (unsuccessful) {
+        ++d.errors;
+        if (f.error_class != "host-down") d.penalty += s.error_penalty;
+    }
+    d.latency_sum += f.duration_ms.value_or(0);
+    if (f.duration_ms) ++d.latency_n;
+    if (f.error_class == "host-down") ++d.host_down;
+    if (ended != UrlState::leased) d.bytes += f.bytes.value_or(0);  // URL results, not robots.txt
+    if (ended == UrlState::done) ++d.done;
+    else if (ended == UrlState::failed) ++d.failed;
+    else if (ended == UrlState::queued) ++d.queued;
+    if (fetch_deltas.size() >= kMaxPendingQueues) flush_fetches();
+}
+
+void Store::Impl::flush_fetches() {
+    for (auto& [qid, d] : fetch_deltas) {
+        q("UPDATE queues SET in_flight = max(in_flight - ?, 0), wake_at = max(wake_at, ?), n429 = ?, "
+          "retry_after_blocks = retry_after_blocks + ?, error_count = error_count + ?, total_spend = total_spend + ?6, "
+          "session_balance = session_balance - ?6, "
+          "latency_sum = latency_sum + ?, latency_n = latency_n + ?, host_down = host_down + ?, "
+          "done = done + ?, failed = failed + ?, queued = queued + ?, bytes = bytes + ? WHERE id = ?")
+            .bind(1, d.ended).bind(2, d.wake_at).bind(3, d.n429).bind(4, d.ra_blocks).bind(5, d.errors)
+            .bind(6, d.penalty).bind(7, d.latency_sum).bind(8, d.latency_n).bind(9, d.host_down)
+            .bind(10, d.done).bind(11, d.failed).bind(12, d.queued).bind(13, d.bytes).bind(14, qid).exec();
+        reschedule(qid);
+    }
+    fetch_deltas.clear();
+}
+
+// The crawl's aggregates for one URL result (frontier-report(1), CRAWL
+// SUMMARY, OVER TIME, CODES, MIME TYPES): counter deltas and the minute's
+// timeline sums, written with the other deltas at flush, in the same
+// transaction as the result.
+void Store::Impl::note_result(const FetchFacts& f, bool error, int64_t successes_before, double now) {
+    int64_t bytes = f.bytes.value_or(0);
+    CrawlDelta& c = crawl_delta;
+    ++c.pages;
+    c.bytes += bytes;
+    if (error) ++c.errors;
+    if (f.has_status && f.status > 0) ++c.statuses[f.status];
+    bool ok = f.status >= 200 && f.status < 300 && f.error_class.empty();
+    if (f.status == 304) ++c.not_modified;
+    else if (ok) ++(successes_before > 0 ? c.revisit : c.novel);
+    if (ok) {
+        // Keyed by the raw header (a crawl sends few distinct ones); mime_key
+        // runs once per distinct value at flush. Bounded like the other deltas.
+        auto& m = c.mimes[f.content_type.value_or("")];
+        ++m.first;
+        m.second += bytes;
+        if (c.mimes.size() >= kMaxPendingQueues) flush_timeline();
+    }
+    TimelineDelta& t = timeline_deltas[static_cast<int64_t>(std::floor(now / 60))];
+    ++t.pages;
+    t.bytes += bytes;
+    if (error) ++t.errors;
+}
+
+void Store::Impl::flush_timeline() {
+    CrawlDelta& c = crawl_delta;
+    if (c.pages) count("crawl:pages", c.pages);
+    if (c.bytes) count("crawl:bytes", c.bytes);
+    if (c.errors) count("crawl:errors", c.errors);
+    if (c.novel) count("visit:novel", c.novel);
+    if (c.revisit) count("visit:revisit", c.revisit);
+    if (c.not_modified) count("visit:not-modified", c.not_modified);
+    for (auto& [st, n] : c.statuses) count("status:" + std::to_string(st), n);
+    for (auto& [ct, m] : c.mimes) {
+        std::string key = mime_key(ct);
+        count("mime:" + key, m.first);
+        if (m.second) count("mime-bytes:" + key, m.second);
+    }
+    c = CrawlDelta{};
+    for (auto& [minute, t] : timeline_deltas)
+        q("INSERT INTO timeline(minute, pages, bytes, errors) VALUES (?, ?, ?, ?) ON CONFLICT(minute) DO UPDATE SET "
+          "pages = timeline.pages + excluded.pages, bytes = timeline.bytes + excluded.bytes, "
+          "errors = timeline.errors + excluded.errors")
+            .bind(1, minute).bind(2, t.pages).bind(3, t.bytes).bind(4, t.errors).exec();
+    timeline_deltas.clear();
+}
+
+std::optional<double> Store::Impl::crawl_delay(int64_t host_id) {
+    if (auto it = crawl_delays.find(host_id); it != crawl_delays.end()) return it->second;
+    std::optional<double> d;
+    Stmt& h = q("SELECT crawl_delay FROM hosts WHERE id = ?");
+    h.bind(1, host_id);
+    if (h.step()) d = h.opt_dbl(0);
+    h.reset();
+    if (crawl_delays.size() >= kIdCacheMax) crawl_delays.clear();
+    crawl_delays.emplace(host_id, d);
+    return d;
+}
+
+}  // namespace frontier
