@@ -178,16 +178,16 @@ void Store::LeaseRun::load_page() {
     }
     q.reset();
     order.page_read(n);
-    prefetch(page);
+    prefetch(page, std::min<int64_t>(std::max<int64_t>(req.per_queue, 1), 8) + 1);
 }
 
 // Where a statement is a round trip (PostgreSQL), the heads of every queue
-// of a loaded page are read in one set-based query instead of one per URL.
-// Under the writer lock only this lease changes these queues' URLs, so a
-// prefetched list stays exact; when one runs out, take() asks again.
-void Store::LeaseRun::prefetch(const std::vector<int64_t>& qids) {
+// of a loaded page are read in one set-based query instead of one per URL
+// (per_queue of them: --per-queue + 1, at most 9), and a queue whose list
+// runs out is read again the same way (refill). Under the writer lock only
+// this lease changes these queues' URLs, so a prefetched list stays exact.
+void Store::LeaseRun::prefetch(const std::vector<int64_t>& qids, int64_t per_queue) {
     if (!m.db.statements_are_round_trips() || qids.empty()) return;
-    const int64_t per_queue = std::min<int64_t>(std::max<int64_t>(req.per_queue, 1), 8) + 1;
     std::string arr = "{";
     for (size_t i = 0; i < qids.size(); ++i) arr += (i ? "," : "") + std::to_string(qids[i]);
     arr += "}";
@@ -208,8 +208,19 @@ void Store::LeaseRun::prefetch(const std::vector<int64_t>& qids) {
 // heads (which are of every class). None: the queue has no such URL (when
 // it has none at all, it is rescheduled; when only the class is missing,
 // class_missing is set and nothing changes).
+// A queue's prefetched list ran out: its next heads, up to what this call
+// may still take from it (--per-queue, -n; at most 64) + 1. False when
+// nothing is prefetched (SQLite) or the queue has none.
+bool Store::LeaseRun::refill(int64_t qid) {
+    if (!m.db.statements_are_round_trips() || !req.url_class.empty()) return false;
+    prefetch({qid}, std::min<int64_t>(std::min<int64_t>(std::max<int64_t>(req.per_queue, 1), std::max<int64_t>(req.n, 1)), 64) + 1);
+    auto pre = heads.find(qid);
+    return pre != heads.end() && !pre->second.empty();
+}
+
 std::optional<LeaseHead> Store::LeaseRun::next_head(QueueInfo& qi, int cls, bool& from_pre) {
     auto pre = heads.find(qi.id);
+    if (cls < 0 && pre != heads.end() && pre->second.empty() && refill(qi.id)) pre = heads.find(qi.id);
     from_pre = cls < 0 && pre != heads.end() && !pre->second.empty();
     if (from_pre) return pre->second.front();
     Stmt& q = m.q(cls >= 0 ? kNextInScan : req.url_class.empty() ? kNextAll : kNextOfClass);
@@ -349,8 +360,11 @@ void Store::LeaseRun::lease_url(QueueInfo& qi, LeaseHead head) {
     qi.session_balance -= it.cost;
     qi.total_spend += it.cost;
     auto pre = heads.find(qi.id);
+    if (pre != heads.end() && pre->second.empty()) refill(qi.id);
     if (pre != heads.end() && !pre->second.empty() && req.url_class.empty())
         qi.best = pre->second.front().rank;  // the prefetched next head
+    else if (pre != heads.end() && req.url_class.empty() && m.db.statements_are_round_trips())
+        qi.best = std::nullopt;  // refilled with nothing: no due URL left
     else
         qi.best = m.best_rank(qi.id);
     m.q("UPDATE queues SET in_flight = in_flight + 1, queued = queued - 1, served = ?1, last_dequeue_at = ?2, "
