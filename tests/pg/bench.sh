@@ -12,7 +12,10 @@
 #           transaction); each run is cut off after BENCH_PG_TIMEOUT seconds
 #           (default 300), which is then printed as "timeout"
 # FRONTIER_BIN picks the tools (default bin); BACKENDS="sqlite" (or
-# "postgresql") measures one. Nothing leaves 127.0.0.1.
+# "postgresql") measures one. PG_RTT_MS=1 puts the server behind
+# tests/tools/latency_proxy.py, which adds that round-trip time to every
+# exchange (as a server on another machine; `tc netem` on loopback would
+# delay every other test's traffic too). Nothing leaves 127.0.0.1.
 set -euo pipefail
 root="$(cd "$(dirname "$0")/../.." && pwd)"
 bin="${FRONTIER_BIN:-bin}"
@@ -25,6 +28,15 @@ chmod 755 "$work"
 trap '"$root/tests/tools/pg.sh" stop "$work/cluster"; rm -rf "$work"' EXIT
 BACKENDS=${BACKENDS:-sqlite postgresql}
 [[ " $BACKENDS " == *" postgresql "* ]] && base=$("$root/tests/tools/pg.sh" start "$work/cluster")
+tools_base=${base:-}
+if [ -n "${PG_RTT_MS:-}" ] && [ -n "${base:-}" ]; then
+    python3 "$root/tests/tools/latency_proxy.py" "${base##*:}" "$PG_RTT_MS" "$work/proxy.port" &
+    proxy=$!
+    trap 'kill $proxy 2>/dev/null; "$root/tests/tools/pg.sh" stop "$work/cluster"; rm -rf "$work"' EXIT
+    for _ in $(seq 50); do [ -s "$work/proxy.port" ] && break; sleep 0.1; done
+    tools_base="${base%:*}:$(cat "$work/proxy.port")"
+    echo "PostgreSQL behind a proxy adding ${PG_RTT_MS} ms per round trip" >&2
+fi
 now() { date +%s.%N; }
 rate() { awk -v n="$1" -v a="$2" -v b="$3" 'BEGIN {printf "%.0f", n / (b - a)}'; }
 python3 "$root/tests/bench/gen-urls.py" "$N" "$((N / 100))" > "$work/urls.jsonl"
@@ -45,7 +57,7 @@ source "$root/tests/tools/throughput.bash"
 setup() { throughput_config "$1"; }  # politeness, robots.txt and queue holding off
 new_frontier() {  # backend name -> a fresh frontier
     if [ "$1" = sqlite ]; then echo "$work/$2.db"
-    else psql -qX "$base/postgres" -c "CREATE DATABASE $2" >/dev/null; echo "$base/$2"; fi
+    else psql -qX "$base/postgres" -c "CREATE DATABASE $2" >/dev/null; echo "$tools_base/$2"; fi
 }
 
 printf '%-10s %10s %10s %10s %10s %10s %10s\n' backend "add/s" "lease/s" "done/s" "W=1 URL/s" "W=4 URL/s" "W=16 URL/s"
@@ -68,11 +80,13 @@ for backend in $BACKENDS; do
         setup "$F"
         frontier-add -q -f "$F" "$work/small.jsonl"
         t0=$(now)
+        pids=()
         for w in $(seq "$W"); do
             ( timeout "${BENCH_PG_TIMEOUT:-300}" frontier-lease -f "$F" --follow --max-in-flight 64 -n 16 \
                 --poll-interval 0.02 2>/dev/null | python3 "$work/respond.py" | frontier-done -q -f "$F" ) &
+            pids+=($!)
         done
-        wait || true
+        wait "${pids[@]}" || true  # not the latency proxy
         t1=$(now)
         left=$(frontier-report -f "$F" --json | python3 -c 'import json, sys; r = json.load(sys.stdin); print(r["urls"]["queued"] + r["urls"]["leased"])')
         if [ "$left" = 0 ]; then conc+=("$(rate "$((N / 10))" "$t0" "$t1")"); else conc+=(timeout); fi

@@ -13,6 +13,7 @@
 // the rest of the pipeline and is thrown there; the transaction is lost
 // either way, as on any error.
 #include "store/pg/db_pg.hpp"
+#include "store/pg/db_pg_conn.hpp"
 #include "store/pg/pg_text.hpp"
 
 #include <libpq-fe.h>
@@ -42,40 +43,10 @@ namespace {
 // BEGIN IMMEDIATE.
 constexpr const char* kBeginWrite = "BEGIN; SELECT pg_advisory_xact_lock(7310012176585550194)";
 constexpr const char* kChannel = "frontier_changed";
-constexpr Oid kBoolOid = 16;
-constexpr Oid kTextOid = 25;
 
 void ignore_notice(void*, const char*) {}
 
 }  // namespace
-
-struct PgConn {
-    PGconn* conn = nullptr;
-    bool readonly = false;
-    int64_t generation = 0;     // reconnections so far: statements prepared before are prepared again
-    bool in_tx = false;         // a transaction is open (a lost connection cannot be resumed)
-    bool pipeline = false;      // in pipeline mode (a write transaction)
-    std::vector<PgStmt*> sent;  // queued commands, in order; nullptr: result not wanted
-    std::string url;
-    int64_t next_stmt = 0;
-    bool wrote = false;      // the open transaction changed something
-    bool listening = false;  // LISTEN issued (data_version)
-    int64_t version = 0;     // notifications from other sessions seen
-};
-
-struct PgStmt {
-    PgConn* c = nullptr;
-    std::string name;
-    std::string text;          // the translated SQL, to prepare again after a reconnection
-    std::vector<Oid> types;
-    int64_t generation = 0;    // the connection's generation it is prepared in
-    int nparams = 0;
-    std::vector<std::string> values;
-    std::vector<char> bound;
-    PGresult* res = nullptr;
-    int row = -1;
-    int nrows = 0;
-};
 
 bool is_postgres_url(std::string_view path) {
     return path.starts_with("postgresql://") || path.starts_with("postgres://");
@@ -94,7 +65,7 @@ std::string frontier_display_name(std::string_view path) {
     return std::string(path.substr(0, start + colon)) + std::string(path.substr(start + at));
 }
 
-namespace {
+namespace pgi {
 
 bool connection_bad(PgConn* c) { return !c->conn || pq_api().PQstatus(c->conn) != CONNECTION_OK; }
 
@@ -209,7 +180,9 @@ void leave_pipeline(PgConn* c) {
     if (!error.empty()) fail(c, error);
 }
 
-}  // namespace
+}  // namespace pgi
+
+using namespace pgi;
 
 // ------------------------------------------------------------ connection
 
@@ -390,272 +363,6 @@ int64_t pg_data_version(PgConn* c) {
         pq_api().PQfreemem(n);
     }
     return c->version;
-}
-
-// ------------------------------------------------------------ statements
-
-namespace {
-
-// Prepares `s` on the server, within the transaction's pipeline or alone;
-// again after a reconnection.
-void prepare_on_server(PgStmt* s) {
-    PgConn* c = s->c;
-    if (c->pipeline) {
-        if (pq_api().PQsendPrepare(c->conn, s->name.c_str(), s->text.c_str(), s->nparams, s->types.data()) != 1)
-            fail(c, "cannot prepare statement: " + std::string(pq_api().PQerrorMessage(c->conn)));
-        c->sent.push_back(nullptr);
-        try {
-            sync(c);
-        } catch (const ConnectionLost&) {
-            throw;
-        } catch (const DbError& e) {
-            throw DbError("cannot prepare statement: " + s->text.substr(0, 160) + ": " + e.what());
-        }
-    } else {
-        PGresult* r = pq_api().PQprepare(c->conn, s->name.c_str(), s->text.c_str(), s->nparams, s->types.data());
-        if (!r || pq_api().PQresultStatus(r) != PGRES_COMMAND_OK)
-            throw_result(c, r, "cannot prepare statement: " + s->text.substr(0, 160) + ": ");
-        pq_api().PQclear(r);
-    }
-    s->generation = c->generation;
-}
-
-void ensure_prepared(PgStmt* s) {
-    if (s->generation != s->c->generation) prepare_on_server(s);
-}
-
-}  // namespace
-
-PgStmt* pg_stmt_new(PgConn* c, std::string_view sql) {
-    auto s = std::make_unique<PgStmt>();
-    s->c = c;
-    s->name = "f" + std::to_string(++c->next_stmt);
-    std::vector<bool> used;
-    s->text = pg_translate(sql, used);
-    s->nparams = static_cast<int>(used.size());
-    // The server infers each parameter's type from the SQL; one the SQL does
-    // not use (bound anyway, as SQLite allows) is declared text.
-    s->types.assign(used.size(), 0);
-    for (size_t i = 0; i < used.size(); ++i)
-        if (!used[i]) s->types[i] = kTextOid;
-    prepare_on_server(s.get());
-    s->values.resize(static_cast<size_t>(s->nparams));
-    s->bound.assign(static_cast<size_t>(s->nparams), 0);
-    return s.release();
-}
-
-void pg_stmt_free(PgStmt* s) noexcept {
-    if (s->res) pq_api().PQclear(s->res);
-    for (auto& p : s->c->sent)
-        if (p == s) p = nullptr;
-    if (s->c->conn && pq_api().PQstatus(s->c->conn) == CONNECTION_OK && !s->c->pipeline &&
-        s->generation == s->c->generation) {
-        // Outside an aborted transaction; inside one it fails, harmlessly.
-        PGresult* r = pq_api().PQexec(s->c->conn, ("DEALLOCATE " + s->name).c_str());
-        if (r) pq_api().PQclear(r);
-    }
-    delete s;
-}
-
-namespace {
-PgStmt& param(PgStmt* s, int i) {
-    if (i < 1 || i > s->nparams)
-        throw DbError("database error: parameter " + std::to_string(i) + " out of range");
-    return *s;
-}
-}  // namespace
-
-void pg_stmt_bind(PgStmt* st, int i, int64_t v) {
-    PgStmt& s = param(st, i);
-    char buf[24];
-    auto r = std::to_chars(buf, buf + sizeof buf, v);
-    s.values[i - 1].assign(buf, r.ptr);
-    s.bound[i - 1] = 1;
-}
-
-void pg_stmt_bind(PgStmt* st, int i, double v) {
-    PgStmt& s = param(st, i);
-    s.values[i - 1] = pg_float_text(v);
-    s.bound[i - 1] = 1;
-}
-
-void pg_stmt_bind(PgStmt* st, int i, std::string_view v) {
-    PgStmt& s = param(st, i);
-    s.values[i - 1].assign(pg_text(v));
-    s.bound[i - 1] = 1;
-}
-
-void pg_stmt_bind_null(PgStmt* st, int i) { param(st, i).bound[i - 1] = 0; }
-
-namespace {
-// Queues the statement in the pipeline (want: its rows are read).
-void send(PgStmt* s, bool want) {
-    ensure_prepared(s);
-    std::vector<const char*> vals(static_cast<size_t>(s->nparams));
-    for (int i = 0; i < s->nparams; ++i) vals[i] = s->bound[i] ? s->values[i].c_str() : nullptr;
-    if (pq_api().PQsendQueryPrepared(s->c->conn, s->name.c_str(), s->nparams, vals.data(), nullptr, nullptr, 0) != 1)
-        fail(s->c, "database error: " + std::string(pq_api().PQerrorMessage(s->c->conn)));
-    s->c->sent.push_back(want ? s : nullptr);
-}
-}  // namespace
-
-void pg_stmt_exec(PgStmt* s) {
-    if (s->c->pipeline) {
-        send(s, false);
-        pg_stmt_reset(s);
-        return;
-    }
-    while (pg_stmt_step(s)) {
-    }
-    pg_stmt_reset(s);
-}
-
-bool pg_stmt_step(PgStmt* s) {
-    if (!s->res && s->c->pipeline) {
-        send(s, true);
-        sync(s->c);
-        if (!s->res) throw DbError("database error: no result for a statement");
-        s->row = -1;
-    } else if (!s->res) {
-        ensure_prepared(s);
-        std::vector<const char*> vals(static_cast<size_t>(s->nparams));
-        for (int i = 0; i < s->nparams; ++i) vals[i] = s->bound[i] ? s->values[i].c_str() : nullptr;
-        PGresult* r =
-            pq_api().PQexecPrepared(s->c->conn, s->name.c_str(), s->nparams, vals.data(), nullptr, nullptr, 0);
-        ExecStatusType st = r ? pq_api().PQresultStatus(r) : PGRES_FATAL_ERROR;
-        if (st != PGRES_COMMAND_OK && st != PGRES_TUPLES_OK) throw_result(s->c, r, "database error: ");
-        note_write(s->c, r);
-        s->res = r;
-        s->nrows = pq_api().PQntuples(r);
-        s->row = -1;
-    }
-    if (s->row < s->nrows) ++s->row;
-    return s->row < s->nrows;
-}
-
-void pg_stmt_reset(PgStmt* s) {
-    if (s->res) pq_api().PQclear(s->res);
-    s->res = nullptr;
-    s->row = -1;
-    s->nrows = 0;
-    std::fill(s->bound.begin(), s->bound.end(), 0);
-}
-
-std::string_view pg_stmt_text(PgStmt* s, int col) {
-    if (!s->res || s->row < 0 || s->row >= s->nrows || pq_api().PQgetisnull(s->res, s->row, col)) return {};
-    return {pq_api().PQgetvalue(s->res, s->row, col), static_cast<size_t>(pq_api().PQgetlength(s->res, s->row, col))};
-}
-
-bool pg_stmt_is_null(const PgStmt* s, int col) {
-    return !s->res || s->row < 0 || s->row >= s->nrows || pq_api().PQgetisnull(s->res, s->row, col);
-}
-
-int64_t pg_stmt_i64(const PgStmt* s, int col) {
-    if (pg_stmt_is_null(s, col)) return 0;
-    const char* v = pq_api().PQgetvalue(s->res, s->row, col);
-    if (pq_api().PQftype(s->res, col) == kBoolOid) return v[0] == 't';
-    return std::strtoll(v, nullptr, 10);
-}
-
-double pg_stmt_dbl(const PgStmt* s, int col) {
-    if (pg_stmt_is_null(s, col)) return 0;
-    const char* v = pq_api().PQgetvalue(s->res, s->row, col);
-    if (pq_api().PQftype(s->res, col) == kBoolOid) return v[0] == 't';
-    return std::strtod(v, nullptr);
-}
-
-// ------------------------------------------------------------ the backend
-
-namespace {
-
-class PgStatement final : public StmtImpl {
-public:
-    explicit PgStatement(PgStmt* s) : s_(s) {}
-    ~PgStatement() override { pg_stmt_free(s_); }
-    void bind_i64(int i, int64_t v) override { pg_stmt_bind(s_, i, v); }
-    void bind_dbl(int i, double v) override { pg_stmt_bind(s_, i, v); }
-    void bind_text(int i, std::string_view v) override { pg_stmt_bind(s_, i, v); }
-    void bind_null(int i) override { pg_stmt_bind_null(s_, i); }
-    bool step() override { return pg_stmt_step(s_); }
-    void exec() override { pg_stmt_exec(s_); }
-    void reset() override { pg_stmt_reset(s_); }
-    bool is_null(int col) const override { return pg_stmt_is_null(s_, col); }
-    int64_t i64(int col) const override { return pg_stmt_i64(s_, col); }
-    double dbl(int col) const override { return pg_stmt_dbl(s_, col); }
-    std::string_view text(int col) const override { return pg_stmt_text(s_, col); }
-
-private:
-    PgStmt* s_;
-};
-
-class PgDb final : public Db {
-public:
-    PgDb(const std::string& url, bool create, bool readonly) : c_(pg_connect(url, create, readonly)) {}
-    ~PgDb() override { pg_disconnect(c_); }
-    bool statements_are_round_trips() const override { return true; }
-    bool large_updates_in_chunks() const override { return false; }
-    void set_page_cache_mib(int) override {}
-    void exec(std::string_view sql) override { pg_exec(c_, sql); }
-    Stmt prepare(std::string_view sql) override { return Stmt(std::make_unique<PgStatement>(pg_stmt_new(c_, sql))); }
-    int64_t changes() const override { return -1; }
-    [[noreturn]] void fail(std::string_view what) const override {
-        throw DbError(std::string(what) + ": " + pg_error(c_));
-    }
-    bool constraint_violation(const DbError& e) const override {
-        return std::string_view(e.what()).find("violates") != std::string_view::npos;
-    }
-    void begin_write() override { pg_begin(c_, true); }
-    void begin_read() override { pg_begin(c_, false); }
-    void commit() override { pg_commit(c_); }
-    void rollback() noexcept override { pg_rollback(c_); }
-    int schema_version() override { return pg_schema_version(c_); }
-    void set_schema_version(int v) override { pg_set_schema_version(c_, v); }
-    int64_t data_version() override { return pg_data_version(c_); }
-    std::string integrity_problems() override { return {}; }
-
-    // Dialect operations used by check/report/export/schema
-    void begin_snapshot() override { begin_read(); }
-    void end_snapshot() noexcept override { rollback(); }
-    void prepare_for_large_sorts() override {}
-    void end_large_sorts() override {}
-    std::optional<int64_t> id_sequence_last(std::string_view table) override {
-        Stmt st = prepare(pg_id_sequence_last_sql(table));
-        return st.step() ? st.i64(0) : 0;
-    }
-    void advance_id_sequence(std::string_view table) override { prepare(pg_advance_id_sequence_sql(table)).step(); }
-    Stmt prepare_insert_or_clash(std::string_view table, const std::vector<std::string_view>& columns,
-                                 std::string_view replace_key) override {
-        return prepare(pg_insert_or_clash_sql(table, columns, replace_key));
-    }
-    bool insert_or_clash(Stmt& st, std::string&) override {
-        bool inserted = st.step();  // RETURNING 1: no row when it clashed
-        st.reset();
-        return inserted;
-    }
-    Stmt prepare_stream(std::string_view select) override { return Stmt(pg_stream_new(c_, select)); }
-    std::string value_type_sql(std::string_view column) const override {
-        return "pg_typeof(" + std::string(column) + ")::text";
-    }
-    std::string bytewise_order_sql(std::string_view column) const override {
-        return std::string(column) + " COLLATE \"C\"";
-    }
-    const Ddl& ddl() const override {
-        static const Ddl d{"BIGINT", "DOUBLE PRECISION", "BIGINT", " BIGINT PRIMARY KEY",
-                           " BIGINT GENERATED BY DEFAULT AS IDENTITY PRIMARY KEY", ""};
-        return d;
-    }
-    std::string whole_part_sql(std::string_view expr) const override {
-        return "CAST(floor(" + std::string(expr) + ") AS BIGINT)";
-    }
-
-private:
-    PgConn* c_;
-};
-
-}  // namespace
-
-std::unique_ptr<Db> open_postgres(const std::string& url, bool create, bool readonly) {
-    return std::make_unique<PgDb>(url, create, readonly);
 }
 
 }  // namespace frontier

@@ -1,0 +1,58 @@
+// Private to lib/store/pg/: the connection and statement state of the
+// PostgreSQL backend, and the calls its parts share (db_pg.cpp: the
+// connection, transactions and pipeline; db_pg_stmt.cpp: statements).
+#pragma once
+
+#include <libpq-fe.h>
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace frontier {
+
+struct PgConn {
+    PGconn* conn = nullptr;
+    bool readonly = false;
+    int64_t generation = 0;     // reconnections so far: statements prepared before are prepared again
+    bool in_tx = false;         // a transaction is open (a lost connection cannot be resumed)
+    bool pipeline = false;      // in pipeline mode (a write transaction)
+    std::vector<PgStmt*> sent;  // queued commands, in order; nullptr: result not wanted
+    std::string url;
+    int64_t next_stmt = 0;
+    bool wrote = false;      // the open transaction changed something
+    bool listening = false;  // LISTEN issued (data_version)
+    int64_t version = 0;     // notifications from other sessions seen
+};
+
+struct PgStmt {
+    PgConn* c = nullptr;
+    std::string name;
+    std::string text;          // the translated SQL, to prepare again after a reconnection
+    std::vector<Oid> types;
+    int64_t generation = 0;    // the connection's generation it is prepared in
+    int nparams = 0;
+    std::vector<std::string> values;
+    std::vector<char> bound;
+    PGresult* res = nullptr;
+    int row = -1;
+    int nrows = 0;
+};
+
+namespace pgi {
+
+inline constexpr Oid kBoolOid = 16;
+inline constexpr Oid kTextOid = 25;
+
+// DbError, or ConnectionLost when the connection is gone.
+[[noreturn]] void fail(PgConn* c, std::string msg);
+[[noreturn]] void throw_result(PgConn* c, PGresult* r, std::string_view what);
+// Pipeline mode: sends a Sync and hands the queued commands' results over.
+void sync(PgConn* c);
+// Notes that a command changed rows (the commit then NOTIFYs).
+void note_write(PgConn* c, PGresult* r);
+
+}  // namespace pgi
+
+}  // namespace frontier
