@@ -51,6 +51,14 @@ struct Store::LeaseRun {
     // list once its URL is leased or ended.
     std::unordered_map<int64_t, std::deque<LeaseHead>> heads;
     bool class_missing = false;  // set by take(): no URL of the wanted class
+    // Where a read is a round trip (PostgreSQL): queue rows as this call
+    // last read or wrote them, so that a queue taken from again is not read
+    // again (under the writer lock only this call changes them). A step
+    // that changes a row in SQL alone forgets it.
+    std::unordered_map<int64_t, QueueInfo> queue_rows;
+    QueueInfo queue_row(int64_t qid);
+    void keep_row(const QueueInfo& qi);
+    void forget_row(int64_t qid) { queue_rows.erase(qid); }
 
     void run();
     void load_page();
@@ -60,7 +68,7 @@ struct Store::LeaseRun {
     void retire(int64_t qid);
     void spent(QueueInfo& qi);
     bool retire_over_total(const QueueInfo& qi);
-    void end_url(int64_t id, int64_t qid, UrlState state, const char* reason);
+    void end_url(int64_t id, QueueInfo& qi, UrlState state, const char* reason);
     bool take(QueueInfo& qi, const Politeness& p, int cls);
     std::optional<LeaseHead> next_head(QueueInfo& qi, int cls, bool& from_pre);
     void consume(int64_t qid, int64_t url_id, bool from_pre);

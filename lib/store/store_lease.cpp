@@ -137,7 +137,7 @@ void Store::LeaseRun::run() {
             break;
         }
         if (step == LeaseOrder::Step::skip) continue;
-        QueueInfo qi = m.queue(c.qid);
+        QueueInfo qi = queue_row(c.qid);
         if (qi.state != static_cast<int>(QueueState::active) || !qi.best) continue;
         if (retire_over_total(qi)) continue;
         const Politeness& p = s.politeness_for(qi.key);
@@ -154,6 +154,7 @@ void Store::LeaseRun::run() {
         bool more = qi.state == static_cast<int>(QueueState::active) && qi.best &&
                     may_lease_now(qi.in_flight, p.max_in_flight, qi.wake_at, now);
         order.leased(c, cls, more, qi.best.value_or(0), qi.served);
+        keep_row(qi);
     }
     if (order.run_changed())
         m.q("INSERT INTO meta(key, value) VALUES ('class_run', ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value")
@@ -161,6 +162,17 @@ void Store::LeaseRun::run() {
     out.in_flight = st.count("leased") + st.count("robots_leased");
     if (out.items.empty()) explain_nothing();
     else out.status = LeaseStatus::emitted;
+}
+
+QueueInfo Store::LeaseRun::queue_row(int64_t qid) {
+    if (auto k = queue_rows.find(qid); k != queue_rows.end()) return k->second;
+    QueueInfo qi = m.queue(qid);
+    keep_row(qi);
+    return qi;
+}
+
+void Store::LeaseRun::keep_row(const QueueInfo& qi) {
+    if (m.db.statements_are_round_trips()) queue_rows.insert_or_assign(qi.id, qi);
 }
 
 // Keyset pagination over the ready index; (best, served) is unique
@@ -235,6 +247,7 @@ std::optional<LeaseHead> Store::LeaseRun::next_head(QueueInfo& qi, int cls, bool
         }
         m.refresh_best(qi.id);
         m.reschedule(qi.id);
+        forget_row(qi.id);
         return std::nullopt;
     }
     LeaseHead h = read_head(q, 0);
@@ -308,17 +321,18 @@ bool Store::LeaseRun::take(QueueInfo& qi, const Politeness& p, int cls) {
             }
             if (step == RobotsStep::hold) {  // unreachable, retry not due
                 m.q("UPDATE queues SET wake_at = max(wake_at, ?) WHERE id = ?").bind(1, r.retry_at).bind(2, qi.id).exec();
+                forget_row(qi.id);
                 m.reschedule(qi.id);
                 return false;
             }
             if (step == RobotsStep::fail_url) {
                 consume(qi.id, head->id, from_pre);
-                end_url(head->id, qi.id, UrlState::failed, "robots-unreachable");
+                end_url(head->id, qi, UrlState::failed, "robots-unreachable");
                 continue;
             }
             if (!m.robots_rules(head->hid, r.rules).allowed(path_of(head->it.url))) {
                 consume(qi.id, head->id, from_pre);
-                end_url(head->id, qi.id, UrlState::blocked, "robots");
+                end_url(head->id, qi, UrlState::blocked, "robots");
                 continue;
             }
         }

@@ -9,6 +9,7 @@
 namespace frontier {
 
 void Store::LeaseRun::retire(int64_t qid) {
+    forget_row(qid);
     int64_t seq = m.meta_next("fifo_seq");
     m.q("UPDATE queues SET state = " SQL_QUEUE_RETIRED ", retired_seq = ?, inactive_seq = NULL, sched = " SQL_SCHED_IDLE " WHERE id = ?")
         .bind(1, seq).bind(2, qid).exec();
@@ -35,6 +36,7 @@ bool Store::LeaseRun::activate_one() {
     m.q("UPDATE queues SET state = " SQL_QUEUE_ACTIVE ", inactive_seq = NULL, session_balance = ? WHERE id = ?")
         .bind(1, b.replenish).bind(2, qid).exec();
     QueueInfo qi = m.queue(qid);
+    keep_row(qi);
     if (m.reschedule(qi) == QueueSched::ready && qi.best) order.activated(qid, *qi.best, qi.served);
     return true;
 }
@@ -79,7 +81,9 @@ bool Store::LeaseRun::retire_over_total(const QueueInfo& qi) {
     return true;
 }
 
-void Store::LeaseRun::end_url(int64_t id, int64_t qid, UrlState state, const char* reason) {
+void Store::LeaseRun::end_url(int64_t id, QueueInfo& qi, UrlState state, const char* reason) {
+    const int64_t qid = qi.id;
+    qi.queued -= 1;
     m.q("UPDATE urls SET state = ?, reason = ? WHERE id = ?")
         .bind(1, static_cast<int>(state)).bind(2, reason).bind(3, id).exec();
     if (state == UrlState::blocked)
