@@ -15,7 +15,7 @@ int64_t Store::reclaim_leases(double now) {
     Impl& m = *impl_;
     begin();
     refresh_settings();  // housekeeping reschedules queues by their politeness
-    int64_t n = count("leased") + count("robots_leased");
+    int64_t n = m.leases_out();
     m.q("UPDATE urls SET lease_expires = ? WHERE state = " SQL_URL_LEASED " AND lease_expires > ?").bind(1, now).bind(2, now).exec();
     m.q("UPDATE hosts SET robots_lease_expires = ? WHERE robots_lease_expires > ?").bind(1, now).bind(2, now).exec();
     housekeeping(now);
@@ -39,9 +39,10 @@ void Store::housekeeping(double now) {
     Impl& m = *impl_;
     m.now = now;
     std::unordered_set<int64_t> touched;
-    m.expire_url_leases(now, touched);
-    m.expire_robots_leases(now, touched);
-    m.requeue_due(now, touched);
+    Impl::DueWork w = m.due_work(now);
+    m.expire_url_leases(now, w.expired, touched);
+    m.expire_robots_leases(w.robots, touched);
+    m.requeue_due(now, w.due, touched);
     for (int64_t qid : touched) {
         m.refresh_best(qid);
         m.reschedule(qid);
@@ -49,17 +50,31 @@ void Store::housekeeping(double now) {
     m.q("UPDATE queues SET sched = " SQL_SCHED_READY " WHERE sched = " SQL_SCHED_SLEEPING " AND wake_at <= ?").bind(1, now).exec();
 }
 
+// What came due by `now`, in one statement (one round trip on PostgreSQL):
+// expired URL leases (kind 0: queue id), expired robots.txt leases (1: host
+// id, its queue), and retries and revisits due (2: queue id, state). A
+// leased URL has no due time, so no row is in two parts.
+Store::Impl::DueWork Store::Impl::due_work(double now) {
+    DueWork w;
+    Stmt& st = q("SELECT 0, queue_id, 0 FROM urls WHERE state = " SQL_URL_LEASED " AND lease_expires <= ?1 "
+                 "UNION ALL SELECT 1, id, robots_queue FROM hosts WHERE robots_lease_expires <= ?1 "
+                 "UNION ALL SELECT 2, queue_id, state FROM urls WHERE due_at <= ?1");
+    st.bind(1, now);
+    while (st.step()) {
+        int64_t kind = st.i64(0), a = st.i64(1), b = st.i64(2);
+        if (kind == 0) ++w.expired[a];  // counted here: no sorter
+        else if (kind == 1) w.robots.emplace_back(a, b);
+        else ++w.due[{a, b}];
+    }
+    st.reset();
+    return w;
+}
+
 // Expired URL leases go back to their queues set-based: a crawl resumed
 // after a stop may find every lease of the last run expired (hundreds of
 // thousands), and per-row statements made that first call stall.
-void Store::Impl::expire_url_leases(double now, std::unordered_set<int64_t>& touched) {
-    std::unordered_map<int64_t, int64_t> expired;  // queue id -> URLs (counted here: no sorter)
-    {
-        Stmt& st = q("SELECT queue_id FROM urls WHERE state = " SQL_URL_LEASED " AND lease_expires <= ?");
-        st.bind(1, now);
-        while (st.step()) ++expired[st.i64(0)];
-        st.reset();
-    }
+void Store::Impl::expire_url_leases(double now, const std::unordered_map<int64_t, int64_t>& expired,
+                                    std::unordered_set<int64_t>& touched) {
     if (expired.empty()) return;
     update_all("UPDATE urls SET state = " SQL_URL_QUEUED " WHERE state = " SQL_URL_LEASED " AND lease_expires <= ?",
                "UPDATE OR FAIL urls SET state = " SQL_URL_QUEUED " WHERE id IN "
@@ -78,14 +93,8 @@ void Store::Impl::expire_url_leases(double now, std::unordered_set<int64_t>& tou
 }
 
 // Expired robots.txt leases free their queue's in-flight slot.
-void Store::Impl::expire_robots_leases(double now, std::unordered_set<int64_t>& touched) {
-    std::vector<std::pair<int64_t, int64_t>> rows;
-    {
-        Stmt& st = q("SELECT id, robots_queue FROM hosts WHERE robots_lease_expires <= ?");
-        st.bind(1, now);
-        while (st.step()) rows.emplace_back(st.i64(0), st.i64(1));
-        st.reset();
-    }
+void Store::Impl::expire_robots_leases(const std::vector<std::pair<int64_t, int64_t>>& rows,
+                                       std::unordered_set<int64_t>& touched) {
     for (auto [hid, qid] : rows) {
         q("UPDATE hosts SET robots_lease_expires = NULL WHERE id = ?").bind(1, hid).exec();
         q("UPDATE queues SET in_flight = max(in_flight - 1, 0) WHERE id = ?").bind(1, qid).exec();
@@ -97,14 +106,8 @@ void Store::Impl::expire_robots_leases(double now, std::unordered_set<int64_t>& 
 
 // Retries and revisits that came due, set-based too (a revisit interval
 // can pass for a whole site at once).
-void Store::Impl::requeue_due(double now, std::unordered_set<int64_t>& touched) {
-    std::map<std::pair<int64_t, int64_t>, int64_t> due;  // (queue id, state) -> URLs
-    {
-        Stmt& st = q("SELECT queue_id, state FROM urls WHERE due_at <= ?");
-        st.bind(1, now);
-        while (st.step()) ++due[{st.i64(0), st.i64(1)}];
-        st.reset();
-    }
+void Store::Impl::requeue_due(double now, const std::map<std::pair<int64_t, int64_t>, int64_t>& due,
+                              std::unordered_set<int64_t>& touched) {
     if (!due.empty())
         update_all("UPDATE urls SET due_at = NULL, state = " SQL_URL_QUEUED " WHERE due_at <= ?",
                    "UPDATE OR FAIL urls SET due_at = NULL, state = " SQL_URL_QUEUED " WHERE id IN "
@@ -123,6 +126,15 @@ void Store::Impl::requeue_due(double now, std::unordered_set<int64_t>& touched) 
         else
             q("UPDATE queues SET queued = queued + ? WHERE id = ?").bind(1, n).bind(2, qid).exec();
     }
+}
+
+int64_t Store::Impl::leases_out() {
+    Stmt& st = q("SELECT coalesce(sum(n), 0) FROM counters WHERE name IN ('leased', 'robots_leased')");
+    int64_t n = st.step() ? st.i64(0) : 0;
+    st.reset();
+    for (const char* name : {"leased", "robots_leased"})
+        if (auto it = counter_deltas.find(name); it != counter_deltas.end()) n += it->second;
+    return n;
 }
 
 }  // namespace frontier

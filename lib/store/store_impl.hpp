@@ -2,10 +2,13 @@
 // in-memory caches and counter deltas of one Store.
 #pragma once
 
+#include <map>
 #include <optional>
 #include <string>
 #include <unordered_map>
 #include <unordered_set>
+#include <utility>
+#include <vector>
 
 #include "policy/outcome.hpp"
 #include "policy/readd.hpp"
@@ -137,11 +140,24 @@ struct Store::Impl {
         do q(chunk).bind(1, t).bind(2, kUpdateChunk).exec();
         while (db.changes() >= kUpdateChunk);
     }
-    // Store::housekeeping's steps (lib/store/store_housekeeping.cpp): each
-    // adds the queues it changed to `touched`.
-    void expire_url_leases(double now, std::unordered_set<int64_t>& touched);
-    void expire_robots_leases(double now, std::unordered_set<int64_t>& touched);
-    void requeue_due(double now, std::unordered_set<int64_t>& touched);
+    // Store::housekeeping's steps (lib/store/store_housekeeping.cpp): what
+    // came due, read at once; then each step adds the queues it changed to
+    // `touched`.
+    struct DueWork {
+        std::unordered_map<int64_t, int64_t> expired;             // queue id -> expired URL leases
+        std::vector<std::pair<int64_t, int64_t>> robots;          // (host id, queue id) of expired robots.txt leases
+        std::map<std::pair<int64_t, int64_t>, int64_t> due;       // (queue id, state) -> URLs due
+    };
+    DueWork due_work(double now);
+    void expire_url_leases(double now, const std::unordered_map<int64_t, int64_t>& expired,
+                           std::unordered_set<int64_t>& touched);
+    void expire_robots_leases(const std::vector<std::pair<int64_t, int64_t>>& rows, std::unordered_set<int64_t>& touched);
+    void requeue_due(double now, const std::map<std::pair<int64_t, int64_t>, int64_t>& due,
+                     std::unordered_set<int64_t>& touched);
+    // Leases out now (counters leased + robots_leased), in one read.
+    int64_t leases_out();
+    // Both URL classes were ever added (LeaseRun::classes_added); once true, stays so.
+    bool both_classes = false;
     // Store::add_url's parts (lib/store/store_add.cpp).
     std::optional<KnownUrl> find_known(const AddRequest& r);
     AddResult add_known(const Settings& s, const AddRequest& r, const KnownUrl& k);

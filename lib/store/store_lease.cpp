@@ -113,7 +113,7 @@ LeaseOutcome Store::lease(const LeaseRequest& req) {
 
 void Store::LeaseRun::run() {
     int64_t want = req.n;
-    if (req.max_in_flight >= 0) want = std::min(want, req.max_in_flight - (st.count("leased") + st.count("robots_leased")));
+    if (req.max_in_flight >= 0) want = std::min(want, req.max_in_flight - m.leases_out());
     // Alternation (lease.class-burst) only without --class, and only when
     // both classes were ever added (frontier-wide run in meta 'class_run').
     if (req.url_class.empty() && s.class_burst > 0 && classes_added()) {
@@ -159,7 +159,7 @@ void Store::LeaseRun::run() {
     if (order.run_changed())
         m.q("INSERT INTO meta(key, value) VALUES ('class_run', ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value")
             .bind(1, encode_class_run(order.run())).exec();
-    out.in_flight = st.count("leased") + st.count("robots_leased");
+    out.in_flight = m.leases_out();
     if (out.items.empty()) explain_nothing();
     else out.status = LeaseStatus::emitted;
 }

@@ -98,6 +98,7 @@ void Store::LeaseRun::end_url(int64_t id, QueueInfo& qi, UrlState state, const c
 // added: a crawl of one class neither keeps the run nor looks for the
 // other class.
 bool Store::LeaseRun::classes_added() {
+    if (m.both_classes) return true;  // counters only grow: no need to read them again
     bool seen[2] = {false, false};
     Stmt& q = m.q("SELECT name FROM counters WHERE name >= 'heat:' AND name < 'heat;' AND n > 0");
     while (q.step()) {
@@ -107,7 +108,8 @@ bool Store::LeaseRun::classes_added() {
         seen[url_class(type) == "acquisition" ? 1 : 0] = true;
     }
     q.reset();
-    return seen[0] && seen[1];
+    m.both_classes = seen[0] && seen[1];
+    return m.both_classes;
 }
 
 std::optional<double> Store::LeaseRun::min_of(const char* sql) {
