@@ -5,6 +5,7 @@
 
 #include <cstdint>
 #include <optional>
+#include <string_view>
 
 namespace frontier {
 
@@ -37,6 +38,11 @@ inline bool over_total(int64_t total_spend, int64_t total) { return total >= 0 &
 // URL classes as stored (urls.cls): 0 discovery, 1 acquisition.
 inline constexpr int kClassDiscovery = 0;
 inline constexpr int kClassAcquisition = 1;
+// The stored code of a class name ("acquisition" or "discovery", as
+// url_class and --class name them).
+inline int class_code(std::string_view class_name) {
+    return class_name == "acquisition" ? kClassAcquisition : kClassDiscovery;
+}
 
 // The run of leases of one class in a row, frontier-wide (class -1: none
 // yet). Kept in the meta row 'class_run' as run x 2 + class.

@@ -63,7 +63,7 @@ struct Store::LeaseRun {
     void run();
     void load_page();
     void prefetch(const std::vector<int64_t>& qids, int64_t per_queue);
-    bool refill(int64_t qid);
+    void refill(int64_t qid);
     bool activate_one();
     void retire(int64_t qid);
     void spent(QueueInfo& qi);

@@ -172,7 +172,7 @@ void Store::Impl::add_new(const Settings& s, const AddRequest& r) {
     NewUrl row{r, qid, hid, s.fifo ? 0.0 : r.priority,
                recrawl_tier({r.recrawl, r.last_modified, std::nullopt, 0, std::nullopt, r.visit_now, r.now,
                              r.fork.value_or(false)}),
-               url_class(r.type) == "acquisition" ? kClassAcquisition : kClassDiscovery};
+               class_code(url_class(r.type))};
     if (batch_inserts) {
         pending_cols.resize(NewUrl::kColumns);
         row.columns([&](int i, const auto& v) {

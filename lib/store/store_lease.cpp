@@ -150,7 +150,7 @@ void Store::LeaseRun::run() {
             continue;
         }
         const LeaseItem& it = out.items.back();
-        int cls = it.robots ? -1 : url_class(it.type) == "acquisition" ? kClassAcquisition : kClassDiscovery;
+        int cls = it.robots ? -1 : class_code(url_class(it.type));
         bool more = qi.state == static_cast<int>(QueueState::active) && qi.best &&
                     may_lease_now(qi.in_flight, p.max_in_flight, qi.wake_at, now);
         order.leased(c, cls, more, qi.best.value_or(0), qi.served);
@@ -208,7 +208,7 @@ void Store::LeaseRun::prefetch(const std::vector<int64_t>& qids, int64_t per_que
     if (req.url_class.empty()) {
         q.bind(2, per_queue);
     } else {
-        q.bind(2, req.url_class == "acquisition" ? kClassAcquisition : kClassDiscovery);
+        q.bind(2, class_code(req.url_class));
         q.bind(3, per_queue);
     }
     while (q.step()) heads[q.i64(0)].push_back(read_head(q, 1));
@@ -221,24 +221,22 @@ void Store::LeaseRun::prefetch(const std::vector<int64_t>& qids, int64_t per_que
 // it has none at all, it is rescheduled; when only the class is missing,
 // class_missing is set and nothing changes).
 // A queue's prefetched list ran out: its next heads, up to what this call
-// may still take from it (--per-queue, -n; at most 64) + 1. False when
-// nothing is prefetched (SQLite) or the queue has none.
-bool Store::LeaseRun::refill(int64_t qid) {
-    if (!m.db.statements_are_round_trips() || !req.url_class.empty()) return false;
+// may still take from it (--per-queue, -n; at most 64) + 1 (none when the
+// queue has no due URL left). Only lists of every class are refilled.
+void Store::LeaseRun::refill(int64_t qid) {
+    if (!req.url_class.empty()) return;
     prefetch({qid}, std::min<int64_t>(std::min<int64_t>(std::max<int64_t>(req.per_queue, 1), std::max<int64_t>(req.n, 1)), 64) + 1);
-    auto pre = heads.find(qid);
-    return pre != heads.end() && !pre->second.empty();
 }
 
 std::optional<LeaseHead> Store::LeaseRun::next_head(QueueInfo& qi, int cls, bool& from_pre) {
     auto pre = heads.find(qi.id);
-    if (cls < 0 && pre != heads.end() && pre->second.empty() && refill(qi.id)) pre = heads.find(qi.id);
+    if (cls < 0 && pre != heads.end() && pre->second.empty()) refill(qi.id);
     from_pre = cls < 0 && pre != heads.end() && !pre->second.empty();
     if (from_pre) return pre->second.front();
     Stmt& q = m.q(cls >= 0 ? kNextInScan : req.url_class.empty() ? kNextAll : kNextOfClass);
     q.bind(1, qi.id);
     if (cls >= 0) q.bind(2, cls);
-    else if (!req.url_class.empty()) q.bind(2, req.url_class == "acquisition" ? kClassAcquisition : kClassDiscovery);
+    else if (!req.url_class.empty()) q.bind(2, class_code(req.url_class));
     if (!q.step()) {
         q.reset();
         if (cls >= 0) {
@@ -373,14 +371,14 @@ void Store::LeaseRun::lease_url(QueueInfo& qi, LeaseHead head) {
     qi.queued -= 1;
     qi.session_balance -= it.cost;
     qi.total_spend += it.cost;
-    auto pre = heads.find(qi.id);
-    if (pre != heads.end() && pre->second.empty()) refill(qi.id);
-    if (pre != heads.end() && !pre->second.empty() && req.url_class.empty())
-        qi.best = pre->second.front().rank;  // the prefetched next head
-    else if (pre != heads.end() && req.url_class.empty() && m.db.statements_are_round_trips())
-        qi.best = std::nullopt;  // refilled with nothing: no due URL left
-    else
+    // Prefetched lists (round-trip backends) of every class give the next
+    // rank; a list refilled with nothing means no due URL is left.
+    if (auto pre = heads.find(qi.id); pre != heads.end() && req.url_class.empty()) {
+        if (pre->second.empty()) refill(qi.id);
+        qi.best = pre->second.empty() ? std::nullopt : std::optional<double>(pre->second.front().rank);
+    } else {
         qi.best = m.best_rank(qi.id);
+    }
     m.q("UPDATE queues SET in_flight = in_flight + 1, queued = queued - 1, served = ?1, last_dequeue_at = ?2, "
         "last_peek_url = ?3, session_balance = session_balance - ?4, total_spend = total_spend + ?4, "
         "last_cost = ?4, cost_count = cost_count + 1, best = ?5, sched = ?6 WHERE id = ?7")

@@ -105,7 +105,7 @@ bool Store::LeaseRun::classes_added() {
         std::string_view name = q.text(0);
         auto tab = name.find('\t');
         std::string_view type = tab == std::string_view::npos ? std::string_view() : name.substr(tab + 1);
-        seen[url_class(type) == "acquisition" ? 1 : 0] = true;
+        seen[class_code(url_class(type))] = true;
     }
     q.reset();
     m.both_classes = seen[0] && seen[1];
