@@ -9,7 +9,8 @@ namespace {
 
 using T = ColumnType;
 
-std::vector<TableDef> make_tables() {
+// The small tables: metadata, settings, budgets, counters.
+std::vector<TableDef> small_tables() {
     return {
     {"meta",
      "key",
@@ -43,6 +44,13 @@ std::vector<TableDef> make_tables() {
       {"pages", T::integer, true, "0"},
       {"bytes", T::integer, true, "0"},
       {"errors", T::integer, true, "0"}}},
+    };
+}
+
+// One row per queue (frontier(7), QUEUES): its scheduling position, budget
+// rotation and the counters of frontier-report.
+TableDef queues_table() {
+    return
     {"queues",
      "id",
      {{"id", T::integer, true},
@@ -79,7 +87,12 @@ std::vector<TableDef> make_tables() {
      {"CREATE INDEX queues_ready ON queues(best, served) WHERE sched = " SQL_SCHED_READY,
       "CREATE INDEX queues_wake ON queues(wake_at) WHERE sched = " SQL_SCHED_SLEEPING,
       "CREATE INDEX queues_inactive ON queues(inactive_seq) WHERE state = " SQL_QUEUE_INACTIVE,
-      "CREATE INDEX queues_retired ON queues(retired_seq) WHERE state >= " SQL_QUEUE_RETIRED}},
+      "CREATE INDEX queues_retired ON queues(retired_seq) WHERE state >= " SQL_QUEUE_RETIRED}};
+}
+
+// One row per scheme://authority: its robots.txt state and crawl delay.
+TableDef hosts_table() {
+    return
     {"hosts",
      "id",
      {{"id", T::integer, true},
@@ -96,7 +109,13 @@ std::vector<TableDef> make_tables() {
       {"crawl_delay", T::real, false},
       {"seed", T::integer, false}},
      {"name"},
-     {"CREATE INDEX hosts_robots_lease ON hosts(robots_lease_expires) WHERE robots_lease_expires IS NOT NULL"}},
+     {"CREATE INDEX hosts_robots_lease ON hosts(robots_lease_expires) WHERE robots_lease_expires IS NOT NULL"}};
+}
+
+// One row per URL: where it is queued, its state, lease, last fetch and
+// revisit history.
+TableDef urls_table() {
+    return
     {"urls",
      "id",
      {{"id", T::integer, true},
@@ -148,8 +167,15 @@ std::vector<TableDef> make_tables() {
       "CREATE INDEX urls_due ON urls(due_at) WHERE due_at IS NOT NULL",
       "CREATE INDEX urls_lease ON urls(lease_expires) WHERE state = " SQL_URL_LEASED,
       "CREATE INDEX urls_failed ON urls(fetched_at) WHERE state = " SQL_URL_FAILED,
-      "CREATE INDEX urls_seed ON urls(id) WHERE depth = 0 AND coalesce(discovery, '') IN ('', 'seed')"}},
-    };
+      "CREATE INDEX urls_seed ON urls(id) WHERE depth = 0 AND coalesce(discovery, '') IN ('', 'seed')"}};
+}
+
+std::vector<TableDef> make_tables() {
+    std::vector<TableDef> tables = small_tables();
+    tables.push_back(queues_table());
+    tables.push_back(hosts_table());
+    tables.push_back(urls_table());
+    return tables;
 }
 
 const char* type_name(ColumnType t, const Db::Ddl& ddl) {
