@@ -35,10 +35,30 @@ enum class ReportState { in_process, ready, snoozed, inactive, retired, exhauste
 // "in-process", "ready", "snoozed", "inactive", "retired", "exhausted".
 const char* report_state_name(ReportState s);
 
-// Derives the reported state from the stored columns: state 2/3 (retired by
-// budget / by hand) -> retired; else queued == 0 and in_flight == 0 ->
-// exhausted; else state 1 -> inactive; else (active) in_flight > 0 ->
-// in-process, wake_at > now -> snoozed, else ready. Pure.
+// The rule that gives a queue its reported state, declared once as data: an
+// ordered list of (state, condition), where a queue has the state of the
+// first condition it meets. derive_report_state evaluates it on a row's
+// values; the store renders the same list as SQL (lib/store/store_report.cpp,
+// state_condition), so --state filters and the summary's counts cannot
+// drift from the per-queue rows. In words: state 2/3 (retired by budget /
+// by hand) -> retired; else queued <= 0 and in_flight <= 0 -> exhausted;
+// else state 1 -> inactive; else (active) in_flight > 0 -> in-process,
+// wake_at > now -> snoozed, else ready.
+enum class QueueField { state, in_flight, queued, wake_at };
+struct QueueTest {
+    enum class Cmp { eq, ge, le, gt };
+    QueueField field;
+    Cmp cmp;
+    double value;      // compared with this constant,
+    bool now = false;  // or, when set, with "now"
+};
+struct ReportStateRule {
+    ReportState state;
+    std::vector<QueueTest> all;  // met when every test holds (none: always)
+};
+const std::vector<ReportStateRule>& report_state_rules();
+
+// Derives the reported state from the stored columns (report_state_rules). Pure.
 ReportState derive_report_state(int64_t state, int64_t in_flight, int64_t queued, double wake_at, double now);
 
 // Parses a --state filter: a comma-separated list of state names, where

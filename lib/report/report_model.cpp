@@ -20,12 +20,45 @@ const char* report_state_name(ReportState s) {
     return "unknown";
 }
 
+const std::vector<ReportStateRule>& report_state_rules() {
+    using F = QueueField;
+    using C = QueueTest::Cmp;
+    static const std::vector<ReportStateRule> rules = {
+        {ReportState::retired, {{F::state, C::ge, static_cast<double>(QueueState::retired)}}},
+        {ReportState::exhausted, {{F::queued, C::le, 0}, {F::in_flight, C::le, 0}}},
+        {ReportState::inactive, {{F::state, C::eq, static_cast<double>(QueueState::inactive)}}},
+        {ReportState::in_process, {{F::in_flight, C::gt, 0}}},
+        {ReportState::snoozed, {{F::wake_at, C::gt, 0, true}}},
+        {ReportState::ready, {}},
+    };
+    return rules;
+}
+
 ReportState derive_report_state(int64_t state, int64_t in_flight, int64_t queued, double wake_at, double now) {
-    if (state >= 2) return ReportState::retired;
-    if (queued <= 0 && in_flight <= 0) return ReportState::exhausted;
-    if (state == 1) return ReportState::inactive;
-    if (in_flight > 0) return ReportState::in_process;
-    if (wake_at > now) return ReportState::snoozed;
+    auto value = [&](QueueField f) -> double {
+        switch (f) {
+            case QueueField::state: return static_cast<double>(state);
+            case QueueField::in_flight: return static_cast<double>(in_flight);
+            case QueueField::queued: return static_cast<double>(queued);
+            case QueueField::wake_at: return wake_at;
+        }
+        return 0;
+    };
+    auto holds = [&](const QueueTest& t) {
+        double a = value(t.field), b = t.now ? now : t.value;
+        switch (t.cmp) {
+            case QueueTest::Cmp::eq: return a == b;
+            case QueueTest::Cmp::ge: return a >= b;
+            case QueueTest::Cmp::le: return a <= b;
+            case QueueTest::Cmp::gt: return a > b;
+        }
+        return false;
+    };
+    for (const ReportStateRule& r : report_state_rules()) {
+        bool met = true;
+        for (const QueueTest& t : r.all) met = met && holds(t);
+        if (met) return r.state;
+    }
     return ReportState::ready;
 }
 

@@ -19,18 +19,52 @@
 
 namespace frontier {
 
-const char* state_condition(ReportState s) {
-    switch (s) {
-        case ReportState::in_process: return "(state = " SQL_QUEUE_ACTIVE " AND in_flight > 0)";
-        case ReportState::ready:
-            return "(state = " SQL_QUEUE_ACTIVE " AND in_flight <= 0 AND queued > 0 AND wake_at <= ?1)";
-        case ReportState::snoozed:
-            return "(state = " SQL_QUEUE_ACTIVE " AND in_flight <= 0 AND queued > 0 AND wake_at > ?1)";
-        case ReportState::inactive: return "(state = " SQL_QUEUE_INACTIVE " AND (queued > 0 OR in_flight > 0))";
-        case ReportState::retired: return "(state >= " SQL_QUEUE_RETIRED ")";
-        case ReportState::exhausted: return "(state < " SQL_QUEUE_RETIRED " AND queued <= 0 AND in_flight <= 0)";
+namespace {
+
+// One test of the state rule in SQL; ?1 is "now".
+std::string test_sql(const QueueTest& t) {
+    const char* column = "";
+    switch (t.field) {
+        case QueueField::state: column = "state"; break;
+        case QueueField::in_flight: column = "in_flight"; break;
+        case QueueField::queued: column = "queued"; break;
+        case QueueField::wake_at: column = "wake_at"; break;
     }
-    return "0";
+    const char* op = "";
+    switch (t.cmp) {
+        case QueueTest::Cmp::eq: op = " = "; break;
+        case QueueTest::Cmp::ge: op = " >= "; break;
+        case QueueTest::Cmp::le: op = " <= "; break;
+        case QueueTest::Cmp::gt: op = " > "; break;
+    }
+    // The constants are small integers (states, 0).
+    return std::string(column) + op + (t.now ? std::string("?1") : std::to_string(static_cast<int64_t>(t.value)));
+}
+
+// A rule's tests joined by AND ("1 = 1" for none).
+std::string all_sql(const ReportStateRule& r) {
+    if (r.all.empty()) return "1 = 1";
+    std::string sql;
+    for (const QueueTest& t : r.all) sql += (sql.empty() ? "" : " AND ") + test_sql(t);
+    return sql;
+}
+
+}  // namespace
+
+const char* state_condition(ReportState s) {
+    // First match wins: a queue is in state s when it meets s's tests and
+    // none of the rules before it. The columns are NOT NULL, so NOT is exact.
+    static const std::map<ReportState, std::string> conditions = [] {
+        std::map<ReportState, std::string> out;
+        std::string earlier;
+        for (const ReportStateRule& r : report_state_rules()) {
+            out.emplace(r.state, "(" + earlier + all_sql(r) + ")");
+            earlier += "NOT (" + all_sql(r) + ") AND ";
+        }
+        return out;
+    }();
+    auto it = conditions.find(s);
+    return it == conditions.end() ? "0" : it->second.c_str();
 }
 
 namespace {

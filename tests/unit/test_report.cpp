@@ -1,10 +1,15 @@
 // Unit tests for the pure parts of frontier-report: state derivation, --state
 // and --sort parsing, row ordering, effective budgets and the renderers.
 #include <catch2/catch.hpp>
+#include <sqlite3.h>
+
+#include <map>
+#include <string>
 
 #include "core/error.hpp"
 #include "report/report_data.hpp"
 #include "report/report_render.hpp"
+#include "store/store_report_sql.hpp"
 
 using namespace frontier;
 
@@ -308,4 +313,43 @@ TEST_CASE("HTML: results, errors and bytes over time", "[report]") {
     CHECK(h.find("id=\"chart-timeline-bytes\"") != std::string::npos);
     CHECK(h.find("<title>2027-01-15T08:05:00Z: 4 results, 2 errors, 1,000 bytes</title>") != std::string::npos);
     CHECK(h.find("one bar per 5m00s") != std::string::npos);
+}
+
+// The state rule is declared once (report_state_rules); the store renders it
+// as SQL for --state filters and the summary's counts. Over a grid of stored
+// values, every queue is selected by exactly the SQL condition of the state
+// derive_report_state gives it.
+TEST_CASE("state_condition selects what derive_report_state derives", "[report]") {
+    sqlite3* db = nullptr;
+    REQUIRE(sqlite3_open(":memory:", &db) == SQLITE_OK);
+    REQUIRE(sqlite3_exec(db, "CREATE TABLE queues(id INTEGER PRIMARY KEY, state INTEGER NOT NULL, "
+                             "in_flight INTEGER NOT NULL, queued INTEGER NOT NULL, wake_at REAL NOT NULL)",
+                         nullptr, nullptr, nullptr) == SQLITE_OK);
+    const double now = 1000;
+    std::map<int64_t, ReportState> want;
+    int64_t id = 0;
+    for (int state : {0, 1, 2, 3})
+        for (int in_flight : {-1, 0, 1, 2})
+            for (int queued : {-1, 0, 1, 5})
+                for (double wake_at : {0.0, 999.5, 1000.0, 1000.5}) {
+                    std::string sql = "INSERT INTO queues VALUES(" + std::to_string(++id) + "," +
+                                      std::to_string(state) + "," + std::to_string(in_flight) + "," +
+                                      std::to_string(queued) + "," + std::to_string(wake_at) + ")";
+                    REQUIRE(sqlite3_exec(db, sql.c_str(), nullptr, nullptr, nullptr) == SQLITE_OK);
+                    want[id] = derive_report_state(state, in_flight, queued, wake_at, now);
+                }
+    size_t selected = 0;
+    for (const ReportStateRule& rule : report_state_rules()) {
+        std::string sql = std::string("SELECT id FROM queues WHERE ") + state_condition(rule.state);
+        sqlite3_stmt* st = nullptr;
+        REQUIRE(sqlite3_prepare_v2(db, sql.c_str(), -1, &st, nullptr) == SQLITE_OK);
+        sqlite3_bind_double(st, 1, now);
+        while (sqlite3_step(st) == SQLITE_ROW) {
+            ++selected;
+            CHECK(want[sqlite3_column_int64(st, 0)] == rule.state);
+        }
+        sqlite3_finalize(st);
+    }
+    CHECK(selected == want.size());  // each queue selected once: the conditions partition
+    sqlite3_close(db);
 }
