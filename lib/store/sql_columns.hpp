@@ -36,7 +36,8 @@ inline std::string sql_column_list(std::initializer_list<const char*> exprs) {
 template <class E>
 class SqlRow {
 public:
-    explicit SqlRow(const Stmt& st) : st_(st) {}
+    // `first`: the statement's column where E's columns begin.
+    explicit SqlRow(const Stmt& st, int first = 0) : st_(st), first_(first) {}
     bool is_null(E c) const { return st_.is_null(at(c)); }
     int64_t i64(E c) const { return st_.i64(at(c)); }
     double dbl(E c) const { return st_.dbl(at(c)); }
@@ -46,8 +47,9 @@ public:
     std::optional<double> opt_dbl(E c) const { return st_.opt_dbl(at(c)); }
 
 private:
-    static int at(E c) { return static_cast<int>(c); }
+    int at(E c) const { return first_ + static_cast<int>(c); }
     const Stmt& st_;
+    int first_;
 };
 
 }  // namespace frontier

@@ -10,6 +10,7 @@
 #include "core/error.hpp"
 #include "store/schema.hpp"
 #include "store/sql_codes.hpp"
+#include "store/sql_columns.hpp"
 #include "store/store_impl.hpp"
 
 namespace frontier {
@@ -110,21 +111,32 @@ int64_t Store::count(std::string_view name) {
 namespace {
 
 // The queue columns a reschedule reads, and the row read from them.
-#define FRONTIER_QUEUE_INFO_COLUMNS \
-    "id, key, state, best, wake_at, served, in_flight, queued, session_balance, total_spend, n429"
+#define QUEUE_INFO_COLUMNS(X)                                                                                  \
+    X(id, "id") X(key, "key") X(state, "state") X(best, "best") X(wake_at, "wake_at") X(served, "served")    \
+    X(in_flight, "in_flight") X(queued, "queued") X(session_balance, "session_balance")                    \
+    X(total_spend, "total_spend") X(n429, "n429")
+enum class QueueInfoCol { QUEUE_INFO_COLUMNS(SQL_COLUMN_NAME) };
+const std::string kQueueInfo = sql_column_list({QUEUE_INFO_COLUMNS(SQL_COLUMN_EXPR)});
+#undef QUEUE_INFO_COLUMNS
+const std::string kQueueRow = "SELECT " + kQueueInfo + " FROM queues WHERE id = ?";
+const std::string kQueueRows = "SELECT q.* FROM unnest(?::bigint[]) AS k(id), LATERAL (SELECT " + kQueueInfo +
+                               " FROM queues WHERE queues.id = k.id OFFSET 0) AS q";
+
 QueueInfo read_queue_info(const Stmt& st) {
+    using C = QueueInfoCol;
+    SqlRow<C> row(st);
     QueueInfo qi;
-    qi.id = st.i64(0);
-    qi.key = st.str(1);
-    qi.state = st.i64(2);
-    qi.best = st.opt_dbl(3);
-    qi.wake_at = st.dbl(4);
-    qi.served = st.i64(5);
-    qi.in_flight = st.i64(6);
-    qi.queued = st.i64(7);
-    qi.session_balance = st.i64(8);
-    qi.total_spend = st.i64(9);
-    qi.n429 = st.i64(10);
+    qi.id = row.i64(C::id);
+    qi.key = row.str(C::key);
+    qi.state = row.i64(C::state);
+    qi.best = row.opt_dbl(C::best);
+    qi.wake_at = row.dbl(C::wake_at);
+    qi.served = row.i64(C::served);
+    qi.in_flight = row.i64(C::in_flight);
+    qi.queued = row.i64(C::queued);
+    qi.session_balance = row.i64(C::session_balance);
+    qi.total_spend = row.i64(C::total_spend);
+    qi.n429 = row.i64(C::n429);
     return qi;
 }
 
@@ -150,8 +162,7 @@ void Store::Impl::flush() {
         PgArray ids;
         for (auto& [id, d] : queue_deltas) ids.add(id);
         std::vector<QueueInfo> rows;
-        Stmt& st = q("SELECT q.* FROM unnest(?::bigint[]) AS k(id), LATERAL (SELECT " FRONTIER_QUEUE_INFO_COLUMNS
-                     " FROM queues WHERE queues.id = k.id OFFSET 0) AS q");
+        Stmt& st = q(kQueueRows.c_str());
         st.bind(1, ids.str());
         while (st.step()) rows.push_back(read_queue_info(st));
         st.reset();
@@ -188,7 +199,7 @@ void Store::Impl::flush() {
 // ---------------------------------------------------------------- queues
 
 QueueInfo Store::Impl::queue(int64_t id) {
-    Stmt& st = q("SELECT " FRONTIER_QUEUE_INFO_COLUMNS " FROM queues WHERE id = ?");
+    Stmt& st = q(kQueueRow.c_str());
     st.bind(1, id);
     QueueInfo qi;
     if (st.step()) qi = read_queue_info(st);

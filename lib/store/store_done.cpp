@@ -10,6 +10,7 @@
 #include "report/crawl_stats.hpp"
 #include "store/store.hpp"
 #include "store/sql_codes.hpp"
+#include "store/sql_columns.hpp"
 #include "store/store_impl.hpp"
 
 namespace frontier {
@@ -53,53 +54,58 @@ bool unmatched_lease(LeaseId how, const FetchFacts& f, DoneOutcome& o) {
     return false;
 }
 
-// The columns of a URL row a result needs, in LeasedColumn order.
-#define LEASED_COLUMNS                                                                                           \
-    "url, queue_id, host_id, state, lease_seq, lease_expires, due_at, depth, recrawl, retries, failures, "      \
-    "content_hash, interval, visits, successes, changes, last_modified, last_success, next_visit, etag, "       \
-    "http_last_modified, first_success, tier, tier_key"
-enum LeasedColumn : int {
-    kRowUrl, kRowQueueId, kRowHostId, kRowState, kRowLeaseSeq, kRowLeaseExpires, kRowDueAt, kRowDepth, kRowRecrawl,
-    kRowRetries, kRowFailures, kRowContentHash, kRowInterval, kRowVisits, kRowSuccesses, kRowChanges,
-    kRowLastModified, kRowLastSuccess, kRowNextVisit, kRowEtag, kRowHttpLastModified, kRowFirstSuccess, kRowTier,
-    kRowTierKey, kRowColumns
-};
-const char* const kLeasedRow = "SELECT " LEASED_COLUMNS " FROM urls WHERE id = ?";
-// The rows of many leases at once: one primary-key probe per id (a LATERAL
-// subquery that OFFSET 0 keeps apart), the id after the row's columns.
-const char* const kLeasedRows = "SELECT u.* FROM unnest(CAST(? AS bigint[])) AS k(id), LATERAL (SELECT " LEASED_COLUMNS
-                                ", id FROM urls WHERE urls.id = k.id OFFSET 0) AS u";
+// The columns of a URL row a result needs.
+#define LEASED_COLUMNS(X)                                                                                     \
+    X(url, "url") X(queue_id, "queue_id") X(host_id, "host_id") X(state, "state") X(lease_seq, "lease_seq") \
+    X(lease_expires, "lease_expires") X(due_at, "due_at") X(depth, "depth") X(recrawl, "recrawl")         \
+    X(retries, "retries") X(failures, "failures") X(content_hash, "content_hash") X(interval, "interval") \
+    X(visits, "visits") X(successes, "successes") X(changes, "changes") X(last_modified, "last_modified") \
+    X(last_success, "last_success") X(next_visit, "next_visit") X(etag, "etag")                           \
+    X(http_last_modified, "http_last_modified") X(first_success, "first_success") X(tier, "tier")          \
+    X(tier_key, "tier_key") X(id, "id")
+enum class LeasedCol { LEASED_COLUMNS(SQL_COLUMN_NAME) };
+const std::string kLeased = sql_column_list({LEASED_COLUMNS(SQL_COLUMN_EXPR)});
 #undef LEASED_COLUMNS
+const std::string kLeasedRow = "SELECT " + kLeased + " FROM urls WHERE id = ?";
+// The rows of many leases at once: one primary-key probe per id (a LATERAL
+// subquery that OFFSET 0 keeps apart).
+const std::string kLeasedRows = "SELECT u.* FROM unnest(CAST(? AS bigint[])) AS k(id), LATERAL (SELECT " + kLeased +
+                                " FROM urls WHERE urls.id = k.id OFFSET 0) AS u";
 
 // The row at the statement's current step.
-LeasedRow read_leased_row(Stmt& st) {
+LeasedRow read_leased_row(const Stmt& st) {
+    using C = LeasedCol;
+    SqlRow<C> row(st);
     LeasedRow r;
-    r.url = st.str(kRowUrl);
-    r.queue_id = st.i64(kRowQueueId);
-    r.host_id = st.i64(kRowHostId);
-    r.state = st.i64(kRowState);
-    r.lease_seq = st.i64(kRowLeaseSeq);
-    r.expiry_set = !st.is_null(kRowLeaseExpires);
-    r.due_set = !st.is_null(kRowDueAt);
-    r.depth = st.i64(kRowDepth);
+    r.url = row.str(C::url);
+    r.queue_id = row.i64(C::queue_id);
+    r.host_id = row.i64(C::host_id);
+    r.state = row.i64(C::state);
+    r.lease_seq = row.i64(C::lease_seq);
+    r.expiry_set = !row.is_null(C::lease_expires);
+    r.due_set = !row.is_null(C::due_at);
+    r.depth = row.i64(C::depth);
     UrlHistory& h = r.history;
-    h.recrawl = st.i64(kRowRecrawl) != 0;
-    h.retries = st.i64(kRowRetries);
-    h.failures = st.i64(kRowFailures);
-    if (!st.is_null(kRowContentHash)) h.content_hash = st.str(kRowContentHash);
-    h.interval = st.opt_dbl(kRowInterval);
-    h.visits = st.i64(kRowVisits);
-    h.successes = st.i64(kRowSuccesses);
-    h.changes = st.i64(kRowChanges);
-    h.last_modified = st.opt_dbl(kRowLastModified);
-    h.last_success = st.opt_dbl(kRowLastSuccess);
-    h.next_visit = st.opt_dbl(kRowNextVisit);
-    if (!st.is_null(kRowEtag)) h.etag = st.str(kRowEtag);
-    if (!st.is_null(kRowHttpLastModified)) h.http_last_modified = st.str(kRowHttpLastModified);
-    h.first_success = st.opt_dbl(kRowFirstSuccess);
-    h.fork = fork_tier(static_cast<int>(st.i64(kRowTier)), st.dbl(kRowTierKey));
+    h.recrawl = row.i64(C::recrawl) != 0;
+    h.retries = row.i64(C::retries);
+    h.failures = row.i64(C::failures);
+    if (!row.is_null(C::content_hash)) h.content_hash = row.str(C::content_hash);
+    h.interval = row.opt_dbl(C::interval);
+    h.visits = row.i64(C::visits);
+    h.successes = row.i64(C::successes);
+    h.changes = row.i64(C::changes);
+    h.last_modified = row.opt_dbl(C::last_modified);
+    h.last_success = row.opt_dbl(C::last_success);
+    h.next_visit = row.opt_dbl(C::next_visit);
+    if (!row.is_null(C::etag)) h.etag = row.str(C::etag);
+    if (!row.is_null(C::http_last_modified)) h.http_last_modified = row.str(C::http_last_modified);
+    h.first_success = row.opt_dbl(C::first_success);
+    h.fork = fork_tier(static_cast<int>(row.i64(C::tier)), row.dbl(C::tier_key));
     return r;
 }
+
+// The id of the row at the statement's current step.
+int64_t leased_row_id(const Stmt& st) { return SqlRow<LeasedCol>(st).i64(LeasedCol::id); }
 
 // The URL row after a result: what url_outcome decided, and the fetch's facts.
 UrlUpdate url_update(int64_t id, const UrlOutcome& uo, const FetchFacts& f, double now) {
@@ -170,7 +176,7 @@ std::optional<LeasedRow> Store::Impl::leased_row(int64_t id) {
         return row;
     }
     settle_url(id);  // a repeated result in this transaction reads the row as updated
-    Stmt& st = q(kLeasedRow);
+    Stmt& st = q(kLeasedRow.c_str());
     st.bind(1, id);
     std::optional<LeasedRow> row;
     if (st.step()) row = read_leased_row(st);
@@ -188,9 +194,9 @@ void Store::prefetch_leases(const std::vector<int64_t>& url_ids) {
         arr.add(id);
         m.prefetched_leases.try_emplace(id);  // none stored: no such row
     }
-    Stmt& st = m.q(kLeasedRows);
+    Stmt& st = m.q(kLeasedRows.c_str());
     st.bind(1, arr.str());
-    while (st.step()) m.prefetched_leases[st.i64(kRowColumns)] = read_leased_row(st);
+    while (st.step()) m.prefetched_leases[leased_row_id(st)] = read_leased_row(st);
     st.reset();
 }
 

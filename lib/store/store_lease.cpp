@@ -18,6 +18,7 @@
 #include "web/robots.hpp"
 #include "store/store.hpp"
 #include "store/sql_codes.hpp"
+#include "store/sql_columns.hpp"
 #include "store/store_impl.hpp"
 #include "store/lease_run.hpp"
 
@@ -38,58 +39,59 @@ std::string_view host_of(std::string_view url) {
     return url.substr(start, url.find('/', start) - start);
 }
 
-// The next URL of a queue: the columns HEAD_COLUMNS selects, in order.
-#define HEAD_COLUMNS                                                                              \
-    "id, url, host_id, priority, depth, attempts, type, discovery, via, meta, cost, etag, "          \
-    "http_last_modified, content_hash, lease_seq, rank"
-enum HeadColumn : int {
-    kHeadId, kHeadUrl, kHeadHostId, kHeadPriority, kHeadDepth, kHeadAttempts, kHeadType, kHeadDiscovery,
-    kHeadVia, kHeadMeta, kHeadCost, kHeadEtag, kHeadLastModified, kHeadContentHash, kHeadLeaseSeq, kHeadRank,
-};
+// The next URL of a queue: the columns a head row has, in order.
+#define HEAD_COLUMNS(X)                                                                                         \
+    X(id, "id") X(url, "url") X(host_id, "host_id") X(priority, "priority") X(depth, "depth")                 \
+    X(attempts, "attempts") X(type, "type") X(discovery, "discovery") X(via, "via") X(meta, "meta")         \
+    X(cost, "cost") X(etag, "etag") X(http_last_modified, "http_last_modified")                             \
+    X(content_hash, "content_hash") X(lease_seq, "lease_seq") X(rank, "rank")
+enum class HeadCol { HEAD_COLUMNS(SQL_COLUMN_NAME) };
+const std::string kHead = sql_column_list({HEAD_COLUMNS(SQL_COLUMN_EXPR)});
 #define HEAD_ORDER " ORDER BY rank, tier, tier_key, cost, id"
 #define HEAD_DUE "state = " SQL_URL_QUEUED " AND due_at IS NULL"
 
-const char* const kNextAll = "SELECT " HEAD_COLUMNS " FROM urls WHERE queue_id = ? AND " HEAD_DUE HEAD_ORDER " LIMIT 1";
-const char* const kNextOfClass =
-    "SELECT " HEAD_COLUMNS " FROM urls WHERE queue_id = ? AND " HEAD_DUE " AND cls = ?" HEAD_ORDER " LIMIT 1";
+const std::string kNextAll = "SELECT " + kHead + " FROM urls WHERE queue_id = ? AND " HEAD_DUE HEAD_ORDER " LIMIT 1";
+const std::string kNextOfClass =
+    "SELECT " + kHead + " FROM urls WHERE queue_id = ? AND " HEAD_DUE " AND cls = ?" HEAD_ORDER " LIMIT 1";
 // Alternation looks for the other class among a queue's first
 // LeaseOrder::kClassScan due URLs only: a bounded index range, however
 // long the queue.
-const char* const kNextInScan =
-    "SELECT " HEAD_COLUMNS " FROM (SELECT * FROM urls WHERE queue_id = ? AND " HEAD_DUE HEAD_ORDER
-    " LIMIT 64) AS h WHERE cls = ?" HEAD_ORDER " LIMIT 1";
+const std::string kNextInScan = "SELECT " + kHead + " FROM (SELECT * FROM urls WHERE queue_id = ? AND " HEAD_DUE
+                                HEAD_ORDER " LIMIT 64) AS h WHERE cls = ?" HEAD_ORDER " LIMIT 1";
 static_assert(LeaseOrder::kClassScan == 64, "kNextInScan scans kClassScan URLs");
 // The heads of many queues at once (a LATERAL join over the queue ids,
 // each side an index range scan).
-const char* const kHeadsAll =
-    "SELECT q.qid, u.* FROM unnest(CAST(? AS bigint[])) AS q(qid) CROSS JOIN LATERAL "
-    "(SELECT " HEAD_COLUMNS " FROM urls WHERE queue_id = q.qid AND " HEAD_DUE HEAD_ORDER " LIMIT ?) u";
-const char* const kHeadsOfClass =
-    "SELECT q.qid, u.* FROM unnest(CAST(? AS bigint[])) AS q(qid) CROSS JOIN LATERAL "
-    "(SELECT " HEAD_COLUMNS " FROM urls WHERE queue_id = q.qid AND " HEAD_DUE " AND cls = ?" HEAD_ORDER " LIMIT ?) u";
+const std::string kHeadsAll = "SELECT q.qid, u.* FROM unnest(CAST(? AS bigint[])) AS q(qid) CROSS JOIN LATERAL "
+                              "(SELECT " + kHead + " FROM urls WHERE queue_id = q.qid AND " HEAD_DUE HEAD_ORDER
+                              " LIMIT ?) u";
+const std::string kHeadsOfClass = "SELECT q.qid, u.* FROM unnest(CAST(? AS bigint[])) AS q(qid) CROSS JOIN LATERAL "
+                                  "(SELECT " + kHead + " FROM urls WHERE queue_id = q.qid AND " HEAD_DUE
+                                  " AND cls = ?" HEAD_ORDER " LIMIT ?) u";
 #undef HEAD_COLUMNS
 #undef HEAD_ORDER
 #undef HEAD_DUE
 
-// A head row whose HEAD_COLUMNS start at column c0.
-LeaseHead read_head(Stmt& st, int c0) {
+// A head row whose columns start at column `first`.
+LeaseHead read_head(const Stmt& st, int first) {
+    using C = HeadCol;
+    SqlRow<C> row(st, first);
     LeaseHead h;
-    h.id = st.i64(c0 + kHeadId);
-    h.it.url = st.str(c0 + kHeadUrl);
-    h.hid = st.i64(c0 + kHeadHostId);
-    h.it.priority = st.dbl(c0 + kHeadPriority);
-    h.it.depth = st.i64(c0 + kHeadDepth);
-    h.it.attempt = st.i64(c0 + kHeadAttempts) + 1;
-    h.it.type = st.str(c0 + kHeadType);
-    h.it.discovery = st.str(c0 + kHeadDiscovery);
-    h.it.via = st.str(c0 + kHeadVia);
-    h.it.meta = st.str(c0 + kHeadMeta);
-    h.it.cost = st.i64(c0 + kHeadCost);
-    if (!st.is_null(c0 + kHeadEtag)) h.it.etag = st.str(c0 + kHeadEtag);
-    if (!st.is_null(c0 + kHeadLastModified)) h.it.http_last_modified = st.str(c0 + kHeadLastModified);
-    if (!st.is_null(c0 + kHeadContentHash)) h.it.content_hash = st.str(c0 + kHeadContentHash);
-    h.seq = st.i64(c0 + kHeadLeaseSeq) + 1;
-    h.rank = st.dbl(c0 + kHeadRank);
+    h.id = row.i64(C::id);
+    h.it.url = row.str(C::url);
+    h.hid = row.i64(C::host_id);
+    h.it.priority = row.dbl(C::priority);
+    h.it.depth = row.i64(C::depth);
+    h.it.attempt = row.i64(C::attempts) + 1;
+    h.it.type = row.str(C::type);
+    h.it.discovery = row.str(C::discovery);
+    h.it.via = row.str(C::via);
+    h.it.meta = row.str(C::meta);
+    h.it.cost = row.i64(C::cost);
+    if (!row.is_null(C::etag)) h.it.etag = row.str(C::etag);
+    if (!row.is_null(C::http_last_modified)) h.it.http_last_modified = row.str(C::http_last_modified);
+    if (!row.is_null(C::content_hash)) h.it.content_hash = row.str(C::content_hash);
+    h.seq = row.i64(C::lease_seq) + 1;
+    h.rank = row.dbl(C::rank);
     return h;
 }
 
@@ -203,7 +205,7 @@ void Store::LeaseRun::prefetch(const std::vector<int64_t>& qids, int64_t per_que
     std::string arr = "{";
     for (size_t i = 0; i < qids.size(); ++i) arr += (i ? "," : "") + std::to_string(qids[i]);
     arr += "}";
-    Stmt& q = m.q(req.url_class.empty() ? kHeadsAll : kHeadsOfClass);
+    Stmt& q = m.q((req.url_class.empty() ? kHeadsAll : kHeadsOfClass).c_str());
     q.bind(1, arr);
     if (req.url_class.empty()) {
         q.bind(2, per_queue);
@@ -233,7 +235,7 @@ std::optional<LeaseHead> Store::LeaseRun::next_head(QueueInfo& qi, int cls, bool
     if (cls < 0 && pre != heads.end() && pre->second.empty()) refill(qi.id);
     from_pre = cls < 0 && pre != heads.end() && !pre->second.empty();
     if (from_pre) return pre->second.front();
-    Stmt& q = m.q(cls >= 0 ? kNextInScan : req.url_class.empty() ? kNextAll : kNextOfClass);
+    Stmt& q = m.q((cls >= 0 ? kNextInScan : req.url_class.empty() ? kNextAll : kNextOfClass).c_str());
     q.bind(1, qi.id);
     if (cls >= 0) q.bind(2, cls);
     else if (!req.url_class.empty()) q.bind(2, class_code(req.url_class));

@@ -8,7 +8,9 @@
 
 #include <cerrno>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
+#include <strings.h>
 
 #include "core/error.hpp"
 #include "store/insert_sql.hpp"
@@ -86,15 +88,37 @@ public:
     }
 
     bool is_null(int col) const override { return sqlite3_column_type(st_, col) == SQLITE_NULL; }
-    int64_t i64(int col) const override { return sqlite3_column_int64(st_, col); }
-    double dbl(int col) const override { return sqlite3_column_double(st_, col); }
+    int64_t i64(int col) const override {
+        check_type(col, "INTEGER");
+        return sqlite3_column_int64(st_, col);
+    }
+    double dbl(int col) const override {
+        check_type(col, "REAL");
+        return sqlite3_column_double(st_, col);
+    }
     std::string_view text(int col) const override {
+        check_type(col, "TEXT");
         const unsigned char* p = sqlite3_column_text(st_, col);
         if (!p) return {};
         return {reinterpret_cast<const char*>(p), static_cast<size_t>(sqlite3_column_bytes(st_, col))};
     }
 
 private:
+    // Checking builds (make asan defines FRONTIER_CHECK_COLUMN_TYPES): a
+    // typed read of a table's column must be of the type the schema declares
+    // for it (lib/store/schema_def.cpp, the one declaration the DDL comes
+    // from), so every read the tests make is checked against it. Reads of
+    // expressions, and of columns with no declared type, are not checked.
+    void check_type([[maybe_unused]] int col, [[maybe_unused]] const char* want) const {
+#ifdef FRONTIER_CHECK_COLUMN_TYPES
+        const char* declared = sqlite3_column_decltype(st_, col);
+        if (!declared || !*declared || strcasecmp(declared, want) == 0) return;
+        std::fprintf(stderr, "column %s (%s) read as %s in: %s\n", sqlite3_column_name(st_, col), declared, want,
+                     sqlite3_sql(st_));
+        std::abort();
+#endif
+    }
+
     sqlite3* db_;
     sqlite3_stmt* st_ = nullptr;
 };
