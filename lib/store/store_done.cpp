@@ -227,17 +227,24 @@ bool Store::Impl::leased_by_url(const Settings& s, const FetchFacts& f, DoneOutc
 void Store::Impl::finish_robots(const Settings& s, const FetchFacts& f, double now, DoneOutcome& o) {
     int64_t hid, seq;
     if (unmatched_lease(parse_lease(std::string_view(f.lease).substr(1), hid, seq), f, o)) return;
-    Stmt& h = q("SELECT name, robots_lease_seq, robots_lease_expires, robots_queue, robots_retries "
-                "FROM hosts WHERE id = ?");
+#define ROBOTS_LEASE_COLUMNS(X)                                                                 \
+    X(name, "name") X(lease_seq, "robots_lease_seq") X(lease_expires, "robots_lease_expires") \
+    X(queue, "robots_queue") X(retries, "robots_retries")
+    enum class C { ROBOTS_LEASE_COLUMNS(SQL_COLUMN_NAME) };
+    static const std::string sql =
+        "SELECT " + sql_column_list({ROBOTS_LEASE_COLUMNS(SQL_COLUMN_EXPR)}) + " FROM hosts WHERE id = ?";
+#undef ROBOTS_LEASE_COLUMNS
+    Stmt& h = q(sql.c_str());
     h.bind(1, hid);
     bool found = h.step();
-    if (!found || h.i64(1) != seq || h.is_null(2)) {
-        o.url = found ? h.str(0) + "/robots.txt" : f.url;
+    SqlRow<C> row(h);
+    if (!found || row.i64(C::lease_seq) != seq || row.is_null(C::lease_expires)) {
+        o.url = found ? row.str(C::name) + "/robots.txt" : f.url;
         h.reset();
         return;
     }
-    std::string host = h.str(0);
-    int64_t qid = h.i64(3), retries = h.i64(4);
+    std::string host = row.str(C::name);
+    int64_t qid = row.i64(C::queue), retries = row.i64(C::retries);
     h.reset();
     o.url = host + "/robots.txt";
     o.robots = true;

@@ -275,19 +275,27 @@ void Store::LeaseRun::consume(int64_t qid, int64_t url_id, bool from_pre) {
 // The host's robots.txt state; its seed flag comes with it (the address
 // kinds of the leased URL need it, and this row is read anyway).
 LeaseRobotsRow Store::LeaseRun::robots_row(int64_t hid) {
-    Stmt& h = m.q("SELECT name, robots_state, robots_rules, robots_at, robots_retry_at, "
-                  "robots_lease_expires, robots_lease_seq, seed FROM hosts WHERE id = ?");
+#define ROBOTS_ROW_COLUMNS(X)                                                                                 \
+    X(name, "name") X(state, "robots_state") X(rules, "robots_rules") X(at, "robots_at")                    \
+    X(retry_at, "robots_retry_at") X(lease_expires, "robots_lease_expires") X(lease_seq, "robots_lease_seq") \
+    X(seed, "seed")
+    enum class C { ROBOTS_ROW_COLUMNS(SQL_COLUMN_NAME) };
+    static const std::string sql =
+        "SELECT " + sql_column_list({ROBOTS_ROW_COLUMNS(SQL_COLUMN_EXPR)}) + " FROM hosts WHERE id = ?";
+#undef ROBOTS_ROW_COLUMNS
+    Stmt& h = m.q(sql.c_str());
     h.bind(1, hid);
     h.step();
+    SqlRow<C> row(h);
     LeaseRobotsRow r;
-    r.host = h.str(0);
-    r.state = static_cast<RobotsState>(h.i64(1));
-    r.rules = h.str(2);
-    r.at = h.is_null(3) ? 0 : h.dbl(3);
-    r.retry_at = h.is_null(4) ? 0 : h.dbl(4);
-    r.outstanding = !h.is_null(5);
-    r.next_seq = h.i64(6) + 1;
-    m.note_seed_host(hid, !h.is_null(7));
+    r.host = row.str(C::name);
+    r.state = static_cast<RobotsState>(row.i64(C::state));
+    r.rules = row.str(C::rules);
+    r.at = row.opt_dbl(C::at).value_or(0);
+    r.retry_at = row.opt_dbl(C::retry_at).value_or(0);
+    r.outstanding = !row.is_null(C::lease_expires);
+    r.next_seq = row.i64(C::lease_seq) + 1;
+    m.note_seed_host(hid, !row.is_null(C::seed));
     h.reset();
     return r;
 }

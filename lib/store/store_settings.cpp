@@ -5,6 +5,7 @@
 
 #include "core/error.hpp"
 #include "store/sql_codes.hpp"
+#include "store/sql_columns.hpp"
 #include "store/store.hpp"
 #include "store/store_impl.hpp"
 
@@ -13,6 +14,13 @@ namespace frontier {
 namespace {
 // Marks a budget field an override does not set (see load_budgets).
 constexpr int64_t kUnsetBudget = std::numeric_limits<int64_t>::min();
+
+// A budget override row (frontier-budget(1)).
+#define BUDGET_COLUMNS(X) X(scope, "scope") X(name, "name") X(replenish, "replenish") X(total, "total")
+enum class BudgetCol { BUDGET_COLUMNS(SQL_COLUMN_NAME) };
+const std::string kBudgetRows = "SELECT " + sql_column_list({BUDGET_COLUMNS(SQL_COLUMN_EXPR)}) + " FROM queue_budgets";
+const std::string kBudgetRowsInOrder = kBudgetRows + " ORDER BY scope, name";
+#undef BUDGET_COLUMNS
 }  // namespace
 
 // ---------------------------------------------------------------- settings
@@ -53,13 +61,14 @@ void Store::Impl::load_budgets() {
     budget_queue.clear();
     // Fields an override leaves unset hold kUnsetBudget; budget_for() fills
     // them from the next less specific override, then the global settings.
-    Stmt& st = q("SELECT scope, name, replenish, total FROM queue_budgets");
+    Stmt& st = q(kBudgetRows.c_str());
     while (st.step()) {
-        auto& map = st.text(0) == "queue" ? budget_queue : budget_domain;
+        SqlRow<BudgetCol> row(st);
+        auto& map = row.text(BudgetCol::scope) == "queue" ? budget_queue : budget_domain;
         BudgetLimits b{kUnsetBudget, kUnsetBudget};
-        if (!st.is_null(2)) b.replenish = st.i64(2);
-        if (!st.is_null(3)) b.total = st.i64(3);
-        map[st.str(1)] = b;
+        b.replenish = row.opt_i64(BudgetCol::replenish).value_or(kUnsetBudget);
+        b.total = row.opt_i64(BudgetCol::total).value_or(kUnsetBudget);
+        map[row.str(BudgetCol::name)] = b;
     }
     // Domain-scoped settings of budget.* (frontier-config --domain) count as overrides too.
     Stmt& ds = q("SELECT domain, key, value FROM domain_settings WHERE key IN ('budget.replenish', 'budget.total')");
@@ -153,8 +162,12 @@ void Store::set_domain_setting(const std::string& domain, const std::string& key
 
 std::vector<Store::BudgetOverride> Store::budget_overrides() {
     std::vector<BudgetOverride> v;
-    Stmt& st = impl_->q("SELECT scope, name, replenish, total FROM queue_budgets ORDER BY scope, name");
-    while (st.step()) v.push_back({st.str(0), st.str(1), st.opt_i64(2), st.opt_i64(3)});
+    Stmt& st = impl_->q(kBudgetRowsInOrder.c_str());
+    while (st.step()) {
+        SqlRow<BudgetCol> row(st);
+        v.push_back({row.str(BudgetCol::scope), row.str(BudgetCol::name), row.opt_i64(BudgetCol::replenish),
+                     row.opt_i64(BudgetCol::total)});
+    }
     return v;
 }
 
