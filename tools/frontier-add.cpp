@@ -36,10 +36,7 @@ constexpr size_t kChunk = 512;  // records prepared together (2 blocks in memory
 
 struct Item {
     uint64_t line_no = 0;
-    bool has_fields = false;  // else `early` is the record's rejection
-    EnqueueResult early;
-    EnqueueFields fields;
-    PreparedUrl prepared;
+    EnqueueResult e;  // the record, read, prepared, then stored, in place
 };
 
 struct Chunk {
@@ -102,14 +99,11 @@ private:
             if (c.items.size() <= c.n) c.items.emplace_back();
             Item& it = c.items[c.n++];
             it.line_no = line_.line_no;
-            it.early = EnqueueResult{};
-            it.fields = EnqueueFields{};
-            if (!line_.error.empty()) {
-                it.has_fields = false;
-                it.early.reason = line_.error;
-            } else {
-                it.has_fields = Enqueuer::read_fields(line_.record, it.fields, it.early);
-            }
+            it.e = EnqueueResult{};
+            if (!line_.error.empty())  // LineReader's reasons are AddReason words
+                it.e.outcome.reason = add_reason_from_name(line_.error).value_or(AddReason::bad_json);
+            else
+                Enqueuer::read_fields(line_.record, it.e);
             if (reader_.idle()) break;
         }
         // A full chunk the input paused after is a pause too: it is stored
@@ -118,8 +112,7 @@ private:
     }
 
     void prepare_chunk(Chunk& c) {
-        for (size_t i = 0; i < c.n; ++i)
-            if (c.items[i].has_fields) c.items[i].prepared = enq_.prepare(c.items[i].fields, settings_);
+        for (size_t i = 0; i < c.n; ++i) enq_.prepare(c.items[i].e, settings_);
     }
 
     // The write lock is taken when records are in hand and released at each
@@ -135,7 +128,7 @@ private:
     void prefetch(Chunk& c, size_t from) {
         fps_.clear();
         for (size_t i = from; i < c.n; ++i)
-            if (c.items[i].has_fields && c.items[i].prepared.ok) fps_.push_back(c.items[i].prepared.req.fp);
+            if (c.items[i].e.scoped) fps_.push_back(c.items[i].e.req.fp);
         store_.prefetch_fingerprints(fps_);
     }
 
@@ -150,40 +143,43 @@ private:
                 prefetch(c, 0);
             }
             Item& it = c.items[i];
-            EnqueueResult r = it.has_fields ? enq_.finish(it.prepared, now_) : std::move(it.early);
+            enq_.finish(it.e, now_);
+            const AddResult& r = it.e.outcome;
             const char* status = add_status_name(r.status);
             ++summary_[status];
             if (r.status == AddStatus::rejected) {
                 // Bad input exits 1; scope decisions are data.
-                if (r.reason != "out-of-scope" && r.reason != "max-depth" && r.reason != "queue-full") ++rejected_;
-                if (r.reason == "out-of-scope") ++out_of_scope_;
+                if (r.reason != AddReason::out_of_scope && r.reason != AddReason::max_depth &&
+                    r.reason != AddReason::queue_full)
+                    ++rejected_;
+                if (r.reason == AddReason::out_of_scope) ++out_of_scope_;
             }
-            if (!o_.common.quiet) print_result(it, r, status);
+            if (!o_.common.quiet) print_result(it.line_no, it.e, status);
             if (pacer_.record()) commit();
         }
         if (c.pause && pacer_.in_batch() > 0) commit();
     }
 
     // The record's result line.
-    void print_result(const Item& it, const EnqueueResult& r, const char* status) {
+    void print_result(uint64_t line_no, const EnqueueResult& r, const char* status) {
         w_.begin();
-        w_.field("line", static_cast<int64_t>(it.line_no));
-        if (!r.url.empty()) w_.field("url", r.url);
+        w_.field("line", static_cast<int64_t>(line_no));
+        if (!r.req.url.url.empty()) w_.field("url", r.req.url.url);
         w_.field("status", status);
-        if (r.status == AddStatus::rejected) {
-            w_.field("reason", r.reason);
+        if (r.outcome.status == AddStatus::rejected) {
+            w_.field("reason", add_reason_name(r.outcome.reason));
             if (!r.field.empty()) w_.field("field", r.field);
         }
-        if (r.status == AddStatus::added) {
-            w_.field("queue", r.queue);
-            w_.field("priority", r.priority);
+        if (r.outcome.status == AddStatus::added) {
+            w_.field("queue", r.req.queue_key);
+            w_.field("priority", r.req.priority);
             // How a computed priority came about, when anything but the
             // base made it (the seed's prioritySource, bonusApplied).
             if (!r.priority_source.empty() && r.priority_source != "base") {
                 w_.field("priority_source", r.priority_source);
                 w_.field("bonus_applied", r.bonus_applied);
             }
-            w_.field("cost", r.cost);
+            w_.field("cost", r.req.cost);
         }
         w_.end();
         out().write_line(w_.str());

@@ -137,7 +137,7 @@ Problem check_facts(const FetchFacts& f, double now) {
     return {};
 }
 
-void count(DoneCounts& counts, const EnqueueResult& er) {
+void count(DoneCounts& counts, const AddResult& er) {
     if (er.status == AddStatus::added) ++counts.links_added;
     else if (er.status == AddStatus::rejected) ++counts.links_rejected;
 }

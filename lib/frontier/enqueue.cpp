@@ -8,11 +8,12 @@
 namespace frontier {
 
 
-bool Enqueuer::read_fields(const Record& rec, EnqueueFields& f, EnqueueResult& res) {
+bool Enqueuer::read_fields(const Record& rec, EnqueueResult& e) {
+    UrlRecord& f = e.req.record;
     try {
         auto url = rec.get_string("url");
         if (!url) {
-            res.reason = rec.has("url") ? "bad-url" : "missing-url";
+            e.outcome.reason = rec.has("url") ? AddReason::bad_url : AddReason::missing_url;
             return false;
         }
         f.url = *url;
@@ -72,30 +73,30 @@ bool Enqueuer::read_fields(const Record& rec, EnqueueFields& f, EnqueueResult& r
                 f.meta_strings.push_back(mv->s);
             }
         }
-    } catch (const FieldTypeError& e) {
-        res.reason = "bad-field";
-        res.field = e.key;
+    } catch (const FieldTypeError& err) {
+        e.outcome.reason = AddReason::bad_field;
+        e.field = err.key;
         return false;
     }
     if (f.priority && !std::isfinite(*f.priority)) {
-        res.reason = "bad-field";
-        res.field = "priority";
+        e.outcome.reason = AddReason::bad_field;
+        e.field = "priority";
         return false;
     }
     return true;
 }
 
 EnqueueResult Enqueuer::add(const Record& rec, double now) {
-    EnqueueResult res;
-    EnqueueFields f;
-    if (!read_fields(rec, f, res)) return res;
-    if (f.last_modified && !sane_time(*f.last_modified, now)) {
-        res.reason = "bad-field";
-        res.field = "last_modified";
-        return res;
+    EnqueueResult e;
+    if (!read_fields(rec, e)) return e;
+    if (e.req.record.last_modified && !sane_time(*e.req.record.last_modified, now)) {
+        e.outcome.reason = AddReason::bad_field;
+        e.field = "last_modified";
+        return e;
     }
-    PreparedUrl p = prepare(f, store_.settings());
-    return finish(p, now);
+    prepare(e, store_.settings());
+    finish(e, now);
+    return e;
 }
 
 bool Enqueuer::known_present(const Discovered& d) {
@@ -111,7 +112,7 @@ bool Enqueuer::known_present(const Discovered& d) {
     return present_.find(std::string(d.url)) != present_.end();
 }
 
-void Enqueuer::remember_present(const Discovered& d, const EnqueueResult& r) {
+void Enqueuer::remember_present(const Discovered& d, const AddResult& r) {
     if (r.status == AddStatus::rejected || d.discovery != "link" || !d.type.empty() || d.last_modified) return;
     if (present_bytes_ + d.url.size() > kMaxPresentBytes) {
         present_.clear();
@@ -127,34 +128,30 @@ bool Enqueuer::past_max_depth(const Settings& s, int64_t depth, std::string_view
     return true;
 }
 
-EnqueueResult Enqueuer::add_discovered(const Discovered& d, double now) {
+AddResult Enqueuer::add_discovered(const Discovered& d, double now) {
     if (known_present(d)) {
         // What the full path gives a known URL: past max-depth is checked
         // before the store; otherwise a plain link to it changes nothing.
-        EnqueueResult r;
-        if (past_max_depth(store_.settings(), d.depth, d.type)) {
-            r.reason = "max-depth";
-        } else {
-            r.status = AddStatus::duplicate;
-            r.url = std::string(d.url);
-        }
-        return r;
+        if (past_max_depth(store_.settings(), d.depth, d.type)) return {AddStatus::rejected, AddReason::max_depth};
+        return {AddStatus::duplicate, AddReason::none};
     }
-    EnqueueResult r = add_discovered_uncached(d, now);
+    AddResult r = add_discovered_uncached(d, now);
     remember_present(d, r);
     return r;
 }
 
-EnqueueResult Enqueuer::add_discovered_uncached(const Discovered& d, double now) {
-    EnqueueFields f;
-    f.url = std::string(d.url);
-    f.via = std::string(d.via);
+AddResult Enqueuer::add_discovered_uncached(const Discovered& d, double now) {
+    EnqueueResult e;
+    UrlRecord& f = e.req.record;
+    f.url = d.url;
+    f.via = d.via;
     f.depth = d.depth;
-    f.discovery = std::string(d.discovery);
-    f.type = std::string(d.type);
+    f.discovery = d.discovery;
+    f.type = d.type;
     f.last_modified = d.last_modified;
-    PreparedUrl p = prepare(f, store_.settings());
-    return finish(p, now);
+    prepare(e, store_.settings());
+    finish(e, now);
+    return e.outcome;
 }
 
 namespace {
@@ -176,125 +173,98 @@ bool in_scope(const Settings& s, const std::string& url) {
     return true;
 }
 
-// The priority of `url` into `r` (the record's own, or computed) and how it
-// came about into `res`; false when it is not a finite number.
-bool score(const EnqueueFields& f, const Settings& s, const Url& url, AddRequest& r, EnqueueResult& res) {
-    if (f.priority) {
-        r.priority = *f.priority;
-        r.priority_given = true;
+// The request's priority (the record's own, or computed) and how it came
+// about; false when it is not a finite number.
+bool score(const Settings& s, EnqueueResult& e) {
+    AddRequest& r = e.req;
+    if (r.record.priority) {
+        r.priority = *r.record.priority;
         return true;
     }
-    PriorityInput in;
-    in.url = &url;
-    in.type = f.type;
-    in.depth = f.depth_given ? std::optional<int64_t>(f.depth) : std::nullopt;
-    in.discovery = f.discovery;
-    in.bias = f.bias;
-    in.bonuses = f.bonuses;
-    in.estimated_cost_ms = f.estimated_cost_ms;
-    in.meta_strings = f.meta_strings;
-    in.gap_prediction = f.gap_prediction;
-    in.cluster_count = f.cluster_count;
-    PriorityResult pr = compute_priority_detail(s, in);
+    PriorityResult pr = compute_priority_detail(s, r.url, r.record);
     r.priority = pr.priority;
-    res.priority_source = pr.source;
-    res.bonus_applied = pr.bonus_applied;
+    e.priority_source = pr.source;
+    e.bonus_applied = pr.bonus_applied;
     // Huge bias, bonuses or weights can overflow to inf or NaN (which
     // the store cannot rank): a rejection, not a stopped run.
     return std::isfinite(r.priority);
 }
 
-// The rest of the row from the record: cost, depth, provenance, revisits.
-void fill_request(const EnqueueFields& f, const Settings& s, const Url& url, AddRequest& r) {
-    r.cost = f.cost ? *f.cost : compute_cost(s, url, f.via);
-    r.depth = f.depth;
-    r.type = f.type;
-    r.discovery = f.discovery;
-    r.via = f.via;
-    r.meta = f.meta;
+// What the row takes from the record but the policy decides: cost and revisits.
+void cost_and_recrawl(const Settings& s, AddRequest& r) {
+    const UrlRecord& f = r.record;
+    r.cost = f.cost ? *f.cost : compute_cost(s, r.url, f.via);
     r.recrawl = f.recrawl;
     if (!r.recrawl && !f.type.empty())
         for (auto& t : s.recrawl_types)
             if (t == f.type) r.recrawl = true;
-    r.last_modified = f.last_modified;
-    r.visit_now = f.visit_now;
-    r.fork = f.fork;
 }
 
 }  // namespace
 
-PreparedUrl Enqueuer::prepare(const EnqueueFields& f, const Settings& s) {
-    PreparedUrl p;
-    EnqueueResult& res = p.res;
+void Enqueuer::prepare(EnqueueResult& e, const Settings& s) {
+    if (e.outcome.reason != AddReason::none) return;  // rejected by read_fields
+    AddRequest& r = e.req;
+    const UrlRecord& f = r.record;
     CanonResult c = canonicalize_url(f.url, s.canon);
     if (!c.ok) {
-        res.reason = c.reason;
-        return p;
+        // canonicalize_url's reasons are AddReason words (bad-url, bad-scheme).
+        e.outcome.reason = add_reason_from_name(c.reason).value_or(AddReason::bad_url);
+        return;
     }
     // Longer URLs are refused before any regular expression sees them (the
     // scope expressions are RE2, linear in the URL's length, but a URL this
     // long is not one a crawl wants). 2083 is Heritrix's limit (and Internet
     // Explorer's).
     if (c.url.url.size() > kMaxUrlBytes) {
-        res.reason = "url-too-long";
-        return p;
+        e.outcome.reason = AddReason::url_too_long;
+        return;
     }
-    res.url = c.url.url;
-    if (!in_scope(s, c.url.url)) {
-        res.reason = "out-of-scope";
-        return p;
+    r.url = std::move(c.url);
+    if (!in_scope(s, r.url.url)) {
+        e.outcome.reason = AddReason::out_of_scope;
+        return;
     }
-    p.ok = true;
-    p.seed = f.discovery.empty() || f.discovery == "seed";
+    e.scoped = true;
+    e.seed = f.discovery.empty() || f.discovery == "seed";
     // Registered domains per host are cached: a crawl has few hosts and many URLs.
-    auto dom_it = domains_.find(c.url.host);
+    auto dom_it = domains_.find(r.url.host);
     if (dom_it == domains_.end()) {
         if (domains_.size() > 20000) domains_.clear();
-        dom_it = domains_.emplace(c.url.host, registered_domain(c.url.host)).first;
+        dom_it = domains_.emplace(r.url.host, registered_domain(r.url.host)).first;
     }
-    p.domain = dom_it->second;
+    e.domain = dom_it->second;
+    // Rejections from here on wait for finish's seed-domain check, which
+    // comes first.
     if (past_max_depth(s, f.depth, f.type)) {
-        p.late_reason = "max-depth";
-        return p;
+        e.outcome.reason = AddReason::max_depth;
+        return;
     }
-    AddRequest& r = p.req;
-    r.queue_key = queue_key(c.url, s.queue_key);
-    r.host_key = c.url.scheme + "://" + c.url.authority();
-    r.fp = url_fingerprint(c.url.url);
-    if (!score(f, s, c.url, r, res)) {
-        p.late_reason = "bad-priority";
-        return p;
+    r.queue_key = queue_key(r.url, s.queue_key);
+    r.host_key = r.url.scheme + "://" + r.url.authority();
+    r.fp = url_fingerprint(r.url.url);
+    if (!score(s, e)) {
+        e.outcome.reason = AddReason::bad_priority;
+        return;
     }
-    fill_request(f, s, c.url, r);
-    res.queue = r.queue_key;
-    res.priority = r.priority;
-    res.cost = r.cost;
-    r.url = std::move(c.url);
-    return p;
+    cost_and_recrawl(s, r);
 }
 
-EnqueueResult Enqueuer::finish(PreparedUrl& p, double now) {
-    EnqueueResult& res = p.res;
-    if (!p.ok) return res;
+void Enqueuer::finish(EnqueueResult& e, double now) {
+    if (!e.scoped) return;  // rejected before the seed-domain check
     // Seed domains grow as seeds are added, so this check is made here, in
     // input order, and not in prepare().
-    if (!p.seed && store_.settings().seed_domains && !store_.is_seed_domain(p.domain)) {
-        res.reason = "out-of-scope";
-        return res;
+    if (!e.seed && store_.settings().seed_domains && !store_.is_seed_domain(e.domain)) {
+        e.outcome.reason = AddReason::out_of_scope;
+        return;
     }
-    if (!p.late_reason.empty()) {
-        res.reason = p.late_reason;
-        return res;
+    if (e.outcome.reason != AddReason::none) return;  // max-depth, bad-priority
+    e.req.now = now;
+    e.outcome = store_.add_url(e.req);
+    if (e.outcome.status != AddStatus::rejected && e.seed) {
+        store_.add_seed_domain(e.domain);
+        store_.add_seed_host(e.req.host_key);
     }
-    p.req.now = now;
-    AddResult ar = store_.add_url(p.req);
-    res.status = ar.status;
-    res.reason = ar.reason;
-    if (res.status != AddStatus::rejected && p.seed) {
-        store_.add_seed_domain(p.domain);
-        store_.add_seed_host(p.req.host_key);
-    }
-    return res;
 }
 
 }  // namespace frontier

@@ -9,8 +9,6 @@
 #include <string_view>
 #include <unordered_map>
 #include <unordered_set>
-#include <utility>
-#include <vector>
 
 #include "json/json.hpp"
 #include "policy/model.hpp"
@@ -21,17 +19,21 @@ namespace frontier {
 // Canonical URLs longer than this are rejected "url-too-long".
 inline constexpr size_t kMaxUrlBytes = 2083;
 
+// One record on the add path, filled in place step by step (read_fields,
+// prepare, finish): the request (the record as given and what was computed
+// from it) and what became of it.
 struct EnqueueResult {
-    AddStatus status = AddStatus::rejected;
-    std::string reason;  // rejected: bad-url, bad-scheme, bad-field, bad-priority, missing-url, url-too-long,
-                         // out-of-scope, max-depth, queue-full
-    std::string field;   // for bad-field: the offending key
-    std::string url;     // canonical URL (empty when it did not parse)
-    std::string queue;
-    double priority = 0;
-    std::string priority_source;  // computed priorities: the seed's prioritySource
-    double bonus_applied = 0;     // and bonusApplied
-    int64_t cost = 0;
+    AddRequest req;     // req.url.url: the canonical URL (empty when it did not parse
+                        // or was too long); req.queue_key, priority, cost: for added
+    AddResult outcome;  // rejected (with a reason) until the store adds it
+    std::string field;  // for bad-field: the offending key
+    std::string_view priority_source;  // computed priorities: the seed's prioritySource
+    double bonus_applied = 0;          // and bonusApplied
+    // Left by prepare() for finish():
+    bool scoped = false;  // passed the checks made before the seed-domain check; a
+                          // rejection applied after it (max-depth, bad-priority) is in outcome
+    bool seed = false;
+    std::string domain;  // registered domain of the host
 };
 
 // A URL found while fetching `via`.
@@ -44,41 +46,6 @@ struct Discovered {
     std::optional<double> last_modified;
 };
 
-// A record's fields, read from its JSON (owned copies: the record's buffer
-// may be reused once they are read).
-struct EnqueueFields {
-    std::string url;
-    std::optional<double> priority;
-    std::string type;
-    int64_t depth = 0;
-    bool depth_given = true;  // false: the record had no depth (stored as 0; scored as unknown)
-    std::string via;
-    std::string discovery;
-    std::optional<int64_t> cost;
-    bool recrawl = false;
-    std::optional<double> last_modified;
-    bool visit_now = false;
-    std::optional<bool> fork;
-    double bias = 0;
-    std::vector<std::pair<std::string, double>> bonuses;
-    std::optional<double> estimated_cost_ms;
-    std::optional<std::pair<double, double>> gap_prediction;  // confidence_score, expected_coverage_lift
-    std::optional<double> cluster_count;
-    std::string meta;  // raw JSON
-    std::vector<std::string> meta_strings;
-};
-
-// A URL after the work that needs no database: canonicalised, scoped by
-// the include/exclude rules, scored and fingerprinted (Enqueuer::prepare).
-struct PreparedUrl {
-    EnqueueResult res;      // a rejection when !ok
-    bool ok = false;        // passed the checks made before the seed-domain check
-    std::string late_reason;  // a rejection applied after the seed-domain check (max-depth, bad-priority)
-    bool seed = false;
-    std::string domain;     // registered domain of the host
-    AddRequest req;
-};
-
 class Enqueuer {
 public:
     explicit Enqueuer(Store& store) : store_(store) {}
@@ -87,24 +54,27 @@ public:
     // Store transaction.
     EnqueueResult add(const Record& rec, double now);
 
-    // Adds a discovered URL through the same scope and scoring rules.
+    // Adds a discovered URL through the same scope and scoring rules
+    // (frontier-done only counts the outcomes).
     // A plain link (discovery "link", no type, no lister date) whose exact
     // text an earlier call of this Enqueuer found in the frontier, under the
     // same settings and with no rollback since, is a duplicate at once: no
     // canonicalisation, no database read (frontier-done(1), PERFORMANCE).
     // URLs are never deleted, so a URL once present stays present.
-    EnqueueResult add_discovered(const Discovered& d, double now);
+    AddResult add_discovered(const Discovered& d, double now);
 
-    // add() in three steps, for frontier-add's pipeline (tools/frontier-add.cpp):
-    // read_fields copies a record's fields (false with `rejected` set for a
-    // bad field); prepare does the CPU work and touches no database, so it
-    // may run on another thread than the Store's (one thread at a time:
-    // it caches registered domains; the settings must not be refreshed
+    // add() in three steps over one EnqueueResult, for frontier-add's
+    // pipeline (tools/frontier-add.cpp): read_fields copies a record's
+    // fields into e.req.record (false with e's rejection set for a bad
+    // field); prepare does the CPU work and touches no database, so it may
+    // run on another thread than the Store's (one thread at a time: it
+    // caches registered domains; the settings must not be refreshed
     // meanwhile); finish applies the seed-domain scope and stores the URL,
-    // inside a Store transaction.
-    static bool read_fields(const Record& rec, EnqueueFields& f, EnqueueResult& rejected);
-    PreparedUrl prepare(const EnqueueFields& f, const Settings& s);
-    EnqueueResult finish(PreparedUrl& p, double now);
+    // inside a Store transaction. prepare and finish leave a rejected
+    // record as it is.
+    static bool read_fields(const Record& rec, EnqueueResult& e);
+    void prepare(EnqueueResult& e, const Settings& s);
+    void finish(EnqueueResult& e, double now);
 
     // Whether `depth` is past scope.max-depth for a URL of `type`.
     static bool past_max_depth(const Settings& s, int64_t depth, std::string_view type);
@@ -115,8 +85,8 @@ private:
     // kMaxPresentBytes of text.
     static constexpr size_t kMaxPresentBytes = 8u << 20;
     bool known_present(const Discovered& d);
-    EnqueueResult add_discovered_uncached(const Discovered& d, double now);
-    void remember_present(const Discovered& d, const EnqueueResult& r);
+    AddResult add_discovered_uncached(const Discovered& d, double now);
+    void remember_present(const Discovered& d, const AddResult& r);
 
     Store& store_;
     std::unordered_map<std::string, std::string> domains_;  // host -> registered domain

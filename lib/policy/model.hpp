@@ -9,6 +9,7 @@
 #include <unordered_map>
 #include <vector>
 
+#include "policy/url_record.hpp"
 #include "web/url.hpp"
 
 namespace frontier {
@@ -29,30 +30,43 @@ enum class QueueSched : int {
     idle = 2,      // not active, nothing due, or at its in-flight cap
 };
 
-// One URL to add, canonicalised and scored (lib/frontier/enqueue.cpp builds it).
+// One URL to add: the record as given (moved in, not copied) and what was
+// computed from it (lib/frontier/enqueue.cpp builds it). The store reads
+// the record's own fields (depth, type, discovery, via, meta, last_modified,
+// visit_now, fork) through `record`.
 struct AddRequest {
-    Url url;
+    UrlRecord record;
+    Url url;  // canonical
     uint64_t fp = 0;
     std::string queue_key;
     std::string host_key;  // scheme://authority: robots.txt is per host
-    double priority = 0;
-    bool priority_given = false;
-    int64_t cost = 1;
-    int64_t depth = 0;
-    std::string type, discovery, via, meta;  // meta: raw JSON, empty when none
-    bool recrawl = false;
-    std::optional<double> last_modified;
-    bool visit_now = false;
-    std::optional<bool> fork;  // the lister's fork flag; nullopt: not given
+    double priority = 0;   // record.priority when given (record.priority set), else computed
+    int64_t cost = 1;      // record.cost when given, else computed
+    bool recrawl = false;  // record.recrawl, or its type is one of recrawl.types
     double now = 0;
 };
 
 enum class AddStatus { added, duplicate, updated, rejected };
 const char* add_status_name(AddStatus s);
 
+// Why a record was rejected on the add path: the input line (LineReader's
+// reasons), the record's fields, canonicalize_url, scope and the store.
+// add_reason_name gives the word the tools print; none is "".
+enum class AddReason : uint8_t {
+    none,
+    bad_json, bad_utf8, nul_byte, line_too_long, not_object,  // the input line
+    missing_url, bad_url, bad_scheme, bad_field,                // the record
+    url_too_long, out_of_scope, max_depth, bad_priority,        // scope, score
+    queue_full,                                                 // the store
+};
+const char* add_reason_name(AddReason r);
+// The reason named `name` (add_reason_name's word; "" is none); nullopt
+// for a word that is none of them.
+std::optional<AddReason> add_reason_from_name(std::string_view name);
+
 struct AddResult {
     AddStatus status = AddStatus::rejected;
-    std::string reason;  // for rejected
+    AddReason reason = AddReason::none;  // for rejected
 };
 
 struct LeaseRequest {

@@ -35,53 +35,51 @@ void add_tokens(std::vector<std::string>& out, std::string_view text) {
 
 }  // namespace
 
-PriorityResult compute_priority_detail(const Settings& s, const PriorityInput& in) {
+PriorityResult compute_priority_detail(const Settings& s, const Url& url, const UrlRecord& rec) {
     PriorityResult r;
     double weight;
-    if (auto it = s.type_weights.find(std::string(in.type)); !in.type.empty() && it != s.type_weights.end())
+    if (auto it = s.type_weights.find(std::string(rec.type)); !rec.type.empty() && it != s.type_weights.end())
         weight = it->second;
     else if (auto def = s.type_weights.find("default"); def != s.type_weights.end())
         weight = def->second;
     else
         weight = 12;
-    double depth = in.depth ? static_cast<double>(*in.depth) : s.unknown_depth;
-    double p = (weight + depth + in.bias) * s.base_weight;
+    double depth = rec.depth_given ? static_cast<double>(rec.depth) : s.unknown_depth;
+    double p = (weight + depth + rec.bias) * s.base_weight;
     auto lower = [&](double by, const char* source) {
         if (!(by > 0)) return;
         p -= by;
         r.bonus_applied += by;
         if (source) r.source = source;
     };
-    if (!in.discovery.empty())
-        if (auto it = s.discovery_bonus.find(std::string(canonical_discovery(in.discovery)));
+    if (!rec.discovery.empty())
+        if (auto it = s.discovery_bonus.find(std::string(canonical_discovery(rec.discovery)));
             it != s.discovery_bonus.end())
             lower(it->second, "discovery-bonus");
-    if (in.gap_prediction) {
-        double score = in.gap_prediction->first * 10 + in.gap_prediction->second * 5;
+    if (rec.gap_prediction) {
+        double score = rec.gap_prediction->first * 10 + rec.gap_prediction->second * 5;
         auto it = s.bonus_weights.find("gap-score");
         lower(score * (it != s.bonus_weights.end() ? it->second : 1.0), "gap-prediction");
     }
-    if (in.cluster_count && *in.cluster_count >= 1)
-        lower(std::min(std::log2(*in.cluster_count) * s.cluster_boost_factor, 20.0), "cluster-boost");
-    for (auto& [name, score] : in.bonuses) {
+    if (rec.cluster_count && *rec.cluster_count >= 1)
+        lower(std::min(std::log2(*rec.cluster_count) * s.cluster_boost_factor, 20.0), "cluster-boost");
+    for (auto& [name, score] : rec.bonuses) {
         auto it = s.bonus_weights.find(name);
         double by = score * (it != s.bonus_weights.end() ? it->second : 1.0);
         p -= by;  // a named bonus may be negative (a penalty)
         r.bonus_applied += by;
     }
-    if (s.cost_aware && in.estimated_cost_ms) {
-        if (*in.estimated_cost_ms < 100) p -= p * 0.1;
-        else if (*in.estimated_cost_ms > 500) p += p * 0.1;
+    if (s.cost_aware && rec.estimated_cost_ms) {
+        if (*rec.estimated_cost_ms < 100) p -= p * 0.1;
+        else if (*rec.estimated_cost_ms > 500) p += p * 0.1;
     }
     r.priority = p;
     if (!s.focus.empty() || s.focus_other) {
         std::vector<std::string> tokens;
-        if (in.url) {
-            add_tokens(tokens, in.url->host);
-            add_tokens(tokens, in.url->path);
-        }
-        add_tokens(tokens, in.type);
-        for (auto& m : in.meta_strings) add_tokens(tokens, m);
+        add_tokens(tokens, url.host);
+        add_tokens(tokens, url.path);
+        add_tokens(tokens, rec.type);
+        for (auto& m : rec.meta_strings) add_tokens(tokens, m);
         for (auto& rule : s.focus)
             for (auto& t : rule.tokens)
                 if (std::find(tokens.begin(), tokens.end(), t) != tokens.end()) {

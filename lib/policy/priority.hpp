@@ -9,33 +9,17 @@
 #include <vector>
 
 #include "policy/settings.hpp"
+#include "policy/url_record.hpp"
 #include "web/url.hpp"
 
 namespace frontier {
-
-struct PriorityInput {
-    const Url* url = nullptr;
-    std::string_view type;
-    // nullopt: the record gave no depth (the seed's depth bucket
-    // "unknown"); it weighs priority.unknown-depth.
-    std::optional<int64_t> depth = 0;
-    std::string_view discovery;
-    double bias = 0;
-    std::vector<std::pair<std::string, double>> bonuses;  // the record's named scores
-    std::optional<double> estimated_cost_ms;
-    std::vector<std::string> meta_strings;                // string values of the record's meta
-    // The news crawler's gap prediction for the URL: confidence_score and
-    // expected_coverage_lift (frontier-add(1), gap_prediction).
-    std::optional<std::pair<double, double>> gap_prediction;
-    std::optional<double> cluster_count;  // occurrences of the URL's problem cluster
-};
 
 // A priority and how it came about (the seed's prioritySource and
 // bonusApplied): "base", "discovery-bonus", "gap-prediction",
 // "cluster-boost" (the last step that lowered it), or "focus".
 struct PriorityResult {
     double priority = 0;
-    std::string source = "base";
+    std::string_view source = "base";
     double bonus_applied = 0;
 };
 
@@ -46,9 +30,11 @@ std::string_view canonical_discovery(std::string_view discovery);
 // "acquisition" for article, refresh, history; else "discovery".
 std::string_view url_class(std::string_view type);
 
-// The seed's computeEnhancedPriority, in its order (frontier(7), PRIORITY):
+// The seed's computeEnhancedPriority for the record `rec` of the canonical
+// URL `url`, in its order (frontier(7), PRIORITY):
 // base = (type_weight[type] + depth + bias) x priority.base-weight, with
-// priority.unknown-depth as the depth of a record without one;
+// priority.unknown-depth as the depth of a record without one
+// (!rec.depth_given);
 // - discovery_bonus[discovery];
 // - gap score (confidence_score x 10 + expected_coverage_lift x 5) x
 //   bonus_weight["gap-score"];
@@ -59,9 +45,11 @@ std::string_view url_class(std::string_view type);
 // +10%; then focus: the first rule with a token among the URL's host/path
 // tokens, the type or meta strings sets the priority to its floor;
 // focus-other for no match.
-PriorityResult compute_priority_detail(const Settings& s, const PriorityInput& in);
-inline double compute_priority(const Settings& s, const PriorityInput& in) {
-    return compute_priority_detail(s, in).priority;
+// The record's own priority (rec.priority) is not looked at: the caller
+// uses it instead of calling this.
+PriorityResult compute_priority_detail(const Settings& s, const Url& url, const UrlRecord& rec);
+inline double compute_priority(const Settings& s, const Url& url, const UrlRecord& rec) {
+    return compute_priority_detail(s, url, rec).priority;
 }
 
 // Cost per budget.cost-policy: zero 0; unit 1; wag 1 (+1 with a query

@@ -70,13 +70,13 @@ struct NewUrl {
         put(8, tier.key);
         put(9, r.cost);
         put(10, cls);
-        put(11, r.depth);
-        put(12, text(r.type));
-        put(13, text(r.discovery));
-        put(14, text(r.via));
-        put(15, text(r.meta));
+        put(11, r.record.depth);
+        put(12, text(r.record.type));
+        put(13, text(r.record.discovery));
+        put(14, text(r.record.via));
+        put(15, text(r.record.meta));
         put(16, static_cast<int64_t>(r.recrawl ? 1 : 0));
-        put(17, r.last_modified);
+        put(17, r.record.last_modified);
         put(18, r.now);
     }
     static constexpr int kColumns = 18;
@@ -101,7 +101,7 @@ AddResult Store::add_url(const AddRequest& r) {
     const Settings& s = settings();
     m.now = r.now;
     if (std::optional<KnownUrl> known = m.find_known(r)) return m.add_known(s, r, *known);
-    if (s.max_queued >= 0 && count("queued") >= s.max_queued) return {AddStatus::rejected, "queue-full"};
+    if (s.max_queued >= 0 && count("queued") >= s.max_queued) return {AddStatus::rejected, AddReason::queue_full};
     m.add_new(s, r);
     return {AddStatus::added, {}};
 }
@@ -168,11 +168,12 @@ AddResult Store::Impl::add_known(const Settings& s, const AddRequest& r, const K
 
 // A new URL: its row (now, or batched), the queue's delta and the counters.
 void Store::Impl::add_new(const Settings& s, const AddRequest& r) {
+    const UrlRecord& rec = r.record;
     auto [hid, qid] = ids_for(r.host_key, r.queue_key, s);
     NewUrl row{r, qid, hid, s.fifo ? 0.0 : r.priority,
-               recrawl_tier({r.recrawl, r.last_modified, std::nullopt, 0, std::nullopt, r.visit_now, r.now,
-                             r.fork.value_or(false)}),
-               class_code(url_class(r.type))};
+               recrawl_tier({r.recrawl, rec.last_modified, std::nullopt, 0, std::nullopt, rec.visit_now, r.now,
+                             rec.fork.value_or(false)}),
+               class_code(url_class(rec.type))};
     if (batch_inserts) {
         pending_cols.resize(NewUrl::kColumns);
         row.columns([&](int i, const auto& v) {
@@ -194,11 +195,11 @@ void Store::Impl::add_new(const Settings& s, const AddRequest& r) {
     d.last_url = r.url.url;
     if (!d.min_rank || row.rank < *d.min_rank) d.min_rank = row.rank;
     added += 1;
-    depth_added[std::clamp<int64_t>(r.depth, 0, 3)] += 1;
+    depth_added[std::clamp<int64_t>(rec.depth, 0, 3)] += 1;
     if (r.recrawl) count("revisit:urls", 1);
-    std::string disc(r.discovery.empty() ? std::string_view("seed") : canonical_discovery(r.discovery));
-    heat_depth_added[{disc, static_cast<int>(std::clamp<int64_t>(r.depth, 0, 3))}] += 1;
-    heat_added[{std::move(disc), r.type.empty() ? std::string("other") : r.type}] += 1;
+    std::string disc(rec.discovery.empty() ? std::string_view("seed") : canonical_discovery(rec.discovery));
+    heat_depth_added[{disc, static_cast<int>(std::clamp<int64_t>(rec.depth, 0, 3))}] += 1;
+    heat_added[{std::move(disc), rec.type.empty() ? std::string("other") : rec.type}] += 1;
     // Queue rows are written once per transaction, but a large transaction
     // over many hosts would hold a delta per queue: bounded memory instead.
     if (queue_deltas.size() >= kMaxPendingQueues) flush();

@@ -113,7 +113,7 @@ TEST_CASE("frontier-add: a lister's last_modified must be a possible time", "[ad
         Record r;
         REQUIRE(parse_record(json, r));
         EnqueueResult res = enq.add(r, kNow);
-        return std::string(add_status_name(res.status)) + " " + res.reason + " " + res.field;
+        return std::string(add_status_name(res.outcome.status)) + " " + add_reason_name(res.outcome.reason) + " " + res.field;
     };
     for (const char* json : {R"({"url":"http://a.example/1","last_modified":-1e18})",
                              R"({"url":"http://a.example/2","last_modified":"9999-12-31T23:59:59Z"})",

@@ -12,7 +12,7 @@ constexpr double kDay = 86400;
 
 AddRequest record(std::string discovery = "") {
     AddRequest r;
-    r.discovery = std::move(discovery);
+    r.record.discovery = std::move(discovery);
     r.now = kNow;
     return r;
 }
@@ -27,10 +27,12 @@ TEST_CASE("a record that changes nothing is a duplicate", "[add][readd]") {
     k.priority = 2;
     AddRequest r = record();
     CHECK_FALSE(readd(k, r, s).changed);
-    r.priority = 2;
-    r.priority_given = true;  // the same priority
+    r.record.priority = r.priority = 2;  // the same priority, given
     CHECK_FALSE(readd(k, r, s).changed);
-    r.priority = 5;
+    r.record.priority.reset();
+    r.priority = 7;  // computed, not given: it does not replace the stored one
+    CHECK_FALSE(readd(k, r, s).changed);
+    r.record.priority = r.priority = 5;
     Readd d = readd(k, r, s);
     CHECK(d.changed);
     CHECK(d.priority == 5);
@@ -49,7 +51,7 @@ TEST_CASE("revisiting turned on, and a newer lister date", "[add][readd]") {
     CHECK(d.recrawl);
     k.recrawl = true;  // already revisited: nothing new
     CHECK_FALSE(readd(k, r, s).changed);
-    r.last_modified = kNow - kDay;
+    r.record.last_modified = kNow - kDay;
     d = readd(k, r, s);
     CHECK(d.changed);
     CHECK_FALSE(d.recrawl_on);
@@ -81,7 +83,7 @@ TEST_CASE("visit_now requeues unless leased or blocked", "[add][readd]") {
     k.last_success = kNow - kDay;
     k.due_at = kNow + 7 * kDay;  // the next revisit
     AddRequest r = record();
-    r.visit_now = true;
+    r.record.visit_now = true;
     Readd d = readd(k, r, s);
     CHECK(d.state == UrlState::queued);
     CHECK_FALSE(d.due_at);
@@ -100,21 +102,21 @@ TEST_CASE("a lister date newer than the last success brings a revisit forward", 
     k.last_success = kNow - 30 * kDay;  // long enough ago: due now
     k.due_at = kNow + 7 * kDay;
     AddRequest r = record();
-    r.last_modified = kNow - kDay;
+    r.record.last_modified = kNow - kDay;
     Readd d = readd(k, r, s);
     CHECK(d.state == UrlState::queued);
     CHECK_FALSE(d.due_at);
     // Visited an hour ago, changed since: due once recrawl.min-interval
     // (a day) has passed; it waits until then.
     k.last_success = kNow - 3600;
-    r.last_modified = kNow - 60;
+    r.record.last_modified = kNow - 60;
     d = readd(k, r, s);
     CHECK(d.state == UrlState::done);
     REQUIRE(d.due_at);
     CHECK(*d.due_at > kNow);
     CHECK(*d.due_at == kNow - 3600 + kDay);
     // A date older than the last success says nothing new: the due time stays.
-    r.last_modified = kNow - 60 * kDay;
+    r.record.last_modified = kNow - 60 * kDay;
     d = readd(k, r, s);
     CHECK(d.due_at == kNow + 7 * kDay);
 }
@@ -123,7 +125,7 @@ TEST_CASE("the fork flag changes only a queued URL never loaded", "[add][readd]"
     Settings s = defaults();
     StoredUrl k;
     AddRequest r = record();
-    r.fork = true;
+    r.record.fork = true;
     Readd d = readd(k, r, s);
     CHECK(d.changed);
     CHECK(d.tier.key >= kForkKey / 2);
@@ -131,6 +133,6 @@ TEST_CASE("the fork flag changes only a queued URL never loaded", "[add][readd]"
     CHECK_FALSE(readd(k, r, s).changed);
     k.successes = 0;
     k.fork = true;
-    r.fork.reset();  // no flag: the stored one stays
+    r.record.fork.reset();  // no flag: the stored one stays
     CHECK_FALSE(readd(k, r, s).changed);
 }
