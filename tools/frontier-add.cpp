@@ -91,6 +91,7 @@ private:
     void read_chunk(Chunk& c) {
         c.n = 0;
         c.pause = false;
+        const double now = frontier::now();  // for the last_modified check
         while (c.n < kChunk) {
             if (stop_requested() || !reader_.next(line_)) {
                 eof_ = true;
@@ -103,7 +104,7 @@ private:
             if (!line_.error.empty())  // LineReader's reasons are AddReason words
                 it.e.outcome.reason = add_reason_from_name(line_.error).value_or(AddReason::bad_json);
             else
-                Enqueuer::read_fields(line_.record, it.e);
+                Enqueuer::read_fields(line_.record, it.e, now);
             if (reader_.idle()) break;
         }
         // A full chunk the input paused after is a pause too: it is stored

@@ -8,7 +8,7 @@
 namespace frontier {
 
 
-bool Enqueuer::read_fields(const Record& rec, EnqueueResult& e) {
+bool Enqueuer::read_fields(const Record& rec, EnqueueResult& e, double now) {
     UrlRecord& f = e.req.record;
     try {
         auto url = rec.get_string("url");
@@ -83,17 +83,17 @@ bool Enqueuer::read_fields(const Record& rec, EnqueueResult& e) {
         e.field = "priority";
         return false;
     }
+    if (f.last_modified && !sane_time(*f.last_modified, now)) {
+        e.outcome.reason = AddReason::bad_field;
+        e.field = "last_modified";
+        return false;
+    }
     return true;
 }
 
 EnqueueResult Enqueuer::add(const Record& rec, double now) {
     EnqueueResult e;
-    if (!read_fields(rec, e)) return e;
-    if (e.req.record.last_modified && !sane_time(*e.req.record.last_modified, now)) {
-        e.outcome.reason = AddReason::bad_field;
-        e.field = "last_modified";
-        return e;
-    }
+    if (!read_fields(rec, e, now)) return e;
     prepare(e, store_.settings());
     finish(e, now);
     return e;

@@ -66,13 +66,13 @@ public:
     // add() in three steps over one EnqueueResult, for frontier-add's
     // pipeline (tools/frontier-add.cpp): read_fields copies a record's
     // fields into e.req.record (false with e's rejection set for a bad
-    // field); prepare does the CPU work and touches no database, so it may
+    // field, a last_modified outside sane_time(now) included); prepare does the CPU work and touches no database, so it may
     // run on another thread than the Store's (one thread at a time: it
     // caches registered domains; the settings must not be refreshed
     // meanwhile); finish applies the seed-domain scope and stores the URL,
     // inside a Store transaction. prepare and finish leave a rejected
     // record as it is.
-    static bool read_fields(const Record& rec, EnqueueResult& e);
+    static bool read_fields(const Record& rec, EnqueueResult& e, double now);
     void prepare(EnqueueResult& e, const Settings& s);
     void finish(EnqueueResult& e, double now);
 
