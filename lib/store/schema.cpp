@@ -13,7 +13,10 @@ namespace {
 
 // A new frontier gets the current schema in one step, from its one
 // declaration (lib/store/schema_def.hpp); an older file is migrated forward
-// by the steps in ensure_schema, which are never edited once released.
+// by the steps in ensure_schema, whose effect never changes once released:
+// a step's SQL may be reworded (one text for both dialects) only with
+// tests/e2e/test_migration.sh and tests/pg's migration cases showing the
+// same migrated file.
 const char* const kMetaRows =
     "INSERT INTO meta(key, value) VALUES ('settings_version', 1), ('serve_seq', 0), ('fifo_seq', 0)";
 
