@@ -11,6 +11,9 @@
 #   N=... H=...                        the size of the table (default 1000000,
 #                                      H=N/100); it is always one of the sizes
 #   FRONTIER_BIN=bin                   the tools to measure (e.g. bin-bench)
+#   BENCH_README=0                     do not write the tables into
+#                                      tests/bench/README.md (Latest run);
+#                                      only a run of this tree's bin/ writes
 #   SKIP_FETCH=1  SKIP_CRAWL=1         leave out B5 / B6
 #   ONLY=b6  ONLY=b5  ONLY="b5 b6"     only these of B5 / B6: no frontier sizes
 #                                      (B1-B4, B7); with `make bench`, SKIP_PG=1
@@ -292,6 +295,10 @@ memrow() {   # LABEL NAME MIB NAME MIB ...: one table row, MISS when any is >= t
 }
 total=$(calc "$(now) - $bench_start")
 
+# The tables go to the output and, unless BENCH_README=0 (or FRONTIER_BIN is
+# not this tree's bin/: an old build measured for comparison), into the
+# "Latest run" section of tests/bench/README.md, between its markers.
+tables() {
 echo
 echo "## Table ($(date -u +%Y-%m-%d), $machine; $(basename "$bin")/; bench took $(printf '%.0f' "$total") s)"
 echo
@@ -378,3 +385,19 @@ if [ -n "$sizes" ]; then
 fi
 echo "load at the end: $(cut -d' ' -f1-3 /proc/loadavg)"
 echo "bench time: $(printf '%.0f' "$total") s in all$( [ -n "$(get b5_secs)" ] && printf '; B5 %.0f s' "$(get b5_secs)")$( [ -n "$(get b6_secs)" ] && printf '; B6 %.0f s' "$(get b6_secs)")"
+}
+tables | tee "$dir/tables.md"
+if [ "${BENCH_README:-1}" != 0 ] && [ "$bin" = "$root/bin" ]; then
+    readme="$root/tests/bench/README.md"
+    # Everything between the markers is replaced; the rest of the file is kept.
+    awk -v f="$dir/tables.md" '
+        /^<!-- latest run: begin/ { print; print ""; print "Written by `make bench` (tests/bench/run.sh); older runs are in the history below."; while ((getline l < f) > 0) print l; skip = 1; next }
+        /^<!-- latest run: end/ { skip = 0 }
+        !skip { print }' "$readme" > "$dir/README.md"
+    if grep -q '^<!-- latest run: end' "$dir/README.md"; then
+        cat "$dir/README.md" > "$readme"
+        echo "(tables written to tests/bench/README.md, section Latest run)"
+    else
+        echo "bench: tests/bench/README.md has no latest-run markers; not rewritten" >&2
+    fi
+fi
