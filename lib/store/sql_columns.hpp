@@ -32,6 +32,16 @@ inline std::string sql_column_list(std::initializer_list<const char*> exprs) {
     return list;
 }
 
+// The rows of `table` whose `key` is one of an array of integers (the one
+// parameter, a PostgreSQL array literal: PgArray), `columns` of each: one
+// index probe per key, a LATERAL subquery that OFFSET 0 keeps apart
+// (`key = ANY(...)` alone got a generic plan while the table was small,
+// then scanned the whole table on every call). Round-trip backends only.
+inline std::string probe_each_sql(const char* table, const char* key, const std::string& columns) {
+    return std::string("SELECT u.* FROM unnest(CAST(? AS bigint[])) AS k(key), LATERAL (SELECT ") + columns +
+           " FROM " + table + " WHERE " + table + "." + key + " = k.key OFFSET 0) AS u";
+}
+
 // The current row of a statement, its columns named by the enum `E`.
 template <class E>
 class SqlRow {

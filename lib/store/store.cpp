@@ -119,8 +119,7 @@ enum class QueueInfoCol { QUEUE_INFO_COLUMNS(SQL_COLUMN_NAME) };
 const std::string kQueueInfo = sql_column_list({QUEUE_INFO_COLUMNS(SQL_COLUMN_EXPR)});
 #undef QUEUE_INFO_COLUMNS
 const std::string kQueueRow = "SELECT " + kQueueInfo + " FROM queues WHERE id = ?";
-const std::string kQueueRows = "SELECT q.* FROM unnest(?::bigint[]) AS k(id), LATERAL (SELECT " + kQueueInfo +
-                               " FROM queues WHERE queues.id = k.id OFFSET 0) AS q";
+const std::string kQueueRows = probe_each_sql("queues", "id", kQueueInfo);
 
 QueueInfo read_queue_info(const Stmt& st) {
     using C = QueueInfoCol;

@@ -11,6 +11,7 @@
 #include "policy/readd.hpp"
 #include "policy/recrawl.hpp"
 #include "store/store.hpp"
+#include "store/sql_columns.hpp"
 #include "store/store_impl.hpp"
 
 namespace frontier {
@@ -18,27 +19,34 @@ namespace frontier {
 namespace {
 
 // The columns add_url reads of a known URL row, and the row read from them.
-#define KNOWN_COLUMNS \
-    "id, url, state, priority, recrawl, last_modified, queue_id, due_at, successes, last_success, next_visit, tier, tier_key"
-enum KnownColumn : int {
-    kKnownId, kKnownUrl, kKnownState, kKnownPriority, kKnownRecrawl, kKnownLastModified, kKnownQueueId, kKnownDueAt,
-    kKnownSuccesses, kKnownLastSuccess, kKnownNextVisit, kKnownTier, kKnownTierKey, kKnownColumns
-};
+#define KNOWN_COLUMNS(X)                                                                                      \
+    X(id, "id") X(url, "url") X(state, "state") X(priority, "priority") X(recrawl, "recrawl")                \
+    X(last_modified, "last_modified") X(queue_id, "queue_id") X(due_at, "due_at") X(successes, "successes") \
+    X(last_success, "last_success") X(next_visit, "next_visit") X(tier, "tier") X(tier_key, "tier_key")      \
+    X(fp, "fp")
+enum class KnownCol { KNOWN_COLUMNS(SQL_COLUMN_NAME) };
+const std::string kKnown = sql_column_list({KNOWN_COLUMNS(SQL_COLUMN_EXPR)});
+#undef KNOWN_COLUMNS
+const std::string kKnownByFp = "SELECT " + kKnown + " FROM urls WHERE fp = ?";
+const std::string kKnownByFps = probe_each_sql("urls", "fp", kKnown);
+
 KnownUrl read_known(const Stmt& f) {
+    using C = KnownCol;
+    SqlRow<C> row(f);
     KnownUrl k;
-    k.id = f.i64(kKnownId);
-    k.queue_id = f.i64(kKnownQueueId);
-    k.url = f.str(kKnownUrl);
+    k.id = row.i64(C::id);
+    k.queue_id = row.i64(C::queue_id);
+    k.url = row.str(C::url);
     StoredUrl& v = k.stored;
-    v.state = static_cast<UrlState>(f.i64(kKnownState));
-    v.priority = f.dbl(kKnownPriority);
-    v.recrawl = f.i64(kKnownRecrawl) != 0;
-    v.fork = fork_tier(static_cast<int>(f.i64(kKnownTier)), f.dbl(kKnownTierKey));
-    v.successes = f.i64(kKnownSuccesses);
-    v.last_modified = f.opt_dbl(kKnownLastModified);
-    v.due_at = f.opt_dbl(kKnownDueAt);
-    v.last_success = f.opt_dbl(kKnownLastSuccess);
-    v.next_visit = f.opt_dbl(kKnownNextVisit);
+    v.state = static_cast<UrlState>(row.i64(C::state));
+    v.priority = row.dbl(C::priority);
+    v.recrawl = row.i64(C::recrawl) != 0;
+    v.fork = fork_tier(static_cast<int>(row.i64(C::tier)), row.dbl(C::tier_key));
+    v.successes = row.i64(C::successes);
+    v.last_modified = row.opt_dbl(C::last_modified);
+    v.due_at = row.opt_dbl(C::due_at);
+    v.last_success = row.opt_dbl(C::last_success);
+    v.next_visit = row.opt_dbl(C::next_visit);
     return k;
 }
 
@@ -120,10 +128,10 @@ std::optional<KnownUrl> Store::Impl::find_known(const AddRequest& r) {
     }
     flush_pending_urls();  // the rows read below include those not yet inserted
     for (;;) {
-        Stmt& f = q("SELECT " KNOWN_COLUMNS " FROM urls WHERE fp = ?");
+        Stmt& f = q(kKnownByFp.c_str());
         f.bind(1, fp);
         while (f.step()) {
-            if (f.text(kKnownUrl) != r.url.url) continue;
+            if (SqlRow<KnownCol>(f).text(KnownCol::url) != r.url.url) continue;
             known = read_known(f);
             break;
         }
@@ -216,14 +224,9 @@ void Store::prefetch_fingerprints(const std::vector<uint64_t>& fps) {
         arr.add(static_cast<int64_t>(fp));
         m.prefetched.try_emplace(static_cast<int64_t>(fp));
     }
-    // One index probe per fingerprint (a LATERAL subquery that OFFSET 0
-    // keeps apart): `fp = ANY(...)` alone got a generic plan while the table
-    // was small, then scanned the whole table for every chunk (37 ms per
-    // chunk at 50k URLs).
-    Stmt& f = m.q("SELECT u.* FROM unnest(?::bigint[]) AS k(fp), LATERAL (SELECT " KNOWN_COLUMNS
-                  ", fp FROM urls WHERE urls.fp = k.fp OFFSET 0) AS u");
+    Stmt& f = m.q(kKnownByFps.c_str());
     f.bind(1, arr.str());
-    while (f.step()) m.prefetched[f.i64(kKnownColumns)].push_back(read_known(f));
+    while (f.step()) m.prefetched[SqlRow<KnownCol>(f).i64(KnownCol::fp)].push_back(read_known(f));
     f.reset();
 }
 

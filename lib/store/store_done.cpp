@@ -67,10 +67,8 @@ enum class LeasedCol { LEASED_COLUMNS(SQL_COLUMN_NAME) };
 const std::string kLeased = sql_column_list({LEASED_COLUMNS(SQL_COLUMN_EXPR)});
 #undef LEASED_COLUMNS
 const std::string kLeasedRow = "SELECT " + kLeased + " FROM urls WHERE id = ?";
-// The rows of many leases at once: one primary-key probe per id (a LATERAL
-// subquery that OFFSET 0 keeps apart).
-const std::string kLeasedRows = "SELECT u.* FROM unnest(CAST(? AS bigint[])) AS k(id), LATERAL (SELECT " + kLeased +
-                                " FROM urls WHERE urls.id = k.id OFFSET 0) AS u";
+// The rows of many leases at once: one primary-key probe per id.
+const std::string kLeasedRows = probe_each_sql("urls", "id", kLeased);
 
 // The row at the statement's current step.
 LeasedRow read_leased_row(const Stmt& st) {
