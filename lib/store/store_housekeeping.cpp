@@ -128,6 +128,8 @@ void Store::Impl::requeue_due(double now, const std::map<std::pair<int64_t, int6
     }
 }
 
+int64_t Store::leases_out() { return impl_->leases_out(); }
+
 int64_t Store::Impl::leases_out() {
     Stmt& st = q("SELECT coalesce(sum(n), 0) FROM counters WHERE name IN ('leased', 'robots_leased')");
     int64_t n = st.step() ? st.i64(0) : 0;
