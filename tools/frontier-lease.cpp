@@ -198,7 +198,9 @@ class Follower {
 public:
     Follower(const LeaseOptions& o, Store& store, LeaseRequest& req)
         : o_(o), store_(store), req_(req), progress_(show_progress(o.common)), started_(monotonic_seconds()),
-          last_report_(started_), last_poll_(started_) {}
+          last_report_(started_), last_poll_(started_) {
+        req_.now_at_lock = store.reads_are_round_trips();  // PostgreSQL (SQLite as before)
+    }
 
     int run() {
         if (!o_.common.quiet) warn_leases_out(store_);
@@ -232,7 +234,7 @@ private:
     // fetched under --host-ratio of those right after the last poll,
     // but not sooner than --min-poll-interval after it (`too_soon`).
     LeaseOutcome next_leases(bool& too_soon) {
-        int64_t out_now = store_.count("leased") + store_.count("robots_leased");
+        int64_t out_now = store_.leases_out();
         double threshold = o_.refill_ratio * static_cast<double>(o_.max_in_flight);
         bool low = static_cast<double>(out_now) < threshold || out_now == 0;
         if (!low && o_.host_ratio > 0 && hosts_at_poll_ > 0 && out_now < o_.max_in_flight)

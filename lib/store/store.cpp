@@ -36,6 +36,7 @@ void Store::begin() {
     db_->begin_write();
     in_tx_ = true;
     impl_->now = frontier::now();
+    impl_->leases_out_stored.reset();
     impl_->crawl_delays.clear();  // other processes may have stored robots.txt meanwhile
 }
 
@@ -64,6 +65,7 @@ void Store::rollback() {
     impl_->crawl_delta = {};
     for (auto& d : impl_->depth_added) d = 0;
     impl_->counter_deltas.clear();
+    impl_->leases_out_stored.reset();
     impl_->serve_seq.reset();
     // Queues, hosts and seed domains created in the undone transaction are gone.
     impl_->queue_ids.clear();
@@ -142,6 +144,7 @@ QueueInfo read_queue_info(const Stmt& st) {
 }  // namespace
 
 void Store::Impl::flush() {
+    leases_out_stored.reset();  // the counters are written below
     flush_pending_urls();
     flush_url_updates();
     flush_fetches();  // first: the queue rows rescheduled below then hold them

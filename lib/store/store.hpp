@@ -117,9 +117,10 @@ public:
     // URLs may connect to local addresses (frontier(7), ADDRESS GUARD).
     void add_seed_host(const std::string& host_key);
     int64_t count(std::string_view counter);  // maintained counters ("queued", "leased", ...)
+    int64_t leases_out();  // count("leased") + count("robots_leased"), in one read
 
     // --- leasing (own transaction) --------------------------------------
-    LeaseOutcome lease(const LeaseRequest& req);
+    LeaseOutcome lease(LeaseRequest& req);
 
     // --- results (inside begin/commit) ----------------------------------
     // Applies one fetch result; see lib/frontier/done.hpp for the rules.

@@ -128,10 +128,21 @@ void Store::Impl::requeue_due(double now, const std::map<std::pair<int64_t, int6
     }
 }
 
+int64_t Store::leases_out() {
+    if (!in_tx_) impl_->leases_out_stored.reset();  // others commit between transactions
+    return impl_->leases_out();
+}
+
 int64_t Store::Impl::leases_out() {
-    Stmt& st = q("SELECT coalesce(sum(n), 0) FROM counters WHERE name IN ('leased', 'robots_leased')");
-    int64_t n = st.step() ? st.i64(0) : 0;
-    st.reset();
+    int64_t n;
+    if (leases_out_stored) {
+        n = *leases_out_stored;
+    } else {
+        Stmt& st = q("SELECT coalesce(sum(n), 0) FROM counters WHERE name IN ('leased', 'robots_leased')");
+        n = st.step() ? st.i64(0) : 0;
+        st.reset();
+        if (db.statements_are_round_trips()) leases_out_stored = n;
+    }
     for (const char* name : {"leased", "robots_leased"})
         if (auto it = counter_deltas.find(name); it != counter_deltas.end()) n += it->second;
     return n;

@@ -154,8 +154,12 @@ struct Store::Impl {
     void expire_robots_leases(const std::vector<std::pair<int64_t, int64_t>>& rows, std::unordered_set<int64_t>& touched);
     void requeue_due(double now, const std::map<std::pair<int64_t, int64_t>, int64_t>& due,
                      std::unordered_set<int64_t>& touched);
-    // Leases out now (counters leased + robots_leased), in one read.
+    // Leases out now (counters leased + robots_leased), in one read. In a
+    // write transaction on a round-trip backend the stored sum is read once
+    // (no other writer can change it while the lock is held; reset by
+    // begin, flush and rollback), the transaction's own deltas added to it.
     int64_t leases_out();
+    std::optional<int64_t> leases_out_stored;
     // Both URL classes were ever added (LeaseRun::classes_added); once true, stays so.
     bool both_classes = false;
     // Store::add_url's parts (lib/store/store_add.cpp).

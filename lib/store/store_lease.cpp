@@ -97,14 +97,15 @@ LeaseHead read_head(const Stmt& st, int first) {
 
 }  // namespace
 
-LeaseOutcome Store::lease(const LeaseRequest& req) {
+LeaseOutcome Store::lease(LeaseRequest& req) {
     // Settings are read inside the write transaction: a budget edit commits
     // its settings version and its queue moves together, so reading them
     // before BEGIN could pair new queue states with old budgets (and
     // re-retire a queue whose budget was just raised).
     begin();
     refresh_settings();
-    impl_->now = req.now;
+    if (req.now_at_lock) req.now = impl_->now;  // read by begin(), the lock held
+    else impl_->now = req.now;
     housekeeping(req.now);
     impl_->other_hosts.clear();  // a seed added since the last call counts now
     LeaseRun run(*this, req, settings());

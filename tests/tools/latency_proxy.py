@@ -10,65 +10,114 @@ round trip costs RTT_MS more, as to a server on another machine, while
 throughput is not limited (chunks in flight overlap). Used by
 tests/pg/bench.sh (PG_RTT_MS) where `tc netem` on loopback would delay
 every test's traffic. Nothing leaves 127.0.0.1.
+
+Each direction of a connection is a thread that reads a chunk, sleeps
+until it is due (clock_nanosleep: microseconds) and sends it on; what
+arrived meanwhile came with it and follows at once. An asyncio loop
+cannot do this: its epoll timeout is rounded up to whole milliseconds,
+and the asyncio version of this proxy added ~3 ms per round trip when
+asked for 1 (tests/bench/README.md). Both sockets have TCP_NODELAY (no
+Nagle delay on the small messages of libpq).
+
+LATENCY_PROXY_LOG=FILE appends a line per connection when it closes:
+"turns T c2s C s2c S" (T: client sends that followed a server send, i.e.
+round trips the client waited for; C, S: chunks each way).
 """
-import asyncio
+import os
+import socket
 import sys
+import threading
 import time
 
 
-async def pump(reader, writer, delay):
-    queue = asyncio.Queue()
+class Conn:
+    def __init__(self):
+        self.lock = threading.Lock()
+        self.last = None  # "c" or "s": the side that sent the last chunk
+        self.turns = 0
+        self.chunks = {"c": 0, "s": 0}
+        self.open_dirs = 2
 
-    async def send():
-        while True:
-            due, data = await queue.get()
-            if data is None:
-                break
-            wait = due - time.monotonic()
-            if wait > 0:
-                await asyncio.sleep(wait)
-            writer.write(data)
-            await writer.drain()
-        writer.close()
+    def note(self, side):
+        with self.lock:
+            if side == "c" and self.last != "c":
+                self.turns += 1
+            self.last = side
+            self.chunks[side] += 1
 
-    sender = asyncio.create_task(send())
+
+def pipe(src, dst, delay, conn, side, done):
+    """Forwards src to dst, each chunk `delay` seconds after it was read."""
+    due = time.monotonic() + delay
     try:
         while True:
-            data = await reader.read(65536)
+            try:
+                # Already waiting: it came during the last wait, with the
+                # previous chunk (a burst); it goes on at once.
+                data = src.recv(65536, socket.MSG_DONTWAIT)
+            except BlockingIOError:
+                data = src.recv(65536)
+                due = time.monotonic() + delay
             if not data:
                 break
-            queue.put_nowait((time.monotonic() + delay, data))
-    except (ConnectionError, OSError):
-        pass
-    queue.put_nowait((0, None))
+            conn.note(side)
+            wait = due - time.monotonic()
+            if wait > 0:
+                time.sleep(wait)
+            dst.sendall(data)
+        dst.shutdown(socket.SHUT_WR)
+    except OSError:
+        for s in (src, dst):
+            try:
+                s.shutdown(socket.SHUT_RDWR)
+            except OSError:
+                pass
+    done()
+
+
+def handle(client, target, delay, log):
     try:
-        await sender
-    except (ConnectionError, OSError):
-        pass
+        server = socket.create_connection(("127.0.0.1", target))
+    except OSError:
+        client.close()
+        return
+    for s in (client, server):
+        s.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
+    conn = Conn()
+
+    def done():
+        with conn.lock:
+            conn.open_dirs -= 1
+            last = conn.open_dirs == 0
+        if last:
+            client.close()
+            server.close()
+            if log:
+                with open(log, "a") as f:
+                    f.write(f"turns {conn.turns} c2s {conn.chunks['c']} s2c {conn.chunks['s']}\n")
+
+    threading.Thread(target=pipe, args=(server, client, delay, conn, "s", done), daemon=True).start()
+    pipe(client, server, delay, conn, "c", done)
 
 
-async def main():
+def main():
     target = int(sys.argv[1])
     delay = float(sys.argv[2]) / 2000.0  # one way, seconds
-
-    async def handle(client_r, client_w):
-        try:
-            server_r, server_w = await asyncio.open_connection("127.0.0.1", target)
-        except OSError:
-            client_w.close()
-            return
-        await asyncio.gather(pump(client_r, server_w, delay), pump(server_r, client_w, delay))
-
-    server = await asyncio.start_server(handle, "127.0.0.1", 0)
-    port = server.sockets[0].getsockname()[1]
+    log = os.environ.get("LATENCY_PROXY_LOG")
+    listener = socket.socket()
+    listener.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    listener.bind(("127.0.0.1", 0))
+    listener.listen(256)
+    port = listener.getsockname()[1]
     if len(sys.argv) > 3:
         with open(sys.argv[3], "w") as f:
             f.write(f"{port}\n")
     else:
         print(port, flush=True)
-    async with server:
-        await server.serve_forever()
+    while True:
+        client, _ = listener.accept()
+        threading.Thread(target=handle, args=(client, target, delay, log), daemon=True).start()
 
 
 if __name__ == "__main__":
-    asyncio.run(main())
+    main()

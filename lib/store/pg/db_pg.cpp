@@ -312,11 +312,42 @@ void pg_begin(PgConn* c, bool write) {
     if (write && pq_api().PQenterPipelineMode(c->conn) == 1) c->pipeline = true;
 }
 
+namespace {
+
+// Queues a command without parameters in the pipeline (its result unwanted).
+void send_plain(PgConn* c, const char* sql) {
+    if (pq_api().PQsendQueryParams(c->conn, sql, 0, nullptr, nullptr, nullptr, nullptr, 0) != 1)
+        fail(c, "database error: " + pg_error(c));
+    c->sent.push_back(nullptr);
+}
+
+}  // namespace
+
 void pg_commit(PgConn* c) {
-    // Listeners (Db::data_version) learn of every commit that changed rows
-    // (known once the pipelined statements' results are in).
-    leave_pipeline(c);
-    run_void(c, c->wrote ? "NOTIFY frontier_changed; COMMIT" : "COMMIT");
+    // Listeners (Db::data_version) learn of every commit that changed rows.
+    // In a write transaction's pipeline the NOTIFY and the COMMIT go with
+    // the statements still queued, in one round trip: when no result read
+    // so far showed a change, the server notifies only if the transaction
+    // wrote (it has a transaction id then; a write always assigns one).
+    if (c->pipeline) {
+        c->pipeline = false;
+        std::string error;
+        try {
+            if (c->wrote) send_plain(c, "NOTIFY frontier_changed");
+            else if (!c->sent.empty())
+                send_plain(c, "SELECT pg_notify('frontier_changed', '') WHERE txid_current_if_assigned() IS NOT NULL");
+            send_plain(c, "COMMIT");
+            sync(c);
+        } catch (const ConnectionLost&) {
+            throw;
+        } catch (const DbError& e) {
+            error = e.what();
+        }
+        pq_api().PQexitPipelineMode(c->conn);
+        if (!error.empty()) fail(c, error);
+    } else {
+        run_void(c, c->wrote ? "NOTIFY frontier_changed; COMMIT" : "COMMIT");
+    }
     c->wrote = false;
     c->in_tx = false;
 }
