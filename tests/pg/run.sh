@@ -100,6 +100,8 @@ for t in test_crawl test_crash test_concurrency test_lease_round_robin test_leas
         timeout "${E2E_TIMEOUT:-300}" bash "$root/tests/e2e/$t.sh" 2>&1)
     rc=$?
     rm -rf "$dir"
-    if [ $rc -eq 0 ]; then echo "PASS pg:$t"; [ $t = test_concurrency ] && printf '%s\n' "$log" | tail -1
+    if [ $rc -eq 0 ]; then
+        echo "PASS pg:$t"
+        if [ $t = test_concurrency ]; then printf '%s\n' "$log" | tail -1; fi
     else echo "FAIL pg:$t (exit $rc)"; printf '%s\n' "$log" | tail -30; fi
 done
