@@ -63,6 +63,9 @@ struct LeaseRequest {
     std::string url_class;          // "", "acquisition" or "discovery"
     int64_t max_in_flight = -1;     // frontier-wide cap on leases out (--follow), -1: none
     double now = 0;
+    // The lease holder recorded with every lease (Store::start_holder);
+    // none: leases with no holder (frontier-lease --detached).
+    std::optional<int64_t> holder;
     // URLs per queue id already taken by earlier transactions of the same
     // batch (frontier-lease splits a large -n), so --per-queue holds for the
     // whole batch. Null: this call is the whole batch.
