@@ -24,6 +24,7 @@
 #include "core/clock.hpp"
 #include "core/error.hpp"
 #include "core/output.hpp"
+#include "core/process_group.hpp"
 #include "policy/settings.hpp"
 #include "core/signals.hpp"
 #include "store/store.hpp"
@@ -48,32 +49,6 @@ struct CrawlOptions {
 int run_crawl(const CrawlOptions& o);
 
 namespace {
-
-// This host's name and a process's start time (clock ticks since boot,
-// /proc/PID/stat field 22): with the pid, they tell a process apart from a
-// later one that got the same pid.
-std::string host_name() {
-    char buf[256] = "";
-    ::gethostname(buf, sizeof buf - 1);
-    return buf;
-}
-
-std::optional<uint64_t> process_start(long pid) {
-    FILE* fp = std::fopen(("/proc/" + std::to_string(pid) + "/stat").c_str(), "r");
-    if (!fp) return std::nullopt;
-    char buf[4096];
-    size_t n = std::fread(buf, 1, sizeof buf - 1, fp);
-    std::fclose(fp);
-    buf[n] = '\0';
-    const char* p = std::strrchr(buf, ')');  // the command name may hold spaces
-    if (!p) return std::nullopt;
-    unsigned long long start = 0;
-    // Fields after the name: state (3) ... starttime (22).
-    if (std::sscanf(p + 2, "%*c %*d %*d %*d %*d %*d %*u %*u %*u %*u %*u %*u %*u %*d %*d %*d %*d %*d %*d %llu",
-                    &start) != 1)
-        return std::nullopt;
-    return start;
-}
 
 // The crawl directory's claim (DIR/crawl.pid: "HOST PID START"), so that
 // two crawls never run in one directory and a crawl that died is known as

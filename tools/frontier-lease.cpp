@@ -10,6 +10,7 @@
 #include "json/json.hpp"
 #include "net/address_guard.hpp"
 #include "core/output.hpp"
+#include "core/process_group.hpp"
 #include "core/signals.hpp"
 #include "store/store.hpp"
 #include "core/tool.hpp"
@@ -31,6 +32,7 @@ struct LeaseOptions {
     double min_poll_interval = 0;  // seconds between two polls at least
     double poll_interval = 0.2;
     bool reclaim = false;  // end every lease out now, then exit
+    bool detached = false; // leases with no holder (handed to another process group)
 };
 int run_lease(const LeaseOptions& o);
 
@@ -176,6 +178,29 @@ int lease_batch(const LeaseOptions& o, Store& store, LeaseRequest& req) {
     return exit_code(r.status);
 }
 
+// Before the first lease: the leases of pipelines of this host that are
+// provably gone (their process group no longer exists) end now, as if they
+// had expired, and said so; this process group is recorded as the holder of
+// the leases to come (none with --detached).
+void start_holder(const LeaseOptions& o, Store& store, LeaseRequest& req) {
+    GroupRecord me = this_group();
+    Store::HolderStart h = store.start_holder(
+        me, !o.detached, [](const GroupRecord& g) { return provably_gone(judge_group(g, probe_group(g.pgid))); },
+        frontier::now());
+    req.holder = h.holder;
+    if (o.common.quiet || h.reclaimed.empty()) return;
+    int64_t n = 0;
+    std::string groups;
+    for (const Store::GoneHolder& g : h.reclaimed) {
+        n += g.leases;
+        groups += (groups.empty() ? "" : ", ") + std::to_string(g.pgid);
+    }
+    bool one = h.reclaimed.size() == 1;
+    diag("reclaimed " + std::to_string(n) + " lease" + (n == 1 ? "" : "s") + " of " +
+         (one ? "a pipeline that is" : std::to_string(h.reclaimed.size()) + " pipelines that are") + " gone (host " +
+         me.host + ", process group" + (one ? " " : "s ") + groups + "): their URLs are queued again");
+}
+
 // Leases out before this run (a crashed or stopped pipeline, or another
 // worker): said, since they hold their queues until they expire.
 void warn_leases_out(Store& store) {
@@ -299,6 +324,7 @@ int run_lease(const LeaseOptions& o) {
     req.per_queue = o.per_queue;
     req.host_discount = o.host_discount;
     req.url_class = o.url_class;
+    start_holder(o, store, req);
     if (!o.follow) return lease_batch(o, store, req);
     return Follower(o, store, req).run();
 }
@@ -331,6 +357,9 @@ int main(int argc, char** argv) {
                            "with --follow: at least this many seconds between two batches (default 0)");
             app.add_option("--poll-interval", o.poll_interval,
                            "with --follow: check for new work at least this often, seconds (default 0.2)");
+            app.add_flag("--detached", o.detached,
+                         "leases with no holder, for another process group (a later job): they end only by "
+                         "frontier-done or expiry, never when this pipeline is gone");
             app.add_flag("--reclaim", o.reclaim,
                          "end every lease out now (after a crash: no one fetches them), then exit");
         },

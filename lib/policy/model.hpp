@@ -82,6 +82,9 @@ struct LeaseRequest {
     // another writer (frontier-done rescheduling the queue at its own, later
     // now) would otherwise find that queue not yet due and lease nothing.
     bool now_at_lock = false;
+    // The lease holder recorded with every lease (Store::start_holder);
+    // none: leases with no holder (frontier-lease --detached).
+    std::optional<int64_t> holder;
     // URLs per queue id already taken by earlier transactions of the same
     // batch (frontier-lease splits a large -n), so --per-queue holds for the
     // whole batch. Null: this call is the whole batch.

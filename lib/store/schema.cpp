@@ -67,6 +67,19 @@ void migrate_to_4(Db& db) {
     db.exec("DELETE FROM counters WHERE n = 0 AND (name LIKE 'crawl:%' OR name LIKE 'visit:%')");
 }
 
+// 5: who holds leases (frontier(7), LEASES): a process group on a host,
+// recorded with every lease from now on; leases of older versions have
+// none (NULL) and end by frontier-done or expiry only.
+void migrate_to_5(Db& db) {
+    const Db::Ddl& ddl = db.ddl();
+    const std::string integer = ddl.integer;
+    db.exec(std::string("CREATE TABLE lease_holders(\n    \"id\"") + ddl.id_key + ",\n    \"host\" TEXT NOT NULL,\n    "
+            "\"boot_id\" TEXT NOT NULL,\n    \"pgid\" " + integer + " NOT NULL,\n    \"leader_start\" " + integer +
+            " NOT NULL,\n    \"created_at\" " + ddl.real + "\n)");
+    db.exec("ALTER TABLE hosts ADD COLUMN robots_holder " + integer);
+    db.exec("ALTER TABLE urls ADD COLUMN holder " + integer);
+}
+
 // The connection's sorts go to disk while a migration's back-fill groups
 // and indexes the whole URL table (as in frontier-report --check); its
 // usual settings come back after.
@@ -117,6 +130,10 @@ void ensure_schema(Db& db, bool may_write) {
     if (v == 3) {
         migrate_to_4(db);
         v = 4;
+    }
+    if (v == 4) {
+        migrate_to_5(db);
+        v = 5;
     }
     db.set_schema_version(kSchemaVersion);
     tx.commit();

@@ -9,6 +9,12 @@ namespace {
 
 using T = ColumnType;
 
+// A column kept out of frontier-export (ColumnDef::exported).
+ColumnDef local(ColumnDef c) {
+    c.exported = false;
+    return c;
+}
+
 // The small tables: metadata, settings, budgets, counters.
 std::vector<TableDef> small_tables() {
     return {
@@ -44,6 +50,20 @@ std::vector<TableDef> small_tables() {
       {"pages", T::integer, true, "0"},
       {"bytes", T::integer, true, "0"},
       {"errors", T::integer, true, "0"}}},
+    // Who holds leases (frontier(7), LEASES): a process group on a host,
+    // referenced by urls.holder and hosts.robots_holder. Meaningless in
+    // another frontier: not exported.
+    {"lease_holders",
+     "id",
+     {{"id", T::integer, true},
+      {"host", T::text, true},
+      {"boot_id", T::text, true},
+      {"pgid", T::integer, true},
+      {"leader_start", T::integer, true},
+      {"created_at", T::real, false}},
+     {},
+     {},
+     false},
     };
 }
 
@@ -107,7 +127,8 @@ TableDef hosts_table() {
       {"robots_lease_expires", T::real, false},
       {"robots_queue", T::integer, false},
       {"crawl_delay", T::real, false},
-      {"seed", T::integer, false}},
+      {"seed", T::integer, false},
+      local({"robots_holder", T::integer, false})},
      {"name"},
      {"CREATE INDEX hosts_robots_lease ON hosts(robots_lease_expires) WHERE robots_lease_expires IS NOT NULL"}};
 }
@@ -159,7 +180,8 @@ TableDef urls_table() {
       {"next_visit", T::real, false},
       {"failures", T::integer, true, "0"},
       {"eventful", T::integer, false},
-      {"first_success", T::real, false}},
+      {"first_success", T::real, false},
+      local({"holder", T::integer, false})},
      {},
      {"CREATE INDEX urls_fp ON urls(fp)",
       "CREATE INDEX urls_next ON urls(queue_id, rank, tier, tier_key, cost, id) WHERE state = " SQL_URL_QUEUED

@@ -23,6 +23,9 @@ struct ColumnDef {
     bool not_null;                   // an import row must give it (the schema has no NULL for it)
     const char* dflt = nullptr;      // DEFAULT expression, the same in both dialects
     bool zero_when_missing = false;  // added by a migration: an older export's row without it imports 0
+    // In frontier-export / frontier-import: false for what means nothing in
+    // another frontier (the lease holders of this one, frontier(7), LEASES).
+    bool exported = true;
 };
 
 struct TableDef {
@@ -32,10 +35,11 @@ struct TableDef {
     std::vector<ColumnDef> columns;
     std::vector<const char*> unique = {};   // the other UNIQUE keys (one column each)
     std::vector<const char*> indexes = {};  // CREATE INDEX statements, valid in both dialects
+    bool exported = true;                   // as ColumnDef::exported
 };
 
 // Every table, in the order of the export stream: settings before the rows
-// that depend on them, urls last. Thread-safe (built once).
+// that depend on them, urls last (a table not exported anywhere). Thread-safe (built once).
 const std::vector<TableDef>& schema_tables();
 
 class Db;

@@ -9,6 +9,7 @@
 // lock); readers see committed data. Not thread-safe: one Store per thread.
 #pragma once
 
+#include <functional>
 #include <map>
 #include <memory>
 #include <optional>
@@ -17,6 +18,7 @@
 #include <unordered_map>
 #include <vector>
 
+#include "core/process_group.hpp"
 #include "store/db.hpp"
 #include "policy/model.hpp"
 #include "policy/settings.hpp"
@@ -25,7 +27,7 @@ namespace frontier {
 
 // Newest schema this build reads and writes. Older files are migrated
 // forward on open by a writing tool; newer files are refused.
-constexpr int kSchemaVersion = 4;
+constexpr int kSchemaVersion = 5;
 
 // What Store::finish decided for one result.
 struct DoneOutcome {
@@ -132,6 +134,22 @@ public:
     // robots.txt prerequisites go back to their queues as if the leases had
     // expired. Its own transaction. Returns the leases ended.
     int64_t reclaim_leases(double now);
+    // --- lease holders (frontier(7), LEASES) ---------------------------
+    struct GoneHolder {
+        int64_t pgid = 0;
+        int64_t leases = 0;  // its leases ended (URLs and robots.txt)
+    };
+    struct HolderStart {
+        std::optional<int64_t> holder;       // `me`'s row (nullopt: not recorded)
+        std::vector<GoneHolder> reclaimed;   // gone groups that held leases
+    };
+    // At the start of a leasing tool, in one transaction: the leases of
+    // every holder recorded on `me.host` that `gone` judges provably gone
+    // end now as if expired (their URLs and robots.txt prerequisites back
+    // to their queues), and those holder rows are deleted; then, with
+    // `record`, `me` is recorded as a holder (an equal row is reused).
+    HolderStart start_holder(const GroupRecord& me, bool record,
+                             const std::function<bool(const GroupRecord&)>& gone, double now);
     // The latest expiry of the leases out (URLs and robots.txt), if any.
     std::optional<double> last_lease_expiry();
 

@@ -108,7 +108,20 @@ std::vector<std::string_view> key_columns(std::string_view key) {
 }
 
 
-const std::vector<ExportTable>& export_tables() { return schema_tables(); }
+// The schema's tables and columns less those kept out of the export
+// (ColumnDef::exported, TableDef::exported: the lease holders).
+const std::vector<ExportTable>& export_tables() {
+    static const std::vector<ExportTable> tables = [] {
+        std::vector<ExportTable> v;
+        for (const TableDef& t : schema_tables()) {
+            if (!t.exported) continue;
+            v.push_back(t);
+            std::erase_if(v.back().columns, [](const ColumnDef& c) { return !c.exported; });
+        }
+        return v;
+    }();
+    return tables;
+}
 
 RowCounts export_rows(Store& store, const std::function<void(std::string_view)>& line,
                       int64_t& invalid_utf8) {

@@ -29,7 +29,8 @@ namespace frontier {
 class Store;
 class Record;
 
-// The exported tables are the schema's tables (lib/store/schema_def.hpp).
+// The exported tables are the schema's tables (lib/store/schema_def.hpp),
+// less the columns and tables marked not exported (the lease holders).
 using ExportColumn = ColumnDef;
 using ExportTable = TableDef;
 

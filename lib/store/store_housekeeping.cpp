@@ -16,11 +16,23 @@ int64_t Store::reclaim_leases(double now) {
     begin();
     refresh_settings();  // housekeeping reschedules queues by their politeness
     int64_t n = m.leases_out();
-    m.q("UPDATE urls SET lease_expires = ? WHERE state = " SQL_URL_LEASED " AND lease_expires > ?").bind(1, now).bind(2, now).exec();
-    m.q("UPDATE hosts SET robots_lease_expires = ? WHERE robots_lease_expires > ?").bind(1, now).bind(2, now).exec();
+    m.expire_now(now, "");
     housekeeping(now);
     commit();
     return n;
+}
+
+// Leases that end now, as if they had expired: every lease out (`holders`
+// empty), or those of the holders in `holders` ("3, 7": ids, listed in
+// SQL). Housekeeping then puts them back in their queues.
+void Store::Impl::expire_now(double now, const std::string& holders) {
+    std::string urls = "UPDATE urls SET lease_expires = ? WHERE state = " SQL_URL_LEASED " AND lease_expires > ?";
+    std::string hosts = "UPDATE hosts SET robots_lease_expires = ? WHERE robots_lease_expires > ?";
+    if (!holders.empty()) {
+        urls += " AND holder IN (" + holders + ")";
+        hosts += " AND robots_holder IN (" + holders + ")";
+    }
+    for (const std::string& sql : {urls, hosts}) db.prepare(sql).bind(1, now).bind(2, now).exec();
 }
 
 std::optional<double> Store::last_lease_expiry() {

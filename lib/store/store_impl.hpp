@@ -154,6 +154,9 @@ struct Store::Impl {
     void expire_robots_leases(const std::vector<std::pair<int64_t, int64_t>>& rows, std::unordered_set<int64_t>& touched);
     void requeue_due(double now, const std::map<std::pair<int64_t, int64_t>, int64_t>& due,
                      std::unordered_set<int64_t>& touched);
+    // Ends leases now as if expired: all, or those of `holders` (ids
+    // listed in SQL, "3, 7"); housekeeping() then requeues them.
+    void expire_now(double now, const std::string& holders);
     // Leases out now (counters leased + robots_leased), in one read. In a
     // write transaction on a round-trip backend the stored sum is read once
     // (no other writer can change it while the lock is held; reset by

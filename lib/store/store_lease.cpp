@@ -359,8 +359,8 @@ void Store::LeaseRun::lease_robots(QueueInfo& qi, const LeaseRobotsRow& r, int64
     it.lease = format_lease(hid, r.next_seq, true);
     it.attempt = 1;
     stamp(it, qi, hid);
-    m.q("UPDATE hosts SET robots_lease_seq = ?, robots_lease_expires = ?, robots_queue = ? WHERE id = ?")
-        .bind(1, r.next_seq).bind(2, it.expires).bind(3, qi.id).bind(4, hid).exec();
+    m.q("UPDATE hosts SET robots_lease_seq = ?, robots_lease_expires = ?, robots_queue = ?, robots_holder = ? WHERE id = ?")
+        .bind(1, r.next_seq).bind(2, it.expires).bind(3, qi.id).bind(4, req.holder).bind(5, hid).exec();
     qi.served = m.next_served();
     qi.in_flight += 1;
     m.q("UPDATE queues SET in_flight = in_flight + 1, served = ?, last_dequeue_at = ?, sched = ? WHERE id = ?")
@@ -373,8 +373,9 @@ void Store::LeaseRun::lease_url(QueueInfo& qi, LeaseHead head) {
     LeaseItem& it = head.it;
     it.lease = format_lease(head.id, head.seq);
     stamp(it, qi, head.hid);
-    m.q("UPDATE urls SET state = " SQL_URL_LEASED ", lease_seq = ?, attempts = attempts + 1, lease_expires = ? WHERE id = ?")
-        .bind(1, head.seq).bind(2, it.expires).bind(3, head.id).exec();
+    m.q("UPDATE urls SET state = " SQL_URL_LEASED ", lease_seq = ?, attempts = attempts + 1, lease_expires = ?, "
+        "holder = ? WHERE id = ?")
+        .bind(1, head.seq).bind(2, it.expires).bind(3, req.holder).bind(4, head.id).exec();
     // The queue row after this lease, written once; after_spend may then
     // rotate or retire the queue (rare, its own write).
     qi.served = m.next_served();

@@ -19,11 +19,15 @@
 #    AGGREGATES) from the URL rows: what the report then says is checked.
 #    Rows the back-fill adds to counters (crawl:*, visit:*, status:*,
 #    heatd:*) are new rows; every old row is unchanged.
-# When a schema version 5 is released, add tests/fixtures/schema-v4.sql (made
-# by the v4 tools) and list it in VERSIONS.
+#  - tests/fixtures/schema-v4.sql: a v4 file made by the v4 tools with
+#    leases out (URLs and a robots.txt), for the migration to 5, which adds
+#    the lease holders: those leases have none (NULL), no holder row exists,
+#    and they expire as before.
+# When a schema version 6 is released, add tests/fixtures/schema-v5.sql (made
+# by the v5 tools) and list it in VERSIONS.
 set -euo pipefail
 FIX=$ROOT/tests/fixtures
-VERSIONS="1 3"
+VERSIONS="1 3 4"
 export FRONTIER_NOW=1800000210
 frontier-config -f fresh.db lease.ttl 600
 CUR=$(sqlite3 fresh.db "pragma user_version")
@@ -109,6 +113,14 @@ PY
         [ "$(frontier-report -f $db --seeds --json | jq -s 'map(select(.redirect)) | length')" = 1 ] ||
             { echo "v3: the redirecting seed is not reported"; exit 1; }
         echo "v3: back-filled aggregates: $(frontier-report -f $db | grep '^Crawl:')"
+    fi
+    if [ "$V" = 4 ]; then
+        # Leases of the v4 tools have no holder; no holder is recorded yet.
+        got=$(sqlite3 $db "SELECT (SELECT count(*) FROM urls WHERE state = 1 AND holder IS NULL),
+              (SELECT count(*) FROM hosts WHERE robots_lease_expires IS NOT NULL AND robots_holder IS NULL),
+              (SELECT count(*) FROM lease_holders)")
+        [ "$got" = "2|1|0" ] || { echo "v4: leases and holders after migration: $got, want 2|1|0"; exit 1; }
+        echo "v4: 2 URL leases and 1 robots.txt lease out, without holder"
     fi
     # A second writer finds nothing to migrate.
     frontier-add -f $db < /dev/null 2> /dev/null

@@ -8,7 +8,7 @@
 #  - moves a crawl from a SQLite file to PostgreSQL and back (test_move.sh:
 #    export, import, more leases and results there, export, import, compared
 #    row by row);
-#  - migrates the version 3 fixture to 4 there (test_migrate_v4.sh: the
+#  - migrates the version 3 fixture to 5 there (test_migrate_v4.sh: the
 #    PostgreSQL DDL and back-fill give the report the SQLite migration gives);
 #  - runs the end-to-end tests test_crawl (a real crawl of a local site by
 #    three pipelines at once, each page fetched once),
@@ -16,8 +16,10 @@
 #    here), test_concurrency (lease/done workers, adders, edits and checks
 #    at once), test_lease_round_robin (round robin over 600 tied queues,
 #    one queue past the prefetched heads), test_lease_large_batch (a
-#    batch of 12,000 leased in two transactions) and test_done_429_cached
-#    (a 429 served from the stored copy) against a database each.
+#    batch of 12,000 leased in two transactions), test_done_429_cached
+#    (a 429 served from the stored copy) and test_lease_holder (leases of a
+#    gone process group reclaimed at the next start, no others) against a
+#    database each.
 # Prints "PASS name" / "FAIL name" lines, like the other suites, and stops the
 # cluster. `tests/pg/run.sh FILTER` runs the cases whose name contains FILTER.
 # Cases listed in tests/pg/skip (with the reason) test the SQLite file
@@ -85,12 +87,12 @@ pg_script test_move MOVE_FRONTIER
 # The server stopped, started and its connections killed under running
 # tools: reconnection, exit 75, nothing acknowledged lost.
 pg_script test_restart RESTART_FRONTIER PG_CLUSTER="$work/cluster"
-# The migration 3 -> 4 and its back-fill.
+# The migrations 3 -> 4 (its back-fill) -> 5.
 pg_script test_migrate_v4 MIGRATE_FRONTIER
 
 # End-to-end tests that take their frontier from the environment, each on a
 # fresh database: a real crawl, SIGKILLs at random moments, concurrent workers.
-for t in test_crawl test_crash test_concurrency test_lease_round_robin test_lease_large_batch test_done_429_cached; do
+for t in test_crawl test_crash test_concurrency test_lease_round_robin test_lease_large_batch test_done_429_cached test_lease_holder; do
     [ -n "$filter" ] && [[ "$t" != *$filter* ]] && continue
     db="e2e_$t"
     psql -qX "$base/postgres" -c "CREATE DATABASE $db" >/dev/null

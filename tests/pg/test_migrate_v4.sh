@@ -1,10 +1,11 @@
-# The migration 3 -> 4 on PostgreSQL (its own DDL and back-fill SQL), run by
-# tests/pg/run.sh with MIGRATE_FRONTIER, a fresh PostgreSQL database: the
-# version 3 fixture (tests/fixtures/schema-v3.sql) is moved there (migrated
-# and exported by the SQLite file, imported), taken back to version 3 (the
-# objects and counter rows of version 4 dropped, schema_version 3), and
-# migrated by a writing tool: the back-filled report is the one the SQLite
-# migration gives (tests/e2e/test_migration.sh), --check passes.
+# The migrations 3 -> 4 -> 5 on PostgreSQL (their own DDL and back-fill
+# SQL), run by tests/pg/run.sh with MIGRATE_FRONTIER, a fresh PostgreSQL
+# database: the version 3 fixture (tests/fixtures/schema-v3.sql) is moved
+# there (migrated and exported by the SQLite file, imported), taken back to
+# version 3 (the objects and counter rows of versions 4 and 5 dropped,
+# schema_version 3), and migrated by a writing tool: the back-filled report
+# is the one the SQLite migration gives (tests/e2e/test_migration.sh),
+# --check passes, and a lease records its holder (version 5).
 set -euo pipefail
 PG=${MIGRATE_FRONTIER:?MIGRATE_FRONTIER: a PostgreSQL database URL}
 export FRONTIER_NOW=1800000210
@@ -12,6 +13,9 @@ sqlite3 v3.db < "$ROOT/tests/fixtures/schema-v3.sql"
 frontier-add -q -f v3.db < /dev/null
 frontier-export -q -f v3.db | frontier-import -q -f "$PG"
 psql -qX "$PG" -v ON_ERROR_STOP=1 >/dev/null <<'SQL'
+DROP TABLE lease_holders;
+ALTER TABLE urls DROP COLUMN holder;
+ALTER TABLE hosts DROP COLUMN robots_holder;
 ALTER TABLE queues DROP COLUMN bytes;
 DROP TABLE timeline;
 DROP INDEX urls_failed;
@@ -20,7 +24,7 @@ DELETE FROM counters WHERE name LIKE 'crawl:%' OR name LIKE 'visit:%' OR name LI
 UPDATE meta SET value = 3 WHERE key = 'schema_version';
 SQL
 set +e; frontier-report -f "$PG" > /dev/null 2> err.txt; rc=$?; set -e
-[ $rc = 1 ] && grep -q "needs migrating to 4" err.txt || { echo "a v3 database read without migration: exit $rc"; exit 1; }
+[ $rc = 1 ] && grep -q "needs migrating to 5" err.txt || { echo "a v3 database read without migration: exit $rc"; exit 1; }
 frontier-add -q -f "$PG" < /dev/null
 got=$(frontier-report -f "$PG" --json | jq -c '[.crawl.start, .crawl.last, .crawl.results, .crawl.errors, .crawl.novel,
       .statuses, [.timeline.buckets[] | [.start, .pages, .errors]], .heatmap_depth.seed]')
@@ -29,4 +33,9 @@ want='[1800000000,1800000240,5,2,2,{"200":2,"301":1,"410":1},[[1800000000,1,0],[
 got=$(frontier-report -f "$PG" --failed --json | jq -r 'select(.kind == "url") | .url' | tr '\n' ' ')
 [ "$got" = "http://a.example/ http://c.example/gone http://d.example/ " ] || { echo "failed URLs: $got"; exit 1; }
 frontier-report -f "$PG" --check > check.txt || { cat check.txt; exit 1; }
-echo "v3 -> v4 on PostgreSQL: $(frontier-report -f "$PG" | grep '^Crawl:')"
+# Version 5: a lease records its holder.
+FRONTIER_NOW=1800003900 frontier-lease -q -f "$PG" -n 1 > lease.out
+got=$(psql -qXAt "$PG" -c "SELECT (SELECT count(*) FROM urls WHERE state = 1 AND holder IN (SELECT id FROM lease_holders))
+      + (SELECT count(*) FROM hosts WHERE robots_lease_expires IS NOT NULL AND robots_holder IN (SELECT id FROM lease_holders))")
+[ -s lease.out ] && [ "$got" = 1 ] || { echo "a lease after migration has no holder row: $got"; exit 1; }
+echo "v3 -> v5 on PostgreSQL: $(frontier-report -f "$PG" | grep '^Crawl:')"

@@ -13,7 +13,8 @@
 #    the same storage classes (INTEGER, REAL, TEXT, NULL) in every table,
 #    except the rows the PostgreSQL work changed: the URLs leased or answered
 #    there, their queues, the counters and sequences; leases still out are
-#    still out under the same ids.
+#    still out under the same ids (without their holder: urls.holder and
+#    hosts.robots_holder are not exported, frontier(7), LEASES).
 set -euo pipefail
 PG=${MOVE_FRONTIER:?MOVE_FRONTIER: a PostgreSQL database URL}
 T=1800000000
@@ -100,7 +101,8 @@ held = [json.loads(l) for l in open(sys.argv[4])][5:] + [json.loads(l) for l in 
 keys = {"meta": "key", "settings": "key", "domain_settings": "domain, key", "queue_budgets": "scope, name",
         "seed_domains": "domain", "counters": "name", "queues": "id", "hosts": "id", "urls": "id"}
 def rows(db, t):
-    cols = [r[1] for r in db.execute("SELECT * FROM pragma_table_info(?)", (t,))]
+    cols = [r[1] for r in db.execute("SELECT * FROM pragma_table_info(?)", (t,))
+            if r[1] not in ("holder", "robots_holder")]  # not exported
     sel = ", ".join('typeof("%s"), "%s"' % (c, c) for c in cols)
     out = {}
     for r in db.execute("SELECT %s FROM %s" % (sel, t)):

@@ -1,0 +1,90 @@
+// Store::start_holder (frontier(7), LEASES): the leases of holders judged
+// gone come back to their queues, only this host's holders are judged, an
+// equal holder row is reused, a gone holder's row is deleted. The judgement
+// is a stand-in here (lib/core/process_group is tested on its own).
+#include <catch2/catch.hpp>
+
+#include <optional>
+#include <vector>
+
+#include "frontier/enqueue.hpp"
+#include "json/json.hpp"
+#include "store/store.hpp"
+#include "temp_dir.hpp"
+
+using namespace frontier;
+
+namespace {
+
+constexpr double kNow = 1800000000;
+
+size_t lease(Store& store, std::optional<int64_t> holder, int64_t n) {
+    LeaseRequest r;
+    r.n = n;
+    r.per_queue = 100;
+    r.now = kNow;
+    r.holder = holder;
+    return store.lease(r).items.size();
+}
+
+}  // namespace
+
+TEST_CASE("lease holders: a gone holder's leases come back, no others", "[store][holders]") {
+    TempDir dir;
+    Store store(dir.path + "/f.db", Store::Mode::create);
+    store.set_setting("robots.enabled", "false");
+    store.set_setting("politeness.min-delay", "0");
+    store.set_setting("politeness.delay-factor", "0");
+    store.set_setting("politeness.max-in-flight", "100");
+    Enqueuer enq(store);
+    store.begin();
+    for (const char* host : {"a", "b"})
+        for (int i = 1; i <= 3; ++i) {
+            Record r;
+            REQUIRE(parse_record(std::string(R"({"url":"http://)") + host + ".example/" + std::to_string(i) + "\"}", r));
+            REQUIRE(enq.add(r, kNow).status == AddStatus::added);
+        }
+    store.commit();
+
+    GroupRecord one{"h1", "boot", 100, 5}, two{"h1", "boot", 200, 7}, far{"h2", "boot", 100, 5};
+    auto none = [](const GroupRecord&) { return false; };
+    Store::HolderStart h1 = store.start_holder(one, true, none, kNow);
+    REQUIRE(h1.holder);
+    CHECK(lease(store, h1.holder, 2) == 2);
+    Store::HolderStart h2 = store.start_holder(two, true, none, kNow);
+    CHECK(lease(store, h2.holder, 2) == 2);
+    Store::HolderStart h3 = store.start_holder(far, true, none, kNow);
+    CHECK(lease(store, h3.holder, 1) == 1);
+    CHECK(lease(store, std::nullopt, 1) == 1);  // --detached
+    CHECK(store.count("leased") == 6);
+    CHECK(h1.reclaimed.empty());
+    // The same group again: its row.
+    CHECK(store.start_holder(one, true, none, kNow).holder == h1.holder);
+    CHECK(store.start_holder(one, false, none, kNow).holder == std::nullopt);
+
+    // Group 100 of host h1 is gone: only h1's holders are judged (not h2's
+    // group 100), its 2 leases come back, the others stay out.
+    std::vector<int64_t> asked;
+    auto gone100 = [&](const GroupRecord& g) {
+        CHECK(g.host == "h1");
+        asked.push_back(g.pgid);
+        return g.pgid == 100;
+    };
+    Store::HolderStart r = store.start_holder(two, true, gone100, kNow);
+    CHECK(asked == std::vector<int64_t>{100, 200});
+    REQUIRE(r.reclaimed.size() == 1);
+    CHECK(r.reclaimed[0].pgid == 100);
+    CHECK(r.reclaimed[0].leases == 2);
+    CHECK(r.holder == h2.holder);
+    CHECK(store.count("leased") == 4);
+    CHECK(store.count("queued") == 2);
+    CHECK(store.count("leases_expired") == 2);
+    // Its row is gone: judged no more; nothing left to reclaim.
+    asked.clear();
+    r = store.start_holder(two, false, [&](const GroupRecord& g) { asked.push_back(g.pgid); return true; }, kNow);
+    CHECK(asked == std::vector<int64_t>{200});
+    REQUIRE(r.reclaimed.size() == 1);
+    CHECK(r.reclaimed[0].leases == 2);  // group 200's, now judged gone too
+    CHECK(store.count("leased") == 2);  // h2's (another host) and the detached one
+    CHECK(lease(store, std::nullopt, 100) == 4);
+}
