@@ -42,7 +42,7 @@ TEST_CASE("lease holders: a gone holder's leases come back, no others", "[store]
         for (int i = 1; i <= 3; ++i) {
             Record r;
             REQUIRE(parse_record(std::string(R"({"url":"http://)") + host + ".example/" + std::to_string(i) + "\"}", r));
-            REQUIRE(enq.add(r, kNow).status == AddStatus::added);
+            REQUIRE(enq.add(r, kNow).outcome.status == AddStatus::added);
         }
     store.commit();
 
