@@ -7,6 +7,26 @@
 
 namespace frontier {
 
+namespace {
+
+// A record's gap_prediction: {confidence_score, expected_coverage_lift},
+// both finite numbers. Throws FieldTypeError otherwise.
+std::pair<double, double> read_gap_prediction(const JsonValue& g) {
+    const FieldTypeError bad{"gap_prediction", "object {confidence_score, expected_coverage_lift}"};
+    Record inner;
+    if (g.kind != JsonValue::Kind::object || !parse_record(g.raw, inner)) throw bad;
+    std::optional<double> c, l;
+    try {
+        c = inner.get_number("confidence_score");
+        l = inner.get_number("expected_coverage_lift");
+    } catch (const FieldTypeError&) {
+        throw bad;
+    }
+    if (!c || !l || !std::isfinite(*c) || !std::isfinite(*l)) throw bad;
+    return {*c, *l};
+}
+
+}  // namespace
 
 bool Enqueuer::read_fields(const Record& rec, EnqueueResult& e, double now) {
     UrlRecord& f = e.req.record;
@@ -34,21 +54,8 @@ bool Enqueuer::read_fields(const Record& rec, EnqueueResult& e, double now) {
         f.fork = rec.get_bool("fork");
         f.bias = rec.get_number("bias").value_or(0);
         f.estimated_cost_ms = rec.get_number("estimated_cost_ms");
-        if (const JsonValue* g = rec.find("gap_prediction"); g && g->kind != JsonValue::Kind::null) {
-            Record inner;
-            if (g->kind != JsonValue::Kind::object || !parse_record(g->raw, inner))
-                throw FieldTypeError{"gap_prediction", "object {confidence_score, expected_coverage_lift}"};
-            std::optional<double> c, l;
-            try {
-                c = inner.get_number("confidence_score");
-                l = inner.get_number("expected_coverage_lift");
-            } catch (const FieldTypeError&) {
-                throw FieldTypeError{"gap_prediction", "object {confidence_score, expected_coverage_lift}"};
-            }
-            if (!c || !l || !std::isfinite(*c) || !std::isfinite(*l))
-                throw FieldTypeError{"gap_prediction", "object {confidence_score, expected_coverage_lift}"};
-            f.gap_prediction = std::make_pair(*c, *l);
-        }
+        if (const JsonValue* g = rec.find("gap_prediction"); g && g->kind != JsonValue::Kind::null)
+            f.gap_prediction = read_gap_prediction(*g);
         f.cluster_count = rec.get_number("cluster_count");
         if (f.cluster_count && !(*f.cluster_count >= 0 && std::isfinite(*f.cluster_count)))
             throw FieldTypeError{"cluster_count", "number >= 0"};

@@ -209,13 +209,16 @@ bool Store::Impl::leased_by_url(const Settings& s, const FetchFacts& f, DoneOutc
         return false;
     }
     o.url = c.url.url;
+    enum class C { id, url, lease_seq };
     Stmt& st = q("SELECT id, url, lease_seq FROM urls WHERE fp = ? AND state = " SQL_URL_LEASED);
     st.bind(1, static_cast<int64_t>(url_fingerprint(c.url.url)));
-    while (st.step())
-        if (st.text(1) == c.url.url) {
-            id = st.i64(0);
-            seq = st.i64(2);
+    while (st.step()) {
+        SqlRow<C> row(st);
+        if (row.text(C::url) == c.url.url) {
+            id = row.i64(C::id);
+            seq = row.i64(C::lease_seq);
         }
+    }
     st.reset();
     return id >= 0;
 }

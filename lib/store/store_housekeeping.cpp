@@ -7,6 +7,7 @@
 
 #include "store/store.hpp"
 #include "store/sql_codes.hpp"
+#include "store/sql_columns.hpp"
 #include "store/store_impl.hpp"
 
 namespace frontier {
@@ -73,7 +74,9 @@ Store::Impl::DueWork Store::Impl::due_work(double now) {
                  "UNION ALL SELECT 2, queue_id, state FROM urls WHERE due_at <= ?1");
     st.bind(1, now);
     while (st.step()) {
-        int64_t kind = st.i64(0), a = st.i64(1), b = st.i64(2);
+        enum class C { kind, a, b };
+        SqlRow<C> row(st);
+        int64_t kind = row.i64(C::kind), a = row.i64(C::a), b = row.i64(C::b);
         if (kind == 0) ++w.expired[a];  // counted here: no sorter
         else if (kind == 1) w.robots.emplace_back(a, b);
         else ++w.due[{a, b}];

@@ -5,6 +5,7 @@
 #include "policy/priority.hpp"
 #include "store/lease_run.hpp"
 #include "store/sql_codes.hpp"
+#include "store/sql_columns.hpp"
 
 namespace frontier {
 
@@ -19,14 +20,16 @@ void Store::LeaseRun::retire(int64_t qid) {
 // The next queue of the inactive FIFO becomes active (or retires, over its
 // budget); false when none is inactive.
 bool Store::LeaseRun::activate_one() {
+    enum class C { id, key, total_spend };
     Stmt& q = m.q("SELECT id, key, total_spend FROM queues WHERE state = " SQL_QUEUE_INACTIVE " ORDER BY inactive_seq LIMIT 1");
     if (!q.step()) {
         q.reset();
         return false;
     }
-    int64_t qid = q.i64(0);
-    std::string key = q.str(1);
-    int64_t spend = q.i64(2);
+    SqlRow<C> row(q);
+    int64_t qid = row.i64(C::id);
+    std::string key = row.str(C::key);
+    int64_t spend = row.i64(C::total_spend);
     q.reset();
     BudgetLimits b = m.budget_for(key);
     if (activation(spend, b.replenish, b.total) == Activation::retire) {
