@@ -34,6 +34,16 @@ Store::~Store() {
 
 void Store::begin() {
     db_->begin_write();
+    began();
+}
+
+bool Store::try_begin() {
+    if (!db_->try_begin_write()) return false;
+    began();
+    return true;
+}
+
+void Store::began() {
     in_tx_ = true;
     impl_->now = frontier::now();
     impl_->leases_out_stored.reset();
@@ -306,6 +316,9 @@ const RobotsRules& Store::Impl::robots_rules(int64_t host_id, std::string_view t
     if (it == robots_cache.end()) it = robots_cache.emplace(host_id, RobotsRules::deserialize(text)).first;
     return it->second;
 }
+
+bool Store::can_wait_for_change() const { return db_->can_wait_for_change(); }
+bool Store::wait_for_change(double seconds) { return db_->wait_for_change(seconds); }
 
 int64_t Store::data_version() {
     return db_->data_version();

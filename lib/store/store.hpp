@@ -54,6 +54,7 @@ public:
 
     // --- transactions -------------------------------------------------
     void begin();   // a write transaction (waits for other writers)
+    bool try_begin();  // one only if no other writer holds the lock now (else false)
     void commit();  // flushes counters, then COMMIT
     void rollback();
     bool in_transaction() const { return in_tx_; }
@@ -126,8 +127,9 @@ public:
     // Applies one fetch result; see lib/frontier/done.hpp for the rules.
     DoneOutcome finish(const FetchFacts& f, double now);
 
-    // Applies expired leases and due retries/revisits (done by lease and done).
-    void housekeeping(double now);
+    // Applies expired leases and due retries/revisits (done by lease and done);
+    // true when it found any.
+    bool housekeeping(double now);
     // Ends every lease out now (frontier-lease --reclaim): their URLs and
     // robots.txt prerequisites go back to their queues as if the leases had
     // expired. Its own transaction. Returns the leases ended.
@@ -139,6 +141,10 @@ public:
     // data_version; LISTEN/NOTIFY on PostgreSQL, no query): a cheap way for
     // a waiting tool to notice new work.
     int64_t data_version();
+    // Where the backend can block for that (PostgreSQL): waits up to
+    // `seconds` for data_version to change; false when it cannot wait so.
+    bool can_wait_for_change() const;
+    bool wait_for_change(double seconds);
 
     // Reads the stored rows of these fingerprints in one statement, so that
     // add_url for them asks the database nothing more in this transaction
@@ -173,6 +179,7 @@ private:
     std::unique_ptr<Db> db_;
     std::unique_ptr<Impl> impl_;
     bool in_tx_ = false;
+    void began();  // the bookkeeping of a write transaction just begun
     uint64_t rollbacks_ = 0;
     uint64_t settings_generation_ = 0;
 };
