@@ -244,17 +244,7 @@ private:
         if (low && !too_soon) {
             req_.max_in_flight = o_.max_in_flight;
             req_.n = std::min<int64_t>(o_.n, o_.max_in_flight);
-            // PostgreSQL: a commit wakes every follower, and timers fire
-            // for all: only one that finds the writer lock free leases
-            // now, the others wait again (the holder's commit notifies when
-            // it frees or adds work; the poll interval bounds the wait), so
-            // that frontier-done's transactions do not queue behind theirs.
-            // After kBusyTries attempts in a row found it taken, waits for it.
-            req_.try_lock = store_.reads_are_round_trips() && busy_ < kBusyTries;
             r = store_.lease(req_);
-            req_.try_lock = false;
-            busy_ = r.lock_busy ? busy_ + 1 : 0;
-            if (r.lock_busy) r.in_flight = out_now;
             last_poll_ = monotonic_seconds();
             polled_ = true;
             if (o_.host_ratio > 0) hosts_at_poll_ = store_.queues_in_flight();
@@ -301,8 +291,6 @@ private:
     const double started_;
     double last_report_, last_poll_;
     bool polled_ = false;
-    static constexpr int kBusyTries = 3;
-    int busy_ = 0;  // lease attempts in a row that found the writer lock taken
     int64_t hosts_at_poll_ = 0;
     int64_t emitted_ = 0, last_emitted_ = 0;
 };

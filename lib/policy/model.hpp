@@ -82,9 +82,6 @@ struct LeaseRequest {
     // another writer (frontier-done rescheduling the queue at its own, later
     // now) would otherwise find that queue not yet due and lease nothing.
     bool now_at_lock = false;
-    // --follow after a notification (PostgreSQL): take the writer lock only
-    // if it is free now; else lease nothing (LeaseOutcome::lock_busy).
-    bool try_lock = false;
     // URLs per queue id already taken by earlier transactions of the same
     // batch (frontier-lease splits a large -n), so --per-queue holds for the
     // whole batch. Null: this call is the whole batch.
@@ -126,7 +123,6 @@ struct LeaseOutcome {
     std::optional<double> next_due;  // for not_ready: when the next URL is due
     int64_t in_flight = 0;           // leases out frontier-wide after this call
     int64_t retired_urls = 0;        // for paused: URLs held in retired queues
-    bool lock_busy = false;          // LeaseRequest::try_lock found the writer lock taken
 };
 
 }  // namespace frontier

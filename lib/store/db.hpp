@@ -112,13 +112,6 @@ public:
     virtual bool constraint_violation(const DbError& e) const = 0;
 
     virtual void begin_write() = 0;
-    // A write transaction only when no other writer holds the lock now
-    // (PostgreSQL: pg_try_advisory_xact_lock; false: nothing began). Where
-    // waiting costs nothing extra (SQLite), waits as begin_write.
-    virtual bool try_begin_write() {
-        begin_write();
-        return true;
-    }
     // The open write transaction makes nothing newly available to a
     // waiting frontier-lease --follow (a lease whose housekeeping moved
     // nothing): its commit does not change other connections'

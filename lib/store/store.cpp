@@ -34,16 +34,6 @@ Store::~Store() {
 
 void Store::begin() {
     db_->begin_write();
-    began();
-}
-
-bool Store::try_begin() {
-    if (!db_->try_begin_write()) return false;
-    began();
-    return true;
-}
-
-void Store::began() {
     in_tx_ = true;
     impl_->now = frontier::now();
     impl_->leases_out_stored.reset();

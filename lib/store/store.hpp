@@ -54,7 +54,6 @@ public:
 
     // --- transactions -------------------------------------------------
     void begin();   // a write transaction (waits for other writers)
-    bool try_begin();  // one only if no other writer holds the lock now (else false)
     void commit();  // flushes counters, then COMMIT
     void rollback();
     bool in_transaction() const { return in_tx_; }
@@ -179,7 +178,6 @@ private:
     std::unique_ptr<Db> db_;
     std::unique_ptr<Impl> impl_;
     bool in_tx_ = false;
-    void began();  // the bookkeeping of a write transaction just begun
     uint64_t rollbacks_ = 0;
     uint64_t settings_generation_ = 0;
 };

@@ -102,19 +102,14 @@ LeaseOutcome Store::lease(LeaseRequest& req) {
     // its settings version and its queue moves together, so reading them
     // before BEGIN could pair new queue states with old budgets (and
     // re-retire a queue whose budget was just raised).
-    if (req.try_lock && !try_begin()) {  // another writer holds the lock: its commit notifies
-        LeaseOutcome busy;
-        busy.status = LeaseStatus::not_ready;
-        busy.lock_busy = true;
-        return busy;
-    }
-    if (!req.try_lock) begin();
+    begin();
     refresh_settings();
     if (req.now_at_lock) req.now = impl_->now;  // read by begin(), the lock held
     else impl_->now = req.now;
     // A lease only takes URLs: unless its housekeeping put some back (expired
-    // leases, due retries), its commit wakes no follower (whose own timer
-    // covers what comes due by time: sleeping queues, lease expiries).
+    // leases, due retries), its commit wakes no follower (a follower that
+    // leased asks again at once, so what it left is taken; each one's own
+    // timer covers what comes due by time: sleeping queues, lease expiries).
     if (!housekeeping(req.now)) db_->commit_unnoticed();
     impl_->other_hosts.clear();  // a seed added since the last call counts now
     LeaseRun run(*this, req, settings());

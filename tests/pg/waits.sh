@@ -8,7 +8,12 @@
 #   done         frontier-done transactions
 #   lockwait     share of pg_stat_activity samples (every ~10 ms) with a
 #                session waiting for the advisory lock, and the mean number
-#                of sessions waiting then
+#                of sessions waiting then (waiting)
+#   server/client  share of samples where the lock holder was running a
+#                statement (server) or idle in its transaction, waiting for
+#                its client process (client)
+# Logging every statement slows the run: its URL/s are not bench.sh's.
+# WAITS_LOG=FILE keeps the server log.
 # FRONTIER_BIN picks the tools (default bin). A private cluster on 127.0.0.1.
 set -euo pipefail
 root="$(cd "$(dirname "$0")/../.." && pwd)"

@@ -43,9 +43,6 @@ namespace {
 // number): writers of one database run one at a time, like SQLite's
 // BEGIN IMMEDIATE.
 constexpr const char* kBeginWrite = "BEGIN; SELECT pg_advisory_xact_lock(7310012176585550194)";
-// The same lock, if free now (a follower's attempt after a notification:
-// when another writer holds it, that writer's commit notifies again).
-constexpr const char* kTryBeginWrite = "BEGIN; SELECT pg_try_advisory_xact_lock(7310012176585550194)";
 constexpr const char* kChannel = "frontier_changed";
 
 void ignore_notice(void*, const char*) {}
@@ -315,24 +312,6 @@ void pg_begin(PgConn* c, bool write) {
     c->wrote = false;
     c->unnoticed = false;
     if (write && pq_api().PQenterPipelineMode(c->conn) == 1) c->pipeline = true;
-}
-
-bool pg_try_begin_write(PgConn* c) {
-    bool got = false;
-    with_reconnect(c, [&] {
-        PGresult* r = run(c, kTryBeginWrite);
-        got = pq_api().PQntuples(r) == 1 && pq_api().PQgetvalue(r, 0, 0)[0] == 't';
-        pq_api().PQclear(r);
-    });
-    c->in_tx = true;
-    c->wrote = false;
-    c->unnoticed = false;
-    if (!got) {
-        pg_rollback(c);
-        return false;
-    }
-    if (pq_api().PQenterPipelineMode(c->conn) == 1) c->pipeline = true;
-    return true;
 }
 
 void pg_commit_unnoticed(PgConn* c) { c->unnoticed = true; }

@@ -29,9 +29,6 @@ std::string pg_error(PgConn* c);
 // Runs SQL text (one or more statements, no parameters; translated).
 void pg_exec(PgConn* c, std::string_view sql);
 void pg_begin(PgConn* c, bool write);
-// A write transaction if the writer lock is free now (pg_try_advisory_xact_lock);
-// false, and no transaction, when another writer holds it.
-bool pg_try_begin_write(PgConn* c);
 // The commit of the open transaction sends no NOTIFY: it made nothing newly
 // available to a follower.
 void pg_commit_unnoticed(PgConn* c);
