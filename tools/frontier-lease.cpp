@@ -295,6 +295,13 @@ private:
         double wait = o_.poll_interval;
         if (r.next_due) wait = std::min(wait, std::max(0.0, *r.next_due - req_.now));
         if (too_soon) wait = std::min(wait, std::max(0.0, last_poll_ + o_.min_poll_interval - monotonic_seconds()));
+        if (store_.can_wait_for_change()) {  // PostgreSQL: blocks on LISTEN, no polling
+            store_.data_version();  // what came before this wait (during the lease) is seen
+            const double until = monotonic_seconds() + wait;
+            for (double left = wait; left > 0 && !stop_requested(); left = until - monotonic_seconds())
+                if (store_.wait_for_change(std::min(left, 0.05))) break;
+            return;
+        }
         int64_t version = store_.data_version();
         for (double slept = 0; slept < wait && !stop_requested(); slept += 0.002) {
             sleep_for(0.002);

@@ -24,7 +24,7 @@ namespace frontier {
     X(PQenterPipelineMode) X(PQerrorMessage) X(PQexec) X(PQexecPrepared) X(PQexitPipelineMode) X(PQfinish)       \
     X(PQfreemem) X(PQftype) X(PQgetResult) X(PQgetisnull) X(PQgetlength) X(PQgetvalue) X(PQlibVersion)           \
     X(PQnotifies) X(PQntuples) X(PQpipelineSync) X(PQprepare) X(PQresultErrorMessage) X(PQresultStatus)          \
-    X(PQreset) X(PQsendPrepare) X(PQsendQueryParams) X(PQsendQueryPrepared) X(PQsetNoticeProcessor) X(PQstatus)
+    X(PQreset) X(PQsendPrepare) X(PQsendQueryParams) X(PQsendQueryPrepared) X(PQsetNoticeProcessor) X(PQsocket) X(PQstatus)
 
 #define FRONTIER_DECLARE_FUNCTION(f) decltype(&::f) f;
 

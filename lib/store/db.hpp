@@ -112,6 +112,18 @@ public:
     virtual bool constraint_violation(const DbError& e) const = 0;
 
     virtual void begin_write() = 0;
+    // The open write transaction makes nothing newly available to a
+    // waiting frontier-lease --follow (a lease whose housekeeping moved
+    // nothing): its commit does not change other connections'
+    // data_version (PostgreSQL: no NOTIFY; SQLite: no-op).
+    virtual void commit_unnoticed() {}
+    // Can wait_for_change block until another connection commits
+    // (PostgreSQL: LISTEN, poll on the socket)? Else the caller polls
+    // data_version (SQLite).
+    virtual bool can_wait_for_change() const { return false; }
+    // Blocks until data_version changes or `seconds` pass (or a signal);
+    // true when it changed.
+    virtual bool wait_for_change(double) { return false; }
     virtual void begin_read() = 0;
     virtual void commit() = 0;
     virtual void rollback() noexcept = 0;

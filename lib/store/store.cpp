@@ -307,6 +307,9 @@ const RobotsRules& Store::Impl::robots_rules(int64_t host_id, std::string_view t
     return it->second;
 }
 
+bool Store::can_wait_for_change() const { return db_->can_wait_for_change(); }
+bool Store::wait_for_change(double seconds) { return db_->wait_for_change(seconds); }
+
 int64_t Store::data_version() {
     return db_->data_version();
 }

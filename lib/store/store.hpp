@@ -128,8 +128,9 @@ public:
     // Applies one fetch result; see lib/frontier/done.hpp for the rules.
     DoneOutcome finish(const FetchFacts& f, double now);
 
-    // Applies expired leases and due retries/revisits (done by lease and done).
-    void housekeeping(double now);
+    // Applies expired leases and due retries/revisits (done by lease and done);
+    // true when it found any.
+    bool housekeeping(double now);
     // Ends every lease out now (frontier-lease --reclaim): their URLs and
     // robots.txt prerequisites go back to their queues as if the leases had
     // expired. Its own transaction. Returns the leases ended.
@@ -157,6 +158,10 @@ public:
     // data_version; LISTEN/NOTIFY on PostgreSQL, no query): a cheap way for
     // a waiting tool to notice new work.
     int64_t data_version();
+    // Where the backend can block for that (PostgreSQL): waits up to
+    // `seconds` for data_version to change; false when it cannot wait so.
+    bool can_wait_for_change() const;
+    bool wait_for_change(double seconds);
 
     // Reads the stored rows of these fingerprints in one statement, so that
     // add_url for them asks the database nothing more in this transaction

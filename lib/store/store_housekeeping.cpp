@@ -48,7 +48,7 @@ std::optional<double> Store::last_lease_expiry() {
     return last;
 }
 
-void Store::housekeeping(double now) {
+bool Store::housekeeping(double now) {
     Impl& m = *impl_;
     m.now = now;
     std::unordered_set<int64_t> touched;
@@ -61,6 +61,7 @@ void Store::housekeeping(double now) {
         m.reschedule(qid);
     }
     m.q("UPDATE queues SET sched = " SQL_SCHED_READY " WHERE sched = " SQL_SCHED_SLEEPING " AND wake_at <= ?").bind(1, now).exec();
+    return !w.expired.empty() || !w.robots.empty() || !w.due.empty();
 }
 
 // What came due by `now`, in one statement (one round trip on PostgreSQL):

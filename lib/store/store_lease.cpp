@@ -106,7 +106,11 @@ LeaseOutcome Store::lease(LeaseRequest& req) {
     refresh_settings();
     if (req.now_at_lock) req.now = impl_->now;  // read by begin(), the lock held
     else impl_->now = req.now;
-    housekeeping(req.now);
+    // A lease only takes URLs: unless its housekeeping put some back (expired
+    // leases, due retries), its commit wakes no follower (a follower that
+    // leased asks again at once, so what it left is taken; each one's own
+    // timer covers what comes due by time: sleeping queues, lease expiries).
+    if (!housekeeping(req.now)) db_->commit_unnoticed();
     impl_->other_hosts.clear();  // a seed added since the last call counts now
     LeaseRun run(*this, req, settings());
     run.run();

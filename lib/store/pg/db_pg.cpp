@@ -17,6 +17,7 @@
 #include "store/pg/pg_text.hpp"
 
 #include <libpq-fe.h>
+#include <poll.h>
 
 #include <algorithm>
 #include <memory>
@@ -309,7 +310,21 @@ void pg_begin(PgConn* c, bool write) {
     with_reconnect(c, [&] { run_void(c, write ? kBeginWrite : "BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY"); });
     c->in_tx = true;
     c->wrote = false;
+    c->unnoticed = false;
     if (write && pq_api().PQenterPipelineMode(c->conn) == 1) c->pipeline = true;
+}
+
+void pg_commit_unnoticed(PgConn* c) { c->unnoticed = true; }
+
+bool pg_wait_for_notification(PgConn* c, double seconds) {
+    int64_t before = c->version;
+    if (pg_data_version(c) != before) return true;
+    int fd = pq_api().PQsocket(c->conn);
+    if (fd < 0) return false;
+    pollfd p{fd, POLLIN, 0};
+    int ms = static_cast<int>(seconds * 1000 + 0.5);
+    if (::poll(&p, 1, ms < 1 ? 1 : ms) <= 0) return false;  // timeout, or a signal (EINTR)
+    return pg_data_version(c) != before;
 }
 
 namespace {
@@ -333,9 +348,12 @@ void pg_commit(PgConn* c) {
         c->pipeline = false;
         std::string error;
         try {
-            if (c->wrote) send_plain(c, "NOTIFY frontier_changed");
-            else if (!c->sent.empty())
+            if (c->unnoticed) {
+            } else if (c->wrote) {
+                send_plain(c, "NOTIFY frontier_changed");
+            } else if (!c->sent.empty()) {
                 send_plain(c, "SELECT pg_notify('frontier_changed', '') WHERE txid_current_if_assigned() IS NOT NULL");
+            }
             send_plain(c, "COMMIT");
             sync(c);
         } catch (const ConnectionLost&) {
@@ -346,9 +364,10 @@ void pg_commit(PgConn* c) {
         pq_api().PQexitPipelineMode(c->conn);
         if (!error.empty()) fail(c, error);
     } else {
-        run_void(c, c->wrote ? "NOTIFY frontier_changed; COMMIT" : "COMMIT");
+        run_void(c, c->wrote && !c->unnoticed ? "NOTIFY frontier_changed; COMMIT" : "COMMIT");
     }
     c->wrote = false;
+    c->unnoticed = false;
     c->in_tx = false;
 }
 

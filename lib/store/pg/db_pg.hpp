@@ -29,6 +29,12 @@ std::string pg_error(PgConn* c);
 // Runs SQL text (one or more statements, no parameters; translated).
 void pg_exec(PgConn* c, std::string_view sql);
 void pg_begin(PgConn* c, bool write);
+// The commit of the open transaction sends no NOTIFY: it made nothing newly
+// available to a follower.
+void pg_commit_unnoticed(PgConn* c);
+// Blocks until a notification from another session arrives or `seconds`
+// pass (poll on the connection's socket); true when one arrived.
+bool pg_wait_for_notification(PgConn* c, double seconds);
 void pg_commit(PgConn* c);
 void pg_rollback(PgConn* c) noexcept;
 int pg_schema_version(PgConn* c);

@@ -52,6 +52,9 @@ public:
         return std::string_view(e.what()).find("violates") != std::string_view::npos;
     }
     void begin_write() override { pg_begin(c_, true); }
+    void commit_unnoticed() override { pg_commit_unnoticed(c_); }
+    bool wait_for_change(double seconds) override { return pg_wait_for_notification(c_, seconds); }
+    bool can_wait_for_change() const override { return true; }
     void begin_read() override { pg_begin(c_, false); }
     void commit() override { pg_commit(c_); }
     void rollback() noexcept override { pg_rollback(c_); }

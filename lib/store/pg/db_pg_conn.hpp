@@ -22,6 +22,7 @@ struct PgConn {
     std::string url;
     int64_t next_stmt = 0;
     bool wrote = false;      // the open transaction changed something
+    bool unnoticed = false;  // its commit sends no NOTIFY (pg_commit_unnoticed)
     bool listening = false;  // LISTEN issued (data_version)
     int64_t version = 0;     // notifications from other sessions seen
 };
