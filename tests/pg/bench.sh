@@ -21,14 +21,8 @@
 # delay every other test's traffic too; 1 ms measures 1.4 ms with pgbench,
 # Python's thread wake-ups). Nothing leaves 127.0.0.1.
 set -euo pipefail
-root="$(cd "$(dirname "$0")/../.." && pwd)"
-bin="${FRONTIER_BIN:-bin}"
-case $bin in /*) ;; *) bin="$root/$bin" ;; esac
-export PATH="$bin:$PATH"
-unset FRONTIER_NOW FRONTIER
+source "$(dirname "$0")/../tools/bench_env.bash"
 N=${1:-100000}
-work=$(mktemp -d)
-chmod 755 "$work"
 trap '"$root/tests/tools/pg.sh" stop "$work/cluster"; rm -rf "$work"' EXIT
 BACKENDS=${BACKENDS:-sqlite postgresql}
 [[ " $BACKENDS " == *" postgresql "* ]] && base=$("$root/tests/tools/pg.sh" start "$work/cluster")
@@ -45,17 +39,10 @@ now() { date +%s.%N; }
 rate() { awk -v n="$1" -v a="$2" -v b="$3" 'BEGIN {printf "%.0f", n / (b - a)}'; }
 python3 "$root/tests/bench/gen-urls.py" "$N" "$((N / 100))" > "$work/urls.jsonl"
 python3 "$root/tests/bench/gen-urls.py" "$((N / 10))" "$((N / 1000 > 0 ? N / 1000 : 1))" > "$work/small.jsonl"
-cat > "$work/respond.py" <<'PY'
-import json, sys
-for line in sys.stdin:
-    r = json.loads(line)
-    sys.stdout.write(json.dumps({"lease": r["lease"], "url": r["url"], "status": 200, "duration_ms": 1}) + "\n")
-    sys.stdout.flush()
-PY
 respond() {  # lease lines -> results (status 200), one per line as they come
     if [ "${BENCH_RESPONDER:-}" = sed ]; then
         sed -u -E 's/^\{("url":"[^"]*","lease":"[^"]*").*/{\1,"status":200,"duration_ms":1}/'
-    else python3 "$work/respond.py"; fi
+    else python3 "$root/tests/tools/respond.py"; fi
 }
 results='import json, sys
 for l in open(sys.argv[1]):

@@ -16,27 +16,14 @@
 # WAITS_LOG=FILE keeps the server log.
 # FRONTIER_BIN picks the tools (default bin). A private cluster on 127.0.0.1.
 set -euo pipefail
-root="$(cd "$(dirname "$0")/../.." && pwd)"
-bin="${FRONTIER_BIN:-bin}"
-case $bin in /*) ;; *) bin="$root/$bin" ;; esac
-export PATH="$bin:$PATH"
-unset FRONTIER_NOW FRONTIER
+source "$(dirname "$0")/../tools/bench_env.bash"
 N=${1:-2000}
-work=$(mktemp -d)
-chmod 755 "$work"
 trap '[ -n "${WAITS_LOG:-}" ] && cp "$work/cluster/server.log" "$WAITS_LOG"; "$root/tests/tools/pg.sh" stop "$work/cluster"; rm -rf "$work"' EXIT
 base=$("$root/tests/tools/pg.sh" start "$work/cluster")
 log="$work/cluster/server.log"
 psql -qX "$base/postgres" -c "ALTER SYSTEM SET log_line_prefix = '%p '" \
     -c "ALTER SYSTEM SET log_statement = 'all'" -c "SELECT pg_reload_conf()" >/dev/null
 python3 "$root/tests/bench/gen-urls.py" "$((N / 10))" "$((N / 1000 > 0 ? N / 1000 : 1))" > "$work/small.jsonl"
-cat > "$work/respond.py" <<'PY'
-import json, sys
-for line in sys.stdin:
-    r = json.loads(line)
-    sys.stdout.write(json.dumps({"lease": r["lease"], "url": r["url"], "status": 200, "duration_ms": 1}) + "\n")
-    sys.stdout.flush()
-PY
 cat > "$work/count.py" <<'PY'
 import re, sys
 # Writer transactions (advisory lock to COMMIT/ROLLBACK) of the lease and
@@ -86,7 +73,7 @@ for W in 1 4 16; do
     pids=()
     for _ in $(seq "$W"); do
         ( timeout "${BENCH_PG_TIMEOUT:-300}" frontier-lease -f "$F" --follow --max-in-flight 64 -n 16 \
-            --poll-interval 0.02 2>/dev/null | python3 "$work/respond.py" | frontier-done -q -f "$F" ) &
+            --poll-interval 0.02 2>/dev/null | python3 "$root/tests/tools/respond.py" | frontier-done -q -f "$F" ) &
         pids+=($!)
     done
     wait "${pids[@]}" || true
