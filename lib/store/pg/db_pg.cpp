@@ -174,6 +174,8 @@ void leave_pipeline(PgConn* c) {
     std::string error;
     try {
         sync(c);
+    } catch (const ConnectionLost&) {
+        throw;  // already says so; the connection is gone with its pipeline
     } catch (const DbError& e) {
         error = e.what();
     }
@@ -345,24 +347,14 @@ void pg_commit(PgConn* c) {
     // so far showed a change, the server notifies only if the transaction
     // wrote (it has a transaction id then; a write always assigns one).
     if (c->pipeline) {
-        c->pipeline = false;
-        std::string error;
-        try {
-            if (c->unnoticed) {
-            } else if (c->wrote) {
-                send_plain(c, "NOTIFY frontier_changed");
-            } else if (!c->sent.empty()) {
-                send_plain(c, "SELECT pg_notify('frontier_changed', '') WHERE txid_current_if_assigned() IS NOT NULL");
-            }
-            send_plain(c, "COMMIT");
-            sync(c);
-        } catch (const ConnectionLost&) {
-            throw;
-        } catch (const DbError& e) {
-            error = e.what();
+        if (c->unnoticed) {
+        } else if (c->wrote) {
+            send_plain(c, "NOTIFY frontier_changed");
+        } else if (!c->sent.empty()) {
+            send_plain(c, "SELECT pg_notify('frontier_changed', '') WHERE txid_current_if_assigned() IS NOT NULL");
         }
-        pq_api().PQexitPipelineMode(c->conn);
-        if (!error.empty()) fail(c, error);
+        send_plain(c, "COMMIT");
+        leave_pipeline(c);  // their results read, pipeline mode ended
     } else {
         run_void(c, c->wrote && !c->unnoticed ? "NOTIFY frontier_changed; COMMIT" : "COMMIT");
     }
