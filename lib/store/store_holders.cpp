@@ -8,6 +8,7 @@
 
 #include "store/store.hpp"
 #include "store/sql_codes.hpp"
+#include "store/sql_columns.hpp"
 #include "store/store_impl.hpp"
 
 namespace frontier {
@@ -20,16 +21,21 @@ struct HolderRow {
 };
 
 std::vector<HolderRow> holders_of(Db& db, const std::string& host) {
+#define HOLDER_COLUMNS(X) X(id, "id") X(boot_id, "boot_id") X(pgid, "pgid") X(leader_start, "leader_start")
+    enum class C { HOLDER_COLUMNS(SQL_COLUMN_NAME) };
+    Stmt st = db.prepare("SELECT " + sql_column_list({HOLDER_COLUMNS(SQL_COLUMN_EXPR)}) +
+                         " FROM lease_holders WHERE host = ? ORDER BY id");
+#undef HOLDER_COLUMNS
     std::vector<HolderRow> rows;
-    Stmt st = db.prepare("SELECT id, boot_id, pgid, leader_start FROM lease_holders WHERE host = ? ORDER BY id");
     st.bind(1, host);
     while (st.step()) {
+        SqlRow<C> row(st);
         HolderRow r;
-        r.id = st.i64(0);
+        r.id = row.i64(C::id);
         r.group.host = host;
-        r.group.boot_id = st.str(1);
-        r.group.pgid = st.i64(2);
-        r.group.leader_start = static_cast<uint64_t>(st.i64(3));
+        r.group.boot_id = row.str(C::boot_id);
+        r.group.pgid = row.i64(C::pgid);
+        r.group.leader_start = static_cast<uint64_t>(row.i64(C::leader_start));
         rows.push_back(std::move(r));
     }
     return rows;
