@@ -224,7 +224,7 @@ public:
     Follower(const LeaseOptions& o, Store& store, LeaseRequest& req)
         : o_(o), store_(store), req_(req), progress_(show_progress(o.common)), started_(monotonic_seconds()),
           last_report_(started_), last_poll_(started_) {
-        req_.now_at_lock = store.reads_are_round_trips();  // PostgreSQL (SQLite as before)
+        req_.now_at_lock = true;  // the clock read once the write lock is held (frontier-lease(1))
     }
 
     int run() {

@@ -77,8 +77,8 @@ struct LeaseRequest {
     std::string url_class;          // "", "acquisition" or "discovery"
     int64_t max_in_flight = -1;     // frontier-wide cap on leases out (--follow), -1: none
     double now = 0;
-    // --follow: `now` is read again once the write lock is held (Store::lease
-    // sets it), not before BEGIN: a transaction waiting for the lock behind
+    // --follow (frontier-lease(1), Follow mode): `now` is read again once the
+    // write lock is held (Store::lease sets it), not before BEGIN: a transaction waiting for the lock behind
     // another writer (frontier-done rescheduling the queue at its own, later
     // now) would otherwise find that queue not yet due and lease nothing.
     bool now_at_lock = false;
