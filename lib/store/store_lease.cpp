@@ -199,6 +199,9 @@ void Store::LeaseRun::load_page() {
     }
     q.reset();
     order.page_read(n);
+    // Round-trip backends: the page's queue rows, read at once (queue_row).
+    if (m.db.statements_are_round_trips() && !page.empty())
+        for (QueueInfo& qi : m.queues(page)) queue_rows.try_emplace(qi.id, std::move(qi));
     prefetch(page, std::min<int64_t>(std::max<int64_t>(req.per_queue, 1), 8) + 1);
 }
 
@@ -220,8 +223,14 @@ void Store::LeaseRun::prefetch(const std::vector<int64_t>& qids, int64_t per_que
         q.bind(2, class_code(req.url_class));
         q.bind(3, per_queue);
     }
-    while (q.step()) heads[q.i64(0)].push_back(read_head(q, 1));
+    std::vector<int64_t> hosts;
+    while (q.step()) {
+        LeaseHead h = read_head(q, 1);
+        hosts.push_back(h.hid);
+        heads[q.i64(0)].push_back(std::move(h));
+    }
     q.reset();
+    if (s.net_seed_hosts) m.prefetch_seed_hosts(hosts);  // stamp() reads them
 }
 
 // The queue's next due URL: its prefetched head, or read now. `cls` >= 0:
@@ -333,9 +342,21 @@ void Store::LeaseRun::lease_url(QueueInfo& qi, LeaseHead head) {
     LeaseItem& it = head.it;
     it.lease = format_lease(head.id, head.seq);
     stamp(it, qi, head.hid);
-    m.q("UPDATE urls SET state = " SQL_URL_LEASED ", lease_seq = ?, attempts = attempts + 1, lease_expires = ?, "
-        "holder = ? WHERE id = ?")
-        .bind(1, head.seq).bind(2, it.expires).bind(3, req.holder).bind(4, head.id).exec();
+    // Where a statement is a round trip (PostgreSQL), the URL and queue
+    // rows are written set-based for the batch (Impl::LeaseWrites), before
+    // the next other statement: the refill below reads this row leased.
+    const bool held = m.db.statements_are_round_trips();
+    if (held) {
+        Impl::LeaseWrites& w = m.lease_writes;
+        w.ids.add(head.id);
+        w.seqs.add(head.seq);
+        w.expires.add(it.expires);
+        w.holders.add(req.holder);
+    } else {
+        m.q("UPDATE urls SET state = " SQL_URL_LEASED ", lease_seq = ?, attempts = attempts + 1, lease_expires = ?, "
+            "holder = ? WHERE id = ?")
+            .bind(1, head.seq).bind(2, it.expires).bind(3, req.holder).bind(4, head.id).exec();
+    }
     // The queue row after this lease, written once; after_spend may then
     // rotate or retire the queue (rare, its own write).
     qi.served = m.next_served();
@@ -351,11 +372,23 @@ void Store::LeaseRun::lease_url(QueueInfo& qi, LeaseHead head) {
     } else {
         qi.best = m.best_rank(qi.id);
     }
-    m.q("UPDATE queues SET in_flight = in_flight + 1, queued = queued - 1, served = ?1, last_dequeue_at = ?2, "
-        "last_peek_url = ?3, session_balance = session_balance - ?4, total_spend = total_spend + ?4, "
-        "last_cost = ?4, cost_count = cost_count + 1, best = ?5, sched = ?6 WHERE id = ?7")
-        .bind(1, qi.served).bind(2, now).bind(3, it.url).bind(4, it.cost).bind(5, qi.best)
-        .bind(6, static_cast<int>(m.sched_for(qi))).bind(7, qi.id).exec();
+    if (held) {
+        Impl::LeaseWrites::Queue& d = m.lease_writes.queues[qi.id];
+        ++d.n;
+        d.cost += it.cost;
+        d.last_cost = it.cost;
+        d.served = qi.served;
+        d.at = now;
+        d.last_url = it.url;
+        d.best = qi.best;
+        d.sched = static_cast<int64_t>(m.sched_for(qi));
+    } else {
+        m.q("UPDATE queues SET in_flight = in_flight + 1, queued = queued - 1, served = ?1, last_dequeue_at = ?2, "
+            "last_peek_url = ?3, session_balance = session_balance - ?4, total_spend = total_spend + ?4, "
+            "last_cost = ?4, cost_count = cost_count + 1, best = ?5, sched = ?6 WHERE id = ?7")
+            .bind(1, qi.served).bind(2, now).bind(3, it.url).bind(4, it.cost).bind(5, qi.best)
+            .bind(6, static_cast<int>(m.sched_for(qi))).bind(7, qi.id).exec();
+    }
     m.count("queued", -1);
     m.count("leased", 1);
     m.count("leases", 1);
