@@ -161,7 +161,7 @@ void Store::Impl::prefetch_seed_hosts(const std::vector<int64_t>& host_ids) {
     if (!arr.size()) return;
     enum class C { id, seed };
     static const std::string sql = probe_each_sql("hosts", "id", "id, seed");
-    Stmt& st = q(sql.c_str());
+    Stmt& st = q_unflushed(sql.c_str());
     st.bind(1, arr.str());
     while (st.step()) {
         SqlRow<C> row(st);

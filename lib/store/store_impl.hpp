@@ -85,6 +85,11 @@ struct Store::Impl {
     std::unordered_map<const char*, Stmt> stmts;
     Stmt& q(const char* sql) {
         if (lease_writes.held() && !lease_writes.writing) flush_lease_writes();
+        return q_unflushed(sql);
+    }
+    // q for a read whose rows no held lease write changes (hosts' seed
+    // flags, a queue's heads after the last one taken): they stay held.
+    Stmt& q_unflushed(const char* sql) {
         auto it = stmts.find(sql);
         if (it == stmts.end()) it = stmts.emplace(sql, db.prepare(sql)).first;
         it->second.reset();
