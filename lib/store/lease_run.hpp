@@ -18,9 +18,16 @@ namespace frontier {
 
 // A queue's next URL as read for leasing.
 struct LeaseHead {
-    int64_t id = 0, hid = 0, seq = 0;
-    double rank = 0;
+    int64_t id = 0, hid = 0, seq = 0, tier = 0;
+    double rank = 0, tier_key = 0;
     LeaseItem it;
+};
+
+// A head's place in its queue's order (the urls_next index: rank, tier,
+// tier_key, cost, id).
+struct HeadKey {
+    double rank = 0, tier_key = 0;
+    int64_t tier = 0, cost = 0, id = 0;
 };
 
 // A host's robots.txt row, as a lease reads it.
@@ -50,6 +57,10 @@ struct Store::LeaseRun {
     // Prefetched heads per queue (batched reads, below); a head leaves its
     // list once its URL is leased or ended.
     std::unordered_map<int64_t, std::deque<LeaseHead>> heads;
+    // Per queue, the key of the last head taken from the front of its list;
+    // none once a URL of the queue was taken otherwise. A refill reads the
+    // heads after it, so the held lease writes need not be written first.
+    std::unordered_map<int64_t, HeadKey> taken_key;
     bool class_missing = false;  // set by take(): no URL of the wanted class
     // Where a read is a round trip (PostgreSQL): queue rows as this call
     // last read or wrote them, so that a queue taken from again is not read

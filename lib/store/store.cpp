@@ -47,15 +47,18 @@ void Store::commit() {
     in_tx_ = false;
     impl_->prefetched.clear();
     impl_->prefetched_leases.clear();
+    impl_->prefetched_queues.clear();
 }
 
 void Store::rollback() {
     ++rollbacks_;
     impl_->prefetched.clear();
     impl_->prefetched_leases.clear();
+    impl_->prefetched_queues.clear();
     impl_->pending_cols.clear();
     impl_->pending_rows = 0;
     impl_->url_updates.clear();
+    impl_->lease_writes.clear();
     impl_->queue_deltas.clear();
     impl_->fetch_deltas.clear();
     impl_->added = 0;
@@ -145,12 +148,11 @@ QueueInfo read_queue_info(const Stmt& st) {
 
 void Store::Impl::flush() {
     leases_out_stored.reset();  // the counters are written below
+    if (lease_writes.held()) flush_lease_writes();
     flush_pending_urls();
     flush_url_updates();
     flush_fetches();  // first: the queue rows rescheduled below then hold them
-    // Where a read is a round trip (PostgreSQL), the updates are pipelined
-    // and the queues read back in one statement; SQLite reads each queue.
-    const bool batch_read = db.statements_are_round_trips() && queue_deltas.size() > 1;
+    std::vector<int64_t> ids;
     for (auto& [id, d] : queue_deltas) {
         q("UPDATE queues SET queued = queued + ?, enqueued = enqueued + ?, "
           "last_queued_url = coalesce(?, last_queued_url), "
@@ -158,18 +160,9 @@ void Store::Impl::flush() {
             .bind(1, d.queued).bind(2, d.enqueued)
             .bind(3, d.last_url.empty() ? std::optional<std::string>() : std::optional<std::string>(d.last_url))
             .bind(4, d.min_rank).bind(5, d.min_rank).bind(6, d.min_rank).bind(7, id).exec();
-        if (!batch_read) reschedule(id);
+        ids.push_back(id);
     }
-    if (batch_read) {
-        PgArray ids;
-        for (auto& [id, d] : queue_deltas) ids.add(id);
-        std::vector<QueueInfo> rows;
-        Stmt& st = q(kQueueRows.c_str());
-        st.bind(1, ids.str());
-        while (st.step()) rows.push_back(read_queue_info(st));
-        st.reset();
-        for (const QueueInfo& qi : rows) reschedule(qi);
-    }
+    reschedule_each(ids);
     queue_deltas.clear();
     if (added) {
         count("queued", added);
@@ -218,6 +211,27 @@ QueueSched Store::Impl::sched_for(const QueueInfo& qi) {
 }
 
 QueueSched Store::Impl::reschedule(int64_t id) { return reschedule(queue(id)); }
+
+// Where a read is a round trip (PostgreSQL), the queues are read in one
+// statement; SQLite reads each queue.
+void Store::Impl::reschedule_each(const std::vector<int64_t>& ids) {
+    if (!db.statements_are_round_trips() || ids.size() < 2) {
+        for (int64_t id : ids) reschedule(id);
+        return;
+    }
+    for (const QueueInfo& qi : queues(ids)) reschedule(qi);
+}
+
+std::vector<QueueInfo> Store::Impl::queues(const std::vector<int64_t>& ids) {
+    PgArray arr;
+    for (int64_t id : ids) arr.add(id);
+    std::vector<QueueInfo> rows;
+    Stmt& st = q(kQueueRows.c_str());
+    st.bind(1, arr.str());
+    while (st.step()) rows.push_back(read_queue_info(st));
+    st.reset();
+    return rows;
+}
 
 QueueSched Store::Impl::reschedule(const QueueInfo& qi) {
     QueueSched s = sched_for(qi);

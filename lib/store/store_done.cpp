@@ -189,13 +189,21 @@ void Store::prefetch_leases(const std::vector<int64_t>& url_ids) {
     if (!db_->statements_are_round_trips() || url_ids.empty()) return;
     PgArray arr;
     for (int64_t id : url_ids) {
+        if (m.url_updates.holds(id)) continue;  // read as updated, by leased_row (settle_url)
         arr.add(id);
         m.prefetched_leases.try_emplace(id);  // none stored: no such row
     }
     Stmt& st = m.q(kLeasedRows.c_str());
     st.bind(1, arr.str());
-    while (st.step()) m.prefetched_leases[leased_row_id(st)] = read_leased_row(st);
+    std::vector<int64_t> queue_ids, host_ids;
+    while (st.step()) {
+        LeasedRow row = read_leased_row(st);
+        queue_ids.push_back(row.queue_id);
+        host_ids.push_back(row.host_id);
+        m.prefetched_leases[leased_row_id(st)] = std::move(row);
+    }
     st.reset();
+    m.prefetch_result_rows(queue_ids, host_ids);
 }
 
 // A result without a lease id: the URL's row while it is leased, found by
@@ -307,10 +315,9 @@ void Store::Impl::finish_url(const Settings& s, const FetchFacts& f, double now,
     UrlUpdate u = url_update(id, uo, f, now);
     // A leased row leaves no index a lease or report in this transaction
     // reads, so its update is held and written in row-id order at commit
-    // (url_updates.hpp); a late result's row is back in the next-URL index,
-    // so it is written now. Where a statement is a round trip (PostgreSQL)
-    // an update costs that, not a page, and is written now too.
-    if (leased && !db.statements_are_round_trips()) {
+    // (url_updates.hpp; PostgreSQL: many rows per UPDATE, flush_url_updates);
+    // a late result's row is back in the next-URL index, so it is written now.
+    if (leased) {
         url_updates.add(u);
         if (url_updates.full()) flush_url_updates();
     } else {

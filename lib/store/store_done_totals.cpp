@@ -20,7 +20,13 @@ void Store::Impl::after_fetch(const Settings& s, int64_t qid, const FetchFacts& 
     auto [it, fresh] = fetch_deltas.try_emplace(qid);
     FetchDelta& d = it->second;
     if (fresh) {
-        QueueInfo qi = queue(qid);
+        QueueInfo qi;
+        if (auto pre = prefetched_queues.find(qid); pre != prefetched_queues.end()) {
+            qi = std::move(pre->second);
+            prefetched_queues.erase(pre);
+        } else {
+            qi = queue(qid);
+        }
         d.key = std::move(qi.key);
         d.n429 = qi.n429;
         d.wake_at = qi.wake_at;
@@ -45,6 +51,7 @@ void Store::Impl::after_fetch(const Settings& s, int64_t qid, const FetchFacts& 
 }
 
 void Store::Impl::flush_fetches() {
+    std::vector<int64_t> ids;
     for (auto& [qid, d] : fetch_deltas) {
         q("UPDATE queues SET in_flight = max(in_flight - ?, 0), wake_at = max(wake_at, ?), n429 = ?, "
           "retry_after_blocks = retry_after_blocks + ?, error_count = error_count + ?, total_spend = total_spend + ?6, "
@@ -54,9 +61,11 @@ void Store::Impl::flush_fetches() {
             .bind(1, d.ended).bind(2, d.wake_at).bind(3, d.n429).bind(4, d.ra_blocks).bind(5, d.errors)
             .bind(6, d.penalty).bind(7, d.latency_sum).bind(8, d.latency_n).bind(9, d.host_down)
             .bind(10, d.done).bind(11, d.failed).bind(12, d.queued).bind(13, d.bytes).bind(14, qid).exec();
-        reschedule(qid);
+        ids.push_back(qid);
     }
+    reschedule_each(ids);
     fetch_deltas.clear();
+    prefetched_queues.clear();
 }
 
 // The crawl's aggregates for one URL result (frontier-report(1), CRAWL

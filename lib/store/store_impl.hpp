@@ -81,13 +81,47 @@ struct Store::Impl {
     double now = 0;
 
     // Statements prepared once and reused, keyed by their SQL literal.
+    // Held lease writes (lease_writes) are written before any other statement.
     std::unordered_map<const char*, Stmt> stmts;
     Stmt& q(const char* sql) {
+        if (lease_writes.held() && !lease_writes.writing) flush_lease_writes();
+        return q_unflushed(sql);
+    }
+    // q for a read whose rows no held lease write changes (hosts' seed
+    // flags, a queue's heads after the last one taken): they stay held.
+    Stmt& q_unflushed(const char* sql) {
         auto it = stmts.find(sql);
         if (it == stmts.end()) it = stmts.emplace(sql, db.prepare(sql)).first;
         it->second.reset();
         return it->second;
     }
+
+    // Where a statement is a round trip (PostgreSQL), frontier-lease: the
+    // writes of the URLs a lease call takes, held and written set-based
+    // (lib/store/store_batch_writes.cpp) before the next other statement
+    // (q) and at flush: one UPDATE of the URL rows, one of the queue rows
+    // (each queue's leases summed), instead of two UPDATEs per URL.
+    // Cleared at rollback.
+    struct LeaseWrites {
+        PgArray ids, seqs, expires, holders;  // one element per leased URL
+        struct Queue {                        // the URLs leased from one queue
+            int64_t n = 0, cost = 0, last_cost = 0, served = 0, sched = 0;
+            double at = 0;
+            std::string last_url;
+            std::optional<double> best;
+        };
+        std::map<int64_t, Queue> queues;  // by id: rows locked in id order
+        bool writing = false;
+        bool held() const { return ids.size() != 0 || !queues.empty(); }
+        void clear() {
+            ids.clear();
+            seqs.clear();
+            expires.clear();
+            holders.clear();
+            queues.clear();
+        }
+    } lease_writes;
+    void flush_lease_writes();
 
     // Settings cache.
     std::optional<Settings> settings;
@@ -188,10 +222,13 @@ struct Store::Impl {
     std::optional<double> best_rank(int64_t queue_id);
     void flush();                        // applies queue and counter deltas
     QueueInfo queue(int64_t id);
+    // Round-trip backends: the rows of many queues in one statement.
+    std::vector<QueueInfo> queues(const std::vector<int64_t>& ids);
     // Recomputes and stores a queue's scheduling position; returns it. The
     // QueueInfo form takes the row as just read (no second read).
     QueueSched reschedule(int64_t queue_id);
     QueueSched reschedule(const QueueInfo& qi);
+    void reschedule_each(const std::vector<int64_t>& ids);  // reschedule(id) of each
     // The scheduling position of a queue in this state (reschedule's rule).
     QueueSched sched_for(const QueueInfo& qi);
     void refresh_best(int64_t queue_id);
@@ -202,6 +239,8 @@ struct Store::Impl {
     int64_t host_id_for(const std::string& name);
     bool is_seed_host(int64_t host_id);  // hosts.seed, cached (seed_hosts, other_hosts)
     void note_seed_host(int64_t host_id, bool seed);  // caches hosts.seed read with other columns
+    // Round-trip backends: caches hosts.seed of many hosts in one statement.
+    void prefetch_seed_hosts(const std::vector<int64_t>& host_ids);
     // Both ids of an added URL, through host_queues.
     std::pair<int64_t, int64_t> ids_for(const std::string& host_key, const std::string& queue_key, const Settings& s);
     const RobotsRules& robots_rules(int64_t host_id, std::string_view text);
@@ -229,6 +268,13 @@ struct Store::Impl {
         int64_t bytes = 0;   // response bytes of the queue's results (queues.bytes)
     };
     std::unordered_map<int64_t, FetchDelta> fetch_deltas;
+    // Round-trip backends, frontier-done: queue rows read ahead with the
+    // leased rows (Store::prefetch_leases), each used once by after_fetch
+    // for a queue without a delta. Cleared by flush_fetches, commit, rollback.
+    std::unordered_map<int64_t, QueueInfo> prefetched_queues;
+    // ... and with them the queue rows and Crawl-delays those rows' results
+    // read (after_fetch, crawl_delay), two statements for many rows.
+    void prefetch_result_rows(const std::vector<int64_t>& queue_ids, const std::vector<int64_t>& host_ids);
     void flush_fetches();
     // frontier-done's URL-row updates, written in row-id order by flush()
     // (see url_updates.hpp). Code that reads a URL row in a transaction
@@ -238,9 +284,9 @@ struct Store::Impl {
     void settle_url(int64_t id) {
         if (auto u = url_updates.take(id)) write_url_update(*u);
     }
-    void flush_url_updates() {
-        url_updates.drain([this](const UrlUpdate& u) { write_url_update(u); });
-    }
+    // SQLite: one UPDATE per row; PostgreSQL: one per kPendingRows rows
+    // (arrays, unnest; lib/store/store_batch_writes.cpp).
+    void flush_url_updates();
     // PostgreSQL, frontier-add: the URL rows of a chunk's fingerprints, read
     // in one statement (Store::prefetch_fingerprints) so that add_url needs no
     // query per URL. A fingerprint in the map is known for this transaction:

@@ -1,7 +1,8 @@
 // Store::lease: picks URLs across queues in the order of frontier-lease(1)
 // (lib/policy/lease_order), with politeness, robots.txt prerequisites and
 // budgets (frontier(7); the decisions are lib/policy/lease_policy). This
-// file reads and writes the rows those decisions need.
+// file reads and writes the rows those decisions need; the queues' next
+// URLs are read in store_lease_heads.cpp.
 //
 // Queue selection never scans all queues: ready queues sit in a partial
 // index ordered by (best rank, last served), sleeping ones in an index by
@@ -37,62 +38,6 @@ std::string_view host_of(std::string_view url) {
     size_t start = url.find("://");
     start = start == std::string_view::npos ? 0 : start + 3;
     return url.substr(start, url.find('/', start) - start);
-}
-
-// The next URL of a queue: the columns a head row has, in order.
-#define HEAD_COLUMNS(X)                                                                                         \
-    X(id, "id") X(url, "url") X(host_id, "host_id") X(priority, "priority") X(depth, "depth")                 \
-    X(attempts, "attempts") X(type, "type") X(discovery, "discovery") X(via, "via") X(meta, "meta")         \
-    X(cost, "cost") X(etag, "etag") X(http_last_modified, "http_last_modified")                             \
-    X(content_hash, "content_hash") X(lease_seq, "lease_seq") X(rank, "rank")
-enum class HeadCol { HEAD_COLUMNS(SQL_COLUMN_NAME) };
-const std::string kHead = sql_column_list({HEAD_COLUMNS(SQL_COLUMN_EXPR)});
-#define HEAD_ORDER " ORDER BY rank, tier, tier_key, cost, id"
-#define HEAD_DUE "state = " SQL_URL_QUEUED " AND due_at IS NULL"
-
-const std::string kNextAll = "SELECT " + kHead + " FROM urls WHERE queue_id = ? AND " HEAD_DUE HEAD_ORDER " LIMIT 1";
-const std::string kNextOfClass =
-    "SELECT " + kHead + " FROM urls WHERE queue_id = ? AND " HEAD_DUE " AND cls = ?" HEAD_ORDER " LIMIT 1";
-// Alternation looks for the other class among a queue's first
-// LeaseOrder::kClassScan due URLs only: a bounded index range, however
-// long the queue.
-const std::string kNextInScan = "SELECT " + kHead + " FROM (SELECT * FROM urls WHERE queue_id = ? AND " HEAD_DUE
-                                HEAD_ORDER " LIMIT 64) AS h WHERE cls = ?" HEAD_ORDER " LIMIT 1";
-static_assert(LeaseOrder::kClassScan == 64, "kNextInScan scans kClassScan URLs");
-// The heads of many queues at once (a LATERAL join over the queue ids,
-// each side an index range scan).
-const std::string kHeadsAll = "SELECT q.qid, u.* FROM unnest(CAST(? AS bigint[])) AS q(qid) CROSS JOIN LATERAL "
-                              "(SELECT " + kHead + " FROM urls WHERE queue_id = q.qid AND " HEAD_DUE HEAD_ORDER
-                              " LIMIT ?) u";
-const std::string kHeadsOfClass = "SELECT q.qid, u.* FROM unnest(CAST(? AS bigint[])) AS q(qid) CROSS JOIN LATERAL "
-                                  "(SELECT " + kHead + " FROM urls WHERE queue_id = q.qid AND " HEAD_DUE
-                                  " AND cls = ?" HEAD_ORDER " LIMIT ?) u";
-#undef HEAD_COLUMNS
-#undef HEAD_ORDER
-#undef HEAD_DUE
-
-// A head row whose columns start at column `first`.
-LeaseHead read_head(const Stmt& st, int first) {
-    using C = HeadCol;
-    SqlRow<C> row(st, first);
-    LeaseHead h;
-    h.id = row.i64(C::id);
-    h.it.url = row.str(C::url);
-    h.hid = row.i64(C::host_id);
-    h.it.priority = row.dbl(C::priority);
-    h.it.depth = row.i64(C::depth);
-    h.it.attempt = row.i64(C::attempts) + 1;
-    h.it.type = row.str(C::type);
-    h.it.discovery = row.str(C::discovery);
-    h.it.via = row.str(C::via);
-    h.it.meta = row.str(C::meta);
-    h.it.cost = row.i64(C::cost);
-    if (!row.is_null(C::etag)) h.it.etag = row.str(C::etag);
-    if (!row.is_null(C::http_last_modified)) h.it.http_last_modified = row.str(C::http_last_modified);
-    if (!row.is_null(C::content_hash)) h.it.content_hash = row.str(C::content_hash);
-    h.seq = row.i64(C::lease_seq) + 1;
-    h.rank = row.dbl(C::rank);
-    return h;
 }
 
 }  // namespace
@@ -199,84 +144,10 @@ void Store::LeaseRun::load_page() {
     }
     q.reset();
     order.page_read(n);
+    // Round-trip backends: the page's queue rows, read at once (queue_row).
+    if (m.db.statements_are_round_trips() && !page.empty())
+        for (QueueInfo& qi : m.queues(page)) queue_rows.try_emplace(qi.id, std::move(qi));
     prefetch(page, std::min<int64_t>(std::max<int64_t>(req.per_queue, 1), 8) + 1);
-}
-
-// Where a statement is a round trip (PostgreSQL), the heads of every queue
-// of a loaded page are read in one set-based query instead of one per URL
-// (per_queue of them: --per-queue + 1, at most 9), and a queue whose list
-// runs out is read again the same way (refill). Under the writer lock only
-// this lease changes these queues' URLs, so a prefetched list stays exact.
-void Store::LeaseRun::prefetch(const std::vector<int64_t>& qids, int64_t per_queue) {
-    if (!m.db.statements_are_round_trips() || qids.empty()) return;
-    std::string arr = "{";
-    for (size_t i = 0; i < qids.size(); ++i) arr += (i ? "," : "") + std::to_string(qids[i]);
-    arr += "}";
-    Stmt& q = m.q((req.url_class.empty() ? kHeadsAll : kHeadsOfClass).c_str());
-    q.bind(1, arr);
-    if (req.url_class.empty()) {
-        q.bind(2, per_queue);
-    } else {
-        q.bind(2, class_code(req.url_class));
-        q.bind(3, per_queue);
-    }
-    while (q.step()) heads[q.i64(0)].push_back(read_head(q, 1));
-    q.reset();
-}
-
-// The queue's next due URL: its prefetched head, or read now. `cls` >= 0:
-// only a URL of that class (alternation), read apart from the prefetched
-// heads (which are of every class). None: the queue has no such URL (when
-// it has none at all, it is rescheduled; when only the class is missing,
-// class_missing is set and nothing changes).
-// A queue's prefetched list ran out: its next heads, up to what this call
-// may still take from it (--per-queue, -n; at most 64) + 1 (none when the
-// queue has no due URL left). Only lists of every class are refilled.
-void Store::LeaseRun::refill(int64_t qid) {
-    if (!req.url_class.empty()) return;
-    prefetch({qid}, std::min<int64_t>(std::min<int64_t>(std::max<int64_t>(req.per_queue, 1), std::max<int64_t>(req.n, 1)), 64) + 1);
-}
-
-std::optional<LeaseHead> Store::LeaseRun::next_head(QueueInfo& qi, int cls, bool& from_pre) {
-    auto pre = heads.find(qi.id);
-    if (cls < 0 && pre != heads.end() && pre->second.empty()) refill(qi.id);
-    from_pre = cls < 0 && pre != heads.end() && !pre->second.empty();
-    if (from_pre) return pre->second.front();
-    Stmt& q = m.q((cls >= 0 ? kNextInScan : req.url_class.empty() ? kNextAll : kNextOfClass).c_str());
-    q.bind(1, qi.id);
-    if (cls >= 0) q.bind(2, cls);
-    else if (!req.url_class.empty()) q.bind(2, class_code(req.url_class));
-    if (!q.step()) {
-        q.reset();
-        if (cls >= 0) {
-            class_missing = true;
-            return std::nullopt;
-        }
-        m.refresh_best(qi.id);
-        m.reschedule(qi.id);
-        forget_row(qi.id);
-        return std::nullopt;
-    }
-    LeaseHead h = read_head(q, 0);
-    q.reset();
-    return h;
-}
-
-// The head leaves the queue's prefetched list once its URL is leased or
-// ended; a robots.txt prerequisite or a held host keeps it.
-void Store::LeaseRun::consume(int64_t qid, int64_t url_id, bool from_pre) {
-    auto pre = heads.find(qid);
-    if (pre == heads.end()) return;
-    auto& l = pre->second;
-    if (from_pre) {
-        l.pop_front();
-        return;
-    }
-    for (auto i = l.begin(); i != l.end(); ++i)
-        if (i->id == url_id) {
-            l.erase(i);
-            return;
-        }
 }
 
 // The lease's fields that come from where it is leased: its queue, expiry,
@@ -333,9 +204,21 @@ void Store::LeaseRun::lease_url(QueueInfo& qi, LeaseHead head) {
     LeaseItem& it = head.it;
     it.lease = format_lease(head.id, head.seq);
     stamp(it, qi, head.hid);
-    m.q("UPDATE urls SET state = " SQL_URL_LEASED ", lease_seq = ?, attempts = attempts + 1, lease_expires = ?, "
-        "holder = ? WHERE id = ?")
-        .bind(1, head.seq).bind(2, it.expires).bind(3, req.holder).bind(4, head.id).exec();
+    // Where a statement is a round trip (PostgreSQL), the URL and queue
+    // rows are written set-based for the batch (Impl::LeaseWrites), before
+    // the next other statement: the refill below reads this row leased.
+    const bool held = m.db.statements_are_round_trips();
+    if (held) {
+        Impl::LeaseWrites& w = m.lease_writes;
+        w.ids.add(head.id);
+        w.seqs.add(head.seq);
+        w.expires.add(it.expires);
+        w.holders.add(req.holder);
+    } else {
+        m.q("UPDATE urls SET state = " SQL_URL_LEASED ", lease_seq = ?, attempts = attempts + 1, lease_expires = ?, "
+            "holder = ? WHERE id = ?")
+            .bind(1, head.seq).bind(2, it.expires).bind(3, req.holder).bind(4, head.id).exec();
+    }
     // The queue row after this lease, written once; after_spend may then
     // rotate or retire the queue (rare, its own write).
     qi.served = m.next_served();
@@ -351,11 +234,23 @@ void Store::LeaseRun::lease_url(QueueInfo& qi, LeaseHead head) {
     } else {
         qi.best = m.best_rank(qi.id);
     }
-    m.q("UPDATE queues SET in_flight = in_flight + 1, queued = queued - 1, served = ?1, last_dequeue_at = ?2, "
-        "last_peek_url = ?3, session_balance = session_balance - ?4, total_spend = total_spend + ?4, "
-        "last_cost = ?4, cost_count = cost_count + 1, best = ?5, sched = ?6 WHERE id = ?7")
-        .bind(1, qi.served).bind(2, now).bind(3, it.url).bind(4, it.cost).bind(5, qi.best)
-        .bind(6, static_cast<int>(m.sched_for(qi))).bind(7, qi.id).exec();
+    if (held) {
+        Impl::LeaseWrites::Queue& d = m.lease_writes.queues[qi.id];
+        ++d.n;
+        d.cost += it.cost;
+        d.last_cost = it.cost;
+        d.served = qi.served;
+        d.at = now;
+        d.last_url = it.url;
+        d.best = qi.best;
+        d.sched = static_cast<int64_t>(m.sched_for(qi));
+    } else {
+        m.q("UPDATE queues SET in_flight = in_flight + 1, queued = queued - 1, served = ?1, last_dequeue_at = ?2, "
+            "last_peek_url = ?3, session_balance = session_balance - ?4, total_spend = total_spend + ?4, "
+            "last_cost = ?4, cost_count = cost_count + 1, best = ?5, sched = ?6 WHERE id = ?7")
+            .bind(1, qi.served).bind(2, now).bind(3, it.url).bind(4, it.cost).bind(5, qi.best)
+            .bind(6, static_cast<int>(m.sched_for(qi))).bind(7, qi.id).exec();
+    }
     m.count("queued", -1);
     m.count("leased", 1);
     m.count("leases", 1);

@@ -23,6 +23,8 @@ public:
     void add(int64_t v) { element(std::to_string(v)); }
     void add(double v) { element(pg_float_text(v)); }
     void add(const std::optional<double>& v) { v ? add(*v) : element("NULL"); }
+    void add(const std::optional<int64_t>& v) { v ? add(*v) : element("NULL"); }
+    void add(const std::optional<std::string>& v) { add_text(v ? std::string_view(*v) : std::string_view(), !v); }
     void add_text(std::string_view v, bool null);
     size_t size() const { return n_; }
     std::string str() const { return (n_ ? text_ : "{") + "}"; }
