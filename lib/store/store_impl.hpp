@@ -98,7 +98,7 @@ struct Store::Impl {
 
     // Where a statement is a round trip (PostgreSQL), frontier-lease: the
     // writes of the URLs a lease call takes, held and written set-based
-    // (lib/store/store_batch_writes.cpp) before the next other statement
+    // (lib/store/store_batch.cpp) before the next other statement
     // (q) and at flush: one UPDATE of the URL rows, one of the queue rows
     // (each queue's leases summed), instead of two UPDATEs per URL.
     // Cleared at rollback.
@@ -285,7 +285,7 @@ struct Store::Impl {
         if (auto u = url_updates.take(id)) write_url_update(*u);
     }
     // SQLite: one UPDATE per row; PostgreSQL: one per kPendingRows rows
-    // (arrays, unnest; lib/store/store_batch_writes.cpp).
+    // (arrays, unnest; lib/store/store_batch.cpp).
     void flush_url_updates();
     // PostgreSQL, frontier-add: the URL rows of a chunk's fingerprints, read
     // in one statement (Store::prefetch_fingerprints) so that add_url needs no
