@@ -278,7 +278,7 @@ SqliteDb::SqliteDb(const std::string& path, bool create, bool readonly) {
         // urls_next) outgrow the page cache, each transaction changes tens
         // of thousands of them, and an 80 MiB WAL was checkpointed after
         // every transaction: at 10M URLs the 1 GiB WAL writes 26% fewer
-        // bytes and frontier-add takes 8-17% less wall time for the same
+        // bytes and frontier-add takes 7-17% less wall time for the same
         // CPU time (tests/bench/README.md, issue #27). Its wal-index (FILE-shm)
         // grows to ~2 MiB. The last connection to close still checkpoints,
         // so the file alone is complete whenever no tool runs. A
