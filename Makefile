@@ -84,8 +84,9 @@ demo: deps
 	@$(MAKE) --no-print-directory all
 	@examples/demo.sh
 
-# SCALE=full adds the 10M-URL rows (long); see tests/bench/run.sh. Then
-# the SQLite vs PostgreSQL comparison of bench-pg (SKIP_PG=1 leaves it out).
+# SCALE=full adds the 10M-URL rows (long), SCALE=huge 100M too (hours); see
+# tests/bench/run.sh. Then the SQLite vs PostgreSQL comparison of bench-pg
+# (SKIP_PG=1 leaves it out).
 bench: deps
 	@$(MAKE) --no-print-directory all
 	@FRONTIER_BIN=$(BIN) tests/bench/run.sh

@@ -6,6 +6,9 @@
 #                                      hosts, plus scaling rows at 100k URLs
 #   SCALE=full tests/bench/run.sh      also 10M URLs over 100k hosts (long:
 #                                      see the README for how long)
+#   SCALE=huge tests/bench/run.sh      also 10M, and 100M URLs over 1M hosts
+#                                      (issue #27's top size: hours, and ~30 GB
+#                                      in TMPDIR; see the README)
 #   SCALE=none                         the table at N only
 #   SCALE="20000 50000"                these sizes (URLs; hosts = size/100)
 #   N=... H=...                        the size of the table (default 1000000,
@@ -23,7 +26,8 @@
 #   B2_MAX=1000000                     URLs leased (B2) and returned (B4) at most
 #                                      per size: at 10M, the first 1M
 #   B2R_CALLS=100                      batches of B2r (sizes with <= 10k hosts)
-#   TMPDIR=...                         where the frontiers go (10M: ~4 GB)
+#   TMPDIR=...                         where the frontiers go (10M: ~4 GB,
+#                                      100M: ~30 GB at the peak)
 #
 # Cases (the benchmark issue's numbering), for every size:
 #   B1 frontier-add of the generator's records (tests/bench/gen-urls.py SIZE
@@ -62,6 +66,7 @@ SCALE="${SCALE:-default}"
 case $SCALE in
     default) sizes="100000 $N" ;;
     full) sizes="100000 1000000 10000000 $N" ;;
+    huge) sizes="100000 1000000 10000000 100000000 $N" ;;
     none) sizes="$N" ;;
     *) sizes="$SCALE $N" ;;
 esac
