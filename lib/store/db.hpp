@@ -125,6 +125,9 @@ public:
     // true when it changed.
     virtual bool wait_for_change(double) { return false; }
     virtual void begin_read() = 0;
+    // The connection ends after this (the Store that owns it is being
+    // destroyed): its prepared statements need not be freed on a server.
+    virtual void closing() noexcept {}
     virtual void commit() = 0;
     virtual void rollback() noexcept = 0;
 

@@ -29,6 +29,7 @@ Store::~Store() {
         } catch (...) {
         }
     }
+    db_->closing();
     impl_.reset();
 }
 

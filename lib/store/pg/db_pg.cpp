@@ -283,7 +283,7 @@ PgConn* pg_connect(const std::string& url, bool create, bool readonly) {
     c->readonly = readonly;
     try {
         start_session(c);
-        if (!create && pg_schema_version(c) == 0)
+        if (!create && (c->schema_version = pg_schema_version(c)) == 0)
             throw IoError("frontier file not found: " + frontier_display_name(url) +
                           " (create it with frontier-add or frontier-config)");
     } catch (...) {

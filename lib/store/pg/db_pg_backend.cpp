@@ -4,10 +4,12 @@
 #include <memory>
 #include <string>
 #include <string_view>
+#include <utility>
 
 #include "core/error.hpp"
 #include "store/db.hpp"
 #include "store/pg/db_pg.hpp"
+#include "store/pg/db_pg_conn.hpp"
 
 namespace frontier {
 
@@ -58,7 +60,10 @@ public:
     void begin_read() override { pg_begin(c_, false); }
     void commit() override { pg_commit(c_); }
     void rollback() noexcept override { pg_rollback(c_); }
-    int schema_version() override { return pg_schema_version(c_); }
+    int schema_version() override {  // the connect's reading once, then the server's
+        return c_->schema_version >= 0 ? std::exchange(c_->schema_version, -1) : pg_schema_version(c_);
+    }
+    void closing() noexcept override { c_->closing = true; }
     void set_schema_version(int v) override { pg_set_schema_version(c_, v); }
     int64_t data_version() override { return pg_data_version(c_); }
     std::string integrity_problems() override { return {}; }

@@ -25,6 +25,8 @@ struct PgConn {
     bool unnoticed = false;  // its commit sends no NOTIFY (pg_commit_unnoticed)
     bool listening = false;  // LISTEN issued (data_version)
     int64_t version = 0;     // notifications from other sessions seen
+    bool closing = false;    // Db::closing: statements are not DEALLOCATEd one round trip each
+    int schema_version = -1; // read at connect; the first Db::schema_version() takes it
 };
 
 struct PgStmt {

@@ -74,7 +74,7 @@ void pg_stmt_free(PgStmt* s) noexcept {
     if (s->res) pq_api().PQclear(s->res);
     for (auto& p : s->c->sent)
         if (p == s) p = nullptr;
-    if (s->c->conn && pq_api().PQstatus(s->c->conn) == CONNECTION_OK && !s->c->pipeline &&
+    if (s->c->conn && !s->c->closing && pq_api().PQstatus(s->c->conn) == CONNECTION_OK && !s->c->pipeline &&
         s->generation == s->c->generation) {
         // Outside an aborted transaction; inside one it fails, harmlessly.
         PGresult* r = pq_api().PQexec(s->c->conn, ("DEALLOCATE " + s->name).c_str());
