@@ -21,7 +21,7 @@ namespace frontier {
 
 #define FRONTIER_PQ_FUNCTIONS(X)                                                                                    \
     X(PQbackendPID) X(PQclear) X(PQcmdStatus) X(PQcmdTuples) X(PQconnectdbParams) X(PQconsumeInput)               \
-    X(PQenterPipelineMode) X(PQerrorMessage) X(PQexec) X(PQexecPrepared) X(PQexitPipelineMode) X(PQfinish)       \
+    X(PQenterPipelineMode) X(PQerrorMessage) X(PQexec) X(PQexecParams) X(PQexecPrepared) X(PQexitPipelineMode) X(PQfinish)       \
     X(PQfreemem) X(PQftype) X(PQgetResult) X(PQgetisnull) X(PQgetlength) X(PQgetvalue) X(PQlibVersion)           \
     X(PQnotifies) X(PQntuples) X(PQpipelineSync) X(PQprepare) X(PQresultErrorMessage) X(PQresultStatus)          \
     X(PQreset) X(PQsendPrepare) X(PQsendQueryParams) X(PQsendQueryPrepared) X(PQsetNoticeProcessor) X(PQsocket) X(PQstatus)

@@ -34,7 +34,8 @@ struct PgStmt {
     std::string name;
     std::string text;          // the translated SQL, to prepare again after a reconnection
     std::vector<Oid> types;
-    int64_t generation = 0;    // the connection's generation it is prepared in
+    int64_t generation = -1;   // the connection's generation it is prepared in (-1: not yet)
+    int64_t ran_in = -1;       // the generation it last ran unnamed in (run_unnamed)
     int nparams = 0;
     std::vector<std::string> values;
     std::vector<char> bound;

@@ -46,8 +46,23 @@ void prepare_on_server(PgStmt* s) {
     s->generation = c->generation;
 }
 
-void ensure_prepared(PgStmt* s) {
-    if (s->generation != s->c->generation) prepare_on_server(s);
+// A statement's first run on a connection is unnamed: Parse, Bind and
+// Execute in one round trip (most run once per tool). It is prepared by
+// name, one round trip more, when it runs again. True: run it unnamed now.
+bool run_unnamed(PgStmt* s) {
+    if (s->generation == s->c->generation) return false;
+    if (s->ran_in != s->c->generation) {
+        s->ran_in = s->c->generation;
+        return true;
+    }
+    prepare_on_server(s);
+    return false;
+}
+
+std::vector<const char*> bound_values(const PgStmt* s) {
+    std::vector<const char*> vals(static_cast<size_t>(s->nparams));
+    for (int i = 0; i < s->nparams; ++i) vals[i] = s->bound[i] ? s->values[i].c_str() : nullptr;
+    return vals;
 }
 
 }  // namespace
@@ -64,7 +79,6 @@ PgStmt* pg_stmt_new(PgConn* c, std::string_view sql) {
     s->types.assign(used.size(), 0);
     for (size_t i = 0; i < used.size(); ++i)
         if (!used[i]) s->types[i] = kTextOid;
-    prepare_on_server(s.get());
     s->values.resize(static_cast<size_t>(s->nparams));
     s->bound.assign(static_cast<size_t>(s->nparams), 0);
     return s.release();
@@ -116,10 +130,12 @@ void pg_stmt_bind_null(PgStmt* st, int i) { param(st, i).bound[i - 1] = 0; }
 namespace {
 // Queues the statement in the pipeline (want: its rows are read).
 void send(PgStmt* s, bool want) {
-    ensure_prepared(s);
-    std::vector<const char*> vals(static_cast<size_t>(s->nparams));
-    for (int i = 0; i < s->nparams; ++i) vals[i] = s->bound[i] ? s->values[i].c_str() : nullptr;
-    if (pq_api().PQsendQueryPrepared(s->c->conn, s->name.c_str(), s->nparams, vals.data(), nullptr, nullptr, 0) != 1)
+    std::vector<const char*> vals = bound_values(s);
+    int sent = run_unnamed(s) ? pq_api().PQsendQueryParams(s->c->conn, s->text.c_str(), s->nparams, s->types.data(),
+                                                           vals.data(), nullptr, nullptr, 0)
+                              : pq_api().PQsendQueryPrepared(s->c->conn, s->name.c_str(), s->nparams, vals.data(),
+                                                             nullptr, nullptr, 0);
+    if (sent != 1)
         fail(s->c, "database error: " + std::string(pq_api().PQerrorMessage(s->c->conn)));
     s->c->sent.push_back(want ? s : nullptr);
 }
@@ -143,11 +159,11 @@ bool pg_stmt_step(PgStmt* s) {
         if (!s->res) throw DbError("database error: no result for a statement");
         s->row = -1;
     } else if (!s->res) {
-        ensure_prepared(s);
-        std::vector<const char*> vals(static_cast<size_t>(s->nparams));
-        for (int i = 0; i < s->nparams; ++i) vals[i] = s->bound[i] ? s->values[i].c_str() : nullptr;
-        PGresult* r =
-            pq_api().PQexecPrepared(s->c->conn, s->name.c_str(), s->nparams, vals.data(), nullptr, nullptr, 0);
+        std::vector<const char*> vals = bound_values(s);
+        PGresult* r = run_unnamed(s) ? pq_api().PQexecParams(s->c->conn, s->text.c_str(), s->nparams, s->types.data(),
+                                                             vals.data(), nullptr, nullptr, 0)
+                                     : pq_api().PQexecPrepared(s->c->conn, s->name.c_str(), s->nparams, vals.data(),
+                                                               nullptr, nullptr, 0);
         ExecStatusType st = r ? pq_api().PQresultStatus(r) : PGRES_FATAL_ERROR;
         if (st != PGRES_COMMAND_OK && st != PGRES_TUPLES_OK) throw_result(s->c, r, "database error: ");
         note_write(s->c, r);
