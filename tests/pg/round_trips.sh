@@ -1,0 +1,48 @@
+#!/usr/bin/env bash
+# Round trips and wall time of one-URL PostgreSQL tool runs (issue #26): K
+# pairs of `frontier-lease -q --detached -n 1` and a `frontier-done` of its
+# result, behind tests/tools/latency_proxy.py at RTT_MS (default 1) added
+# per round trip, which counts the round trips each connection waited for.
+# Two builds side by side, alternated over two rounds:
+#
+#   tests/pg/round_trips.sh OLD_BIN NEW_BIN [K]      (K default 10)
+#
+# Prints "<old|new> round R: K pairs, M ms per pair, T round trips per pair".
+# A private cluster on 127.0.0.1 (tests/tools/pg.sh); not part of make check.
+set -u
+here="$(cd "$(dirname "$0")" && pwd)"
+root="$(cd "$here/../.." && pwd)"
+[ $# -ge 2 ] || { echo "usage: $0 OLD_BIN NEW_BIN [K]" >&2; exit 2; }
+old=$1 new=$2 K=${3:-10}
+work=$(mktemp -d)
+chmod 755 "$work"
+base=$("$root/tests/tools/pg.sh" start "$work/cluster") || exit 1
+LATENCY_PROXY_LOG="$work/proxy.log" python3 "$root/tests/tools/latency_proxy.py" "${base##*:}" "${RTT_MS:-1}" "$work/port" &
+proxy=$!
+trap 'kill $proxy 2>/dev/null; "$root/tests/tools/pg.sh" stop "$work/cluster"; rm -rf "$work"' EXIT
+for _ in $(seq 50); do [ -s "$work/port" ] && break; sleep 0.1; done
+via="${base%:*}:$(cat "$work/port")"
+export FRONTIER_NOW=1800000000
+for which in old new; do
+    b=$old; [ $which = new ] && b=$new
+    psql "$base/postgres" -qc "CREATE DATABASE $which" >/dev/null
+    for i in $(seq 200); do echo "{\"url\":\"http://h$((i % 20)).example/p$i\"}"; done | "$b/frontier-add" -q -f "$base/$which"
+    for kv in "robots.enabled false" "politeness.min-delay 0" "politeness.delay-factor 0"; do
+        # shellcheck disable=SC2086
+        "$b/frontier-config" -f "$base/$which" $kv >/dev/null
+    done
+done
+for round in 1 2; do
+    for which in old new; do
+        b=$old; [ $which = new ] && b=$new
+        : > "$work/proxy.log"
+        t0=$(date +%s%N)
+        for _ in $(seq "$K"); do
+            "$b/frontier-lease" -q --detached -f "$via/$which" -n 1 > "$work/lease.jsonl"
+            sed 's/}$/,"status":200}/' "$work/lease.jsonl" | "$b/frontier-done" -q -f "$via/$which"
+        done
+        t1=$(date +%s%N)
+        turns=$(awk '{s += $2} END {print s + 0}' "$work/proxy.log")
+        echo "$which round $round: $K pairs, $(( (t1 - t0) / 1000000 / K )) ms per pair, $((turns / K)) round trips per pair"
+    done
+done
