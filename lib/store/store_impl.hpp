@@ -54,6 +54,12 @@ struct BudgetLimits {
 };
 
 // A stored URL row as Store::add_url reads it (lib/store/store_add.cpp).
+// A budget override row (queue_budgets), as Store::refresh_settings reads it.
+struct StoredBudget {
+    std::string scope, name;
+    std::optional<int64_t> replenish, total;
+};
+
 struct KnownUrl {
     int64_t id = 0, queue_id = 0;
     std::string url;
@@ -246,7 +252,10 @@ struct Store::Impl {
     const RobotsRules& robots_rules(int64_t host_id, std::string_view text);
     void retire_all_to_inactive();
     void requeue_capped();
-    void load_budgets();
+    // The budget overrides (queue_budgets rows, then domains' budget.*
+    // settings) as Store::refresh_settings read them.
+    void load_budgets(const std::vector<StoredBudget>& rows,
+                      const std::map<std::string, std::map<std::string, std::string>>& domains);
     // Politeness after a fetch of queue `qid` (frontier(7), LEASES and POLITENESS): ends the in-flight
     // slot, sets the wake time (delay factor, Crawl-delay, Retry-After, 429
     // back-off), latency, error count and error penalty, adds the URL's new

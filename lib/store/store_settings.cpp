@@ -21,6 +21,19 @@ enum class BudgetCol { BUDGET_COLUMNS(SQL_COLUMN_NAME) };
 const std::string kBudgetRows = "SELECT " + sql_column_list({BUDGET_COLUMNS(SQL_COLUMN_EXPR)}) + " FROM queue_budgets";
 const std::string kBudgetRowsInOrder = kBudgetRows + " ORDER BY scope, name";
 #undef BUDGET_COLUMNS
+
+// Every stored setting, domain setting and budget override in one read (one
+// round trip on PostgreSQL): kind 0 a setting (key, value), 1 a domain's
+// setting (scope = domain, key, value), 2 a budget override (scope, key =
+// name, replenish, total).
+#define STORED_COLUMNS(X) \
+    X(kind, "kind") X(scope, "scope") X(key, "key") X(value, "value") X(replenish, "replenish") X(total, "total")
+enum class StoredCol { STORED_COLUMNS(SQL_COLUMN_NAME) };
+#undef STORED_COLUMNS
+const char* const kStoredSettings =
+    "SELECT 0 AS kind, '' AS scope, key, value, CAST(NULL AS bigint) AS replenish, CAST(NULL AS bigint) AS total "
+    "FROM settings UNION ALL SELECT 1, domain, key, value, NULL, NULL FROM domain_settings "
+    "UNION ALL SELECT 2, scope, name, NULL, replenish, total FROM queue_budgets";
 }  // namespace
 
 // ---------------------------------------------------------------- settings
@@ -30,9 +43,22 @@ bool Store::refresh_settings() {
     int64_t v = st.step() ? st.i64(0) : 0;
     st.reset();  // never leave a read transaction open: it would pin the WAL
     if (v == impl_->settings_version && impl_->settings) return false;
-    impl_->settings = build_settings(setting_values(), domain_setting_values());
+    std::map<std::string, std::string> values;
+    std::map<std::string, std::map<std::string, std::string>> domains;
+    std::vector<StoredBudget> budgets;
+    using C = StoredCol;
+    Stmt& all = impl_->q(kStoredSettings);
+    while (all.step()) {
+        SqlRow<C> row(all);
+        int64_t kind = row.i64(C::kind);
+        if (kind == 0) values[row.str(C::key)] = row.str(C::value);
+        else if (kind == 1) domains[row.str(C::scope)][row.str(C::key)] = row.str(C::value);
+        else budgets.push_back({row.str(C::scope), row.str(C::key), row.opt_i64(C::replenish), row.opt_i64(C::total)});
+    }
+    all.reset();
+    impl_->settings = build_settings(values, domains);
     impl_->settings_version = v;
-    impl_->load_budgets();
+    impl_->load_budgets(budgets, domains);
     ++settings_generation_;
     return true;
 }
@@ -56,28 +82,23 @@ std::map<std::string, std::map<std::string, std::string>> Store::domain_setting_
     return m;
 }
 
-void Store::Impl::load_budgets() {
+void Store::Impl::load_budgets(const std::vector<StoredBudget>& rows,
+                               const std::map<std::string, std::map<std::string, std::string>>& domains) {
     budget_domain.clear();
     budget_queue.clear();
     // Fields an override leaves unset hold kUnsetBudget; budget_for() fills
     // them from the next less specific override, then the global settings.
-    Stmt& st = q(kBudgetRows.c_str());
-    while (st.step()) {
-        SqlRow<BudgetCol> row(st);
-        auto& map = row.text(BudgetCol::scope) == "queue" ? budget_queue : budget_domain;
-        BudgetLimits b{kUnsetBudget, kUnsetBudget};
-        b.replenish = row.opt_i64(BudgetCol::replenish).value_or(kUnsetBudget);
-        b.total = row.opt_i64(BudgetCol::total).value_or(kUnsetBudget);
-        map[row.str(BudgetCol::name)] = b;
+    for (const StoredBudget& r : rows) {
+        auto& map = r.scope == "queue" ? budget_queue : budget_domain;
+        map[r.name] = BudgetLimits{r.replenish.value_or(kUnsetBudget), r.total.value_or(kUnsetBudget)};
     }
     // Domain-scoped settings of budget.* (frontier-config --domain) count as overrides too.
-    Stmt& ds = q("SELECT domain, key, value FROM domain_settings WHERE key IN ('budget.replenish', 'budget.total')");
-    while (ds.step()) {
-        auto it = budget_domain.try_emplace(ds.str(0), BudgetLimits{kUnsetBudget, kUnsetBudget}).first;
-        int64_t v = std::stoll(ds.str(2));
-        if (ds.text(1) == "budget.replenish") it->second.replenish = v;
-        else it->second.total = v;
-    }
+    for (const auto& [domain, kv] : domains)
+        for (const auto& [key, value] : kv) {
+            if (key != "budget.replenish" && key != "budget.total") continue;
+            auto it = budget_domain.try_emplace(domain, BudgetLimits{kUnsetBudget, kUnsetBudget}).first;
+            (key == "budget.replenish" ? it->second.replenish : it->second.total) = std::stoll(value);
+        }
 }
 
 // The most specific value wins, field by field: the queue's own override,
