@@ -3,7 +3,8 @@
 // frontier-done's URL rows, each written by one UPDATE over arrays (unnest)
 // instead of one UPDATE per row, and hosts' seed flags read for many hosts
 // at once (frontier(7), POSTGRESQL). SQLite reads and writes each row as it
-// goes (its statements cost no round trip).
+// goes (its statements cost no round trip); its one-row URL update is made
+// from the same column list as the set-based one.
 #include <cstdint>
 #include <string>
 #include <unordered_set>
@@ -17,8 +18,10 @@ namespace frontier {
 
 namespace {
 
-// The columns frontier-done sets on a URL row (Store::Impl::write_url_update),
-// as arrays: X(column, array type). `interval` is quoted by pg_translate.
+// The columns frontier-done sets on a URL row, with their array types for
+// PostgreSQL: X(column, array type). `interval` is quoted by pg_translate.
+// Both writes below are made from this list: one row (write_url_update)
+// and many rows over arrays (flush_url_updates, round-trip backends).
 #define URL_UPDATE_COLUMNS(X)                                                                                   \
     X(id, "bigint") X(state, "bigint") X(due_at, "REAL") X(reason, "text") X(status, "bigint")                \
     X(error_class, "text") X(fetched_at, "REAL") X(etag, "text") X(http_last_modified, "text")                \
@@ -29,65 +32,90 @@ namespace {
 enum class UpdCol { URL_UPDATE_COLUMNS(URL_UPDATE_NAME) count };
 #undef URL_UPDATE_NAME
 
-// UPDATE urls SET column = v.n_column, ... FROM unnest(CAST(? AS type[]), ...)
-// AS v(n_id, ...) WHERE urls.id = v.n_id; first_success keeps its value
-// when the update has none, lease_expires ends.
-std::string url_updates_sql() {
-    struct Col {
-        const char* name;
-        const char* type;
-    };
-#define URL_UPDATE_COL(column, type) Col{#column, type},
-    static const Col cols[] = {URL_UPDATE_COLUMNS(URL_UPDATE_COL)};
+// Each column of an update with its value, f(UpdCol, value).
+template <class F>
+void each_update_value(const UrlUpdate& u, F&& f) {
+    using C = UpdCol;
+    f(C::id, u.id);
+    f(C::state, static_cast<int64_t>(u.state));
+    f(C::due_at, u.due);
+    f(C::reason, u.reason);
+    f(C::status, u.status);
+    f(C::error_class, u.error_class);
+    f(C::fetched_at, u.fetched_at);
+    f(C::etag, u.etag);
+    f(C::http_last_modified, u.http_last_modified);
+    f(C::content_hash, u.content_hash);
+    f(C::retries, u.retries);
+    f(C::failures, u.failures);
+    f(C::last_visit, u.last_visit);
+    f(C::last_success, u.last_success);
+    f(C::visits, u.visits);
+    f(C::successes, u.successes);
+    f(C::changes, u.changes);
+    f(C::interval, u.interval);
+    f(C::next_visit, u.next_visit);
+    f(C::tier, u.tier);
+    f(C::tier_key, u.tier_key);
+    f(C::first_success, u.first_success);
+}
+
+// What a column is set to from `v` (the new value): first_success keeps its
+// value when the update has none.
+std::string set_column(const std::string& column, const std::string& v) {
+    return column + " = " + (column == "first_success" ? "coalesce(" + v + ", urls.first_success)" : v);
+}
+
+struct UpdateColumn {
+    const char* name;
+    const char* type;
+};
+#define URL_UPDATE_COL(column, type) UpdateColumn{#column, type},
+const UpdateColumn kUpdateColumns[] = {URL_UPDATE_COLUMNS(URL_UPDATE_COL)};
 #undef URL_UPDATE_COL
+#undef URL_UPDATE_COLUMNS
+
+// One row: UPDATE urls SET state = ?2, ... WHERE id = ?1 (parameter n+1 is
+// column n); the lease ends.
+std::string url_update_sql() {
+    std::string set;
+    for (int i = 1; i < static_cast<int>(UpdCol::count); ++i)
+        set += set_column(kUpdateColumns[i].name, "?" + std::to_string(i + 1)) + ", ";
+    return "UPDATE urls SET " + set + "lease_expires = NULL WHERE id = ?1";
+}
+
+// Many rows: UPDATE urls SET column = v.n_column, ... FROM unnest(CAST(? AS
+// type[]), ...) AS v(n_id, ...) WHERE urls.id = v.n_id.
+std::string url_updates_sql() {
     std::string set, arrays, names;
-    for (const Col& c : cols) {
+    for (const UpdateColumn& c : kUpdateColumns) {
         std::string n = std::string("n_") + c.name;
         if (!names.empty()) names += ", ", arrays += ", ";
         names += n;
         arrays += std::string("CAST(? AS ") + c.type + "[])";
-        if (std::string(c.name) == "id") continue;
-        set += std::string(c.name) + " = " +
-               (std::string(c.name) == "first_success" ? "coalesce(v." + n + ", urls.first_success)" : "v." + n) + ", ";
+        if (std::string(c.name) != "id") set += set_column(c.name, "v." + n) + ", ";
     }
     return "UPDATE urls SET " + set + "lease_expires = NULL FROM unnest(" + arrays + ") AS v(" + names +
            ") WHERE urls.id = v.n_id";
 }
-#undef URL_UPDATE_COLUMNS
 
 // Held URL updates as one array per column (UpdCol order).
 struct UrlUpdateArrays {
     PgArray a[static_cast<int>(UpdCol::count)];
-    PgArray& operator[](UpdCol c) { return a[static_cast<int>(c)]; }
     size_t size() const { return a[0].size(); }
     void add(const UrlUpdate& u) {
-        using C = UpdCol;
-        (*this)[C::id].add(u.id);
-        (*this)[C::state].add(static_cast<int64_t>(u.state));
-        (*this)[C::due_at].add(u.due);
-        (*this)[C::reason].add(u.reason);
-        (*this)[C::status].add(u.status);
-        (*this)[C::error_class].add(u.error_class);
-        (*this)[C::fetched_at].add(u.fetched_at);
-        (*this)[C::etag].add(u.etag);
-        (*this)[C::http_last_modified].add(u.http_last_modified);
-        (*this)[C::content_hash].add(u.content_hash);
-        (*this)[C::retries].add(u.retries);
-        (*this)[C::failures].add(u.failures);
-        (*this)[C::last_visit].add(u.last_visit);
-        (*this)[C::last_success].add(u.last_success);
-        (*this)[C::visits].add(u.visits);
-        (*this)[C::successes].add(u.successes);
-        (*this)[C::changes].add(u.changes);
-        (*this)[C::interval].add(u.interval);
-        (*this)[C::next_visit].add(u.next_visit);
-        (*this)[C::tier].add(u.tier);
-        (*this)[C::tier_key].add(u.tier_key);
-        (*this)[C::first_success].add(u.first_success);
+        each_update_value(u, [this](UpdCol c, const auto& v) { a[static_cast<int>(c)].add(v); });
     }
 };
 
 }  // namespace
+
+void Store::Impl::write_url_update(const UrlUpdate& u) {
+    static const std::string sql = url_update_sql();
+    Stmt& st = q(sql.c_str());
+    each_update_value(u, [&st](UpdCol c, const auto& v) { st.bind(static_cast<int>(c) + 1, v); });
+    st.exec();
+}
 
 void Store::Impl::flush_url_updates() {
     if (!db.statements_are_round_trips()) {

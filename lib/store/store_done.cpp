@@ -25,18 +25,6 @@ std::string result_class(const FetchFacts& f) {
 
 }  // namespace
 
-void Store::Impl::write_url_update(const UrlUpdate& u) {
-    q("UPDATE urls SET state = ?, due_at = ?, reason = ?, status = ?, error_class = ?, fetched_at = ?, etag = ?, "
-      "http_last_modified = ?, content_hash = ?, retries = ?, failures = ?, last_visit = ?, last_success = ?, "
-      "visits = ?, successes = ?, changes = ?, interval = ?, next_visit = ?, lease_expires = NULL, tier = ?, "
-      "tier_key = ?, first_success = coalesce(?, first_success) WHERE id = ?")
-        .bind(1, u.state).bind(2, u.due).bind(3, u.reason).bind(4, u.status).bind(5, u.error_class)
-        .bind(6, u.fetched_at).bind(7, u.etag).bind(8, u.http_last_modified).bind(9, u.content_hash)
-        .bind(10, u.retries).bind(11, u.failures).bind(12, u.last_visit).bind(13, u.last_success)
-        .bind(14, u.visits).bind(15, u.successes).bind(16, u.changes).bind(17, u.interval).bind(18, u.next_visit)
-        .bind(19, u.tier).bind(20, u.tier_key).bind(21, u.first_success).bind(22, u.id).exec();
-}
-
 namespace {
 
 // A lease id that matches no lease: rejected when malformed, stale when
