@@ -10,6 +10,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <optional>
 #include <strings.h>
 
 #include "core/error.hpp"
@@ -19,6 +20,23 @@
 namespace frontier {
 
 namespace {
+
+// FRONTIER_CACHE_MIB (frontier(7), ENVIRONMENT): the page cache of every
+// connection, in MiB, instead of the size each tool asks for (add 29,
+// done 8, the others 32; 16 during large sorts). Past ~1M URLs the random
+// index pages outgrow the default and each insert or result reads and
+// writes pages through the operating system (tests/bench/README.md,
+// issue #27): memory bought back as speed, at the user's choice.
+std::optional<int> page_cache_override() {
+    const char* v = std::getenv("FRONTIER_CACHE_MIB");
+    if (!v || !*v) return std::nullopt;
+    char* end = nullptr;
+    errno = 0;
+    long mib = std::strtol(v, &end, 10);
+    if (end == v || *end || errno || mib < 1 || mib > 1048576)
+        throw UsageError("FRONTIER_CACHE_MIB is not a whole number of MiB from 1 to 1048576: " + std::string(v));
+    return static_cast<int>(mib);
+}
 
 // True when the file system holding `path` has no free block left (for
 // this user: root may still have its reserved blocks).
@@ -132,7 +150,9 @@ public:
     }
     bool statements_are_round_trips() const override { return false; }
     bool large_updates_in_chunks() const override { return true; }
-    void set_page_cache_mib(int mib) override { exec("PRAGMA cache_size=-" + std::to_string(mib * 1024)); }
+    void set_page_cache_mib(int mib) override {
+        exec("PRAGMA cache_size=-" + std::to_string(int64_t{cache_override_.value_or(mib)} * 1024));
+    }
     void exec(std::string_view sql) override;
     Stmt prepare(std::string_view sql) override { return Stmt(std::make_unique<SqliteStmt>(db_, sql)); }
     int64_t changes() const override { return sqlite3_changes64(db_); }
@@ -182,6 +202,7 @@ public:
 
 private:
     sqlite3* db_ = nullptr;
+    std::optional<int> cache_override_;
     std::unique_ptr<Stmt> data_version_stmt_;
 };
 
@@ -230,7 +251,7 @@ void configure_sqlite_once() {
 }
 }  // namespace
 
-SqliteDb::SqliteDb(const std::string& path, bool create, bool readonly) {
+SqliteDb::SqliteDb(const std::string& path, bool create, bool readonly) : cache_override_(page_cache_override()) {
     if (!create && access(path.c_str(), F_OK) != 0)
         throw IoError("frontier file not found: " + path + " (create it with frontier-add or frontier-config)");
     const std::string dir = dir_of(path);
