@@ -28,6 +28,9 @@
 #   B2R_CALLS=100                      batches of B2r (sizes with <= 10k hosts)
 #   TMPDIR=...                         where the frontiers go (10M: ~4 GB,
 #                                      100M: ~30 GB at the peak)
+#   FRONTIER_CACHE_MIB=512             every tool's page cache (frontier(7),
+#                                      ENVIRONMENT); peak RSS then passes the
+#                                      64 MiB flag by about that much
 #
 # Cases (the benchmark issue's numbering), for every size:
 #   B1 frontier-add of the generator's records (tests/bench/gen-urls.py SIZE
