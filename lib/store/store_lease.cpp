@@ -189,10 +189,12 @@ void Store::LeaseRun::load_page() {
     }
     q.reset();
     order.page_read(n);
-    // Round-trip backends: the page's queue rows, read at once (queue_row).
+    // Round-trip backends: the page's queue rows, read at once (queue_row),
+    // with its queues' heads (sent first: one round trip for both).
+    Stmt* heads_q = send_heads(page, std::min<int64_t>(std::max<int64_t>(req.per_queue, 1), 8) + 1);
     if (m.db.statements_are_round_trips() && !page.empty())
         for (QueueInfo& qi : m.queues(page)) queue_rows.try_emplace(qi.id, std::move(qi));
-    prefetch(page, std::min<int64_t>(std::max<int64_t>(req.per_queue, 1), 8) + 1);
+    if (heads_q) read_heads(*heads_q);
 }
 
 // The lease's fields that come from where it is leased: its queue, expiry,
