@@ -213,6 +213,11 @@ struct Store::Impl {
         std::map<std::pair<int64_t, int64_t>, int64_t> due;       // (queue id, state) -> URLs due
     };
     DueWork due_work(double now);
+    // Sends due_work's statement for `now` ahead (Stmt::send: on PostgreSQL
+    // it goes with the transaction's first read); due_work then reads it.
+    void send_due_work(double now);
+    Stmt* due_sent = nullptr;
+    double due_sent_now = 0;
     void expire_url_leases(double now, const std::unordered_map<int64_t, int64_t>& expired,
                            std::unordered_set<int64_t>& touched);
     void expire_robots_leases(const std::vector<std::pair<int64_t, int64_t>>& rows, std::unordered_set<int64_t>& touched);

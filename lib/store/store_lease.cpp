@@ -53,6 +53,9 @@ LeaseOutcome Store::lease(LeaseRequest& req) {
     // in this transaction: before its first lease, and never without one.
     // On PostgreSQL its insert, BEGIN and the lock go with the first read.
     if (impl_->pending_holder) impl_->send_pending_holder();
+    // Its clock known before the lock (not --follow's): the scan for
+    // expired leases and due URLs goes with the first read too.
+    if (!req.now_at_lock) impl_->send_due_work(req.now);
     if (impl_->settings && db_->statements_are_round_trips()) refresh_settings(impl_->read_lease_start());
     else refresh_settings();
     if (impl_->pending_holder) req.holder = impl_->pending_holder_id();
