@@ -33,6 +33,11 @@ public:
     virtual void bind_null(int i) = 0;
     virtual bool step() = 0;  // the next row; false when there is none
     virtual void exec() = 0;  // runs it to the end, then reset()
+    // Sends it now, its rows read at its next step(): in a PostgreSQL write
+    // transaction it is queued, so it goes with the next statement that
+    // waits for rows (one round trip for both). Elsewhere nothing: step()
+    // runs it.
+    virtual void send() {}
     virtual void reset() = 0; // ready to run again, parameters cleared
     virtual bool is_null(int col) const = 0;
     virtual int64_t i64(int col) const = 0;
@@ -60,6 +65,7 @@ public:
 
     bool step() { return p_->step(); }
     void exec() { p_->exec(); }
+    void send() { p_->send(); }
     void reset() { p_->reset(); }
 
     bool is_null(int col) const { return p_->is_null(col); }

@@ -74,6 +74,8 @@ struct Store::LeaseRun {
     void run();
     void load_page();
     void prefetch(const std::vector<int64_t>& qids, int64_t per_queue);
+    Stmt* send_heads(const std::vector<int64_t>& qids, int64_t per_queue);
+    void read_heads(Stmt& q);
     void refill(int64_t qid);
     bool activate_one();
     void retire(int64_t qid);

@@ -38,6 +38,8 @@ void Store::begin() {
     in_tx_ = true;
     impl_->now = frontier::now();
     impl_->leases_out_stored.reset();
+    impl_->lease_start = {};
+    impl_->due_sent = nullptr;
     impl_->crawl_delays.clear();  // other processes may have stored robots.txt meanwhile
 }
 
@@ -71,6 +73,8 @@ void Store::rollback() {
     impl_->counter_deltas.clear();
     impl_->leases_out_stored.reset();
     impl_->serve_seq.reset();
+    impl_->lease_start = {};
+    impl_->due_sent = nullptr;
     // Queues, hosts and seed domains created in the undone transaction are gone.
     impl_->queue_ids.clear();
     impl_->host_ids.clear();
@@ -98,7 +102,7 @@ int64_t Store::Impl::next_served() {
     if (!serve_seq) {
         Stmt& st = q("SELECT value FROM meta WHERE key = 'serve_seq'");
         if (!st.step()) throw DbError("missing meta key serve_seq");
-        serve_seq = st.i64(0);
+        serve_seq = serve_seq_stored = st.i64(0);
         st.reset();
     }
     return ++*serve_seq;
@@ -186,8 +190,9 @@ void Store::Impl::flush() {
             .bind(1, name).bind(2, d).exec();
     }
     counter_deltas.clear();
-    if (serve_seq) {
-        q("UPDATE meta SET value = ? WHERE key = 'serve_seq'").bind(1, *serve_seq).exec();
+    if (serve_seq) {  // read with the lease's start: written only when it moved
+        if (serve_seq != serve_seq_stored)
+            q("UPDATE meta SET value = ? WHERE key = 'serve_seq'").bind(1, *serve_seq).exec();
         serve_seq.reset();
     }
 }

@@ -141,14 +141,19 @@ public:
         int64_t leases = 0;  // its leases ended (URLs and robots.txt)
     };
     struct HolderStart {
-        std::optional<int64_t> holder;       // `me`'s row (nullopt: not recorded)
+        std::optional<int64_t> holder;       // `me`'s row (nullopt: not recorded, or pending)
+        bool pending = false;                // `me` is recorded by the next lease (Store::lease)
         std::vector<GoneHolder> reclaimed;   // gone groups that held leases
     };
-    // At the start of a leasing tool, in one transaction: the leases of
-    // every holder recorded on `me.host` that `gone` judges provably gone
-    // end now as if expired (their URLs and robots.txt prerequisites back
-    // to their queues), and those holder rows are deleted; then, with
-    // `record`, `me` is recorded as a holder (an equal row is reused).
+    // At the start of a leasing tool: the holders recorded on `me.host` are
+    // read (outside a transaction); when `gone` judges some provably gone,
+    // one transaction ends their leases now as if expired (their URLs and
+    // robots.txt prerequisites back to their queues), deletes those holder
+    // rows and, with `record`, records `me`. Otherwise nothing is written:
+    // with `record`, an equal row (same host, boot, group and leader) is
+    // reused, or else `me` is `pending`: the next Store::lease records it
+    // in its own transaction, before its first lease, and sets its
+    // request's holder.
     HolderStart start_holder(const GroupRecord& me, bool record,
                              const std::function<bool(const GroupRecord&)>& gone, double now);
     // The latest expiry of the leases out (URLs and robots.txt), if any.
@@ -193,6 +198,8 @@ private:
     struct Impl;
     struct LeaseRun;  // one lease call (lib/store/store_lease.cpp)
     friend struct Impl;
+    // refresh_settings, the stored version already read (`version`) or not.
+    bool refresh_settings(std::optional<int64_t> version);
     std::unique_ptr<Db> db_;
     std::unique_ptr<Impl> impl_;
     bool in_tx_ = false;

@@ -203,23 +203,28 @@ void Store::Impl::prefetch_result_rows(const std::vector<int64_t>& queue_ids, co
     std::unordered_set<int64_t> asked;
     for (int64_t id : queue_ids)
         if (!fetch_deltas.count(id) && !prefetched_queues.count(id) && asked.insert(id).second) qids.push_back(id);
-    if (!qids.empty())
-        for (QueueInfo& qi : queues(qids)) prefetched_queues.insert_or_assign(qi.id, std::move(qi));
     PgArray hosts;
     asked.clear();
     for (int64_t id : host_ids)
         if (!crawl_delays.count(id) && asked.insert(id).second) hosts.add(id);
-    if (!hosts.size()) return;
-    if (crawl_delays.size() + hosts.size() >= kIdCacheMax) crawl_delays.clear();
+    // The hosts' Crawl-delays are sent first: on PostgreSQL they come with
+    // the queue rows, one round trip for both.
     enum class C { id, crawl_delay };
     static const std::string sql = probe_each_sql("hosts", "id", "id, crawl_delay");
-    Stmt& st = q(sql.c_str());
-    st.bind(1, hosts.str());
-    while (st.step()) {
-        SqlRow<C> row(st);
+    Stmt* st = nullptr;
+    if (hosts.size()) {
+        if (crawl_delays.size() + hosts.size() >= kIdCacheMax) crawl_delays.clear();
+        st = &q(sql.c_str());
+        st->bind(1, hosts.str()).send();
+    }
+    if (!qids.empty())
+        for (QueueInfo& qi : queues(qids)) prefetched_queues.insert_or_assign(qi.id, std::move(qi));
+    if (!st) return;
+    while (st->step()) {
+        SqlRow<C> row(*st);
         crawl_delays.insert_or_assign(row.i64(C::id), row.opt_dbl(C::crawl_delay));
     }
-    st.reset();
+    st->reset();
 }
 
 }  // namespace frontier

@@ -15,6 +15,12 @@ namespace frontier {
 
 namespace {
 
+// `me` as a new holder row, unless an equal one is stored (then no row).
+const char* const kInsertNewHolder =
+    "INSERT INTO lease_holders(host, boot_id, pgid, leader_start, created_at) "
+    "SELECT ?1, ?2, ?3, ?4, CAST(?5 AS REAL) WHERE NOT EXISTS (SELECT 1 FROM lease_holders WHERE host = ?1 "
+    "AND boot_id = ?2 AND pgid = ?3 AND leader_start = ?4) RETURNING id";
+
 struct HolderRow {
     int64_t id = 0;
     GroupRecord group;
@@ -52,46 +58,79 @@ std::map<int64_t, int64_t> leases_of(Db& db, const std::string& ids) {
 }
 
 // `me`'s row: an equal one (same host, boot, group and leader) is reused.
+// One statement when there is none (it inserts only when none is stored).
 int64_t record_holder(Db& db, const GroupRecord& me, double now) {
+    Stmt ins = db.prepare(kInsertNewHolder);
+    ins.bind(1, me.host).bind(2, me.boot_id).bind(3, me.pgid).bind(4, static_cast<int64_t>(me.leader_start)).bind(5, now);
+    if (ins.step()) {
+        int64_t id = ins.i64(0);
+        ins.reset();
+        return id;
+    }
     Stmt find = db.prepare("SELECT id FROM lease_holders WHERE host = ? AND boot_id = ? AND pgid = ? AND leader_start = ?");
     find.bind(1, me.host).bind(2, me.boot_id).bind(3, me.pgid).bind(4, static_cast<int64_t>(me.leader_start));
-    if (find.step()) return find.i64(0);
-    Stmt ins = db.prepare("INSERT INTO lease_holders(host, boot_id, pgid, leader_start, created_at) "
-                          "VALUES (?, ?, ?, ?, ?) RETURNING id");
-    ins.bind(1, me.host).bind(2, me.boot_id).bind(3, me.pgid).bind(4, static_cast<int64_t>(me.leader_start)).bind(5, now);
-    if (!ins.step()) db.fail("lease_holders: no id for a new row");
-    int64_t id = ins.i64(0);
-    ins.reset();
-    return id;
+    if (!find.step()) db.fail("lease_holders: no row for this holder");
+    return find.i64(0);
+}
+
+bool same_group(const GroupRecord& a, const GroupRecord& b) {
+    return a.host == b.host && a.boot_id == b.boot_id && a.pgid == b.pgid && a.leader_start == b.leader_start;
 }
 
 }  // namespace
+
+void Store::Impl::send_pending_holder() {
+    const GroupRecord& me = pending_holder->first;
+    holder_insert = &q(kInsertNewHolder);
+    holder_insert->bind(1, me.host).bind(2, me.boot_id).bind(3, me.pgid)
+        .bind(4, static_cast<int64_t>(me.leader_start)).bind(5, pending_holder->second).send();
+}
+
+int64_t Store::Impl::pending_holder_id() {
+    Stmt& ins = *holder_insert;
+    if (ins.step()) {
+        int64_t id = ins.i64(0);
+        ins.reset();
+        return id;
+    }
+    ins.reset();
+    return record_holder(db, pending_holder->first, pending_holder->second);  // recorded meanwhile: found
+}
 
 Store::HolderStart Store::start_holder(const GroupRecord& me, bool record,
                                        const std::function<bool(const GroupRecord&)>& gone, double now) {
     Impl& m = *impl_;
     HolderStart out;
+    // Read outside a transaction: a holder recorded after this read is alive
+    // (it just started), and ending a gone holder's leases twice is harmless.
+    std::string ids;
+    std::vector<HolderRow> dead;
+    for (HolderRow& r : holders_of(*db_, me.host)) {
+        if (record && same_group(r.group, me)) out.holder = r.id;
+        if (!gone(r.group)) continue;
+        ids += (ids.empty() ? "" : ", ") + std::to_string(r.id);
+        dead.push_back(std::move(r));
+    }
+    m.pending_holder.reset();
+    if (dead.empty()) {  // nothing to write now: a new holder row goes with the first lease
+        if (record && !out.holder) {
+            m.pending_holder.emplace(me, now);
+            out.pending = true;
+        }
+        return out;
+    }
     begin();
     try {
-        std::string ids;
-        std::vector<HolderRow> dead;
-        for (HolderRow& r : holders_of(*db_, me.host)) {
-            if (!gone(r.group)) continue;
-            ids += (ids.empty() ? "" : ", ") + std::to_string(r.id);
-            dead.push_back(std::move(r));
+        std::map<int64_t, int64_t> n = leases_of(*db_, ids);
+        for (const HolderRow& r : dead)
+            if (auto it = n.find(r.id); it != n.end()) out.reclaimed.push_back({r.group.pgid, it->second});
+        if (!n.empty()) {
+            refresh_settings();  // housekeeping reschedules queues by their politeness
+            m.expire_now(now, ids);
+            housekeeping(now);
         }
-        if (!dead.empty()) {
-            std::map<int64_t, int64_t> n = leases_of(*db_, ids);
-            for (const HolderRow& r : dead)
-                if (auto it = n.find(r.id); it != n.end()) out.reclaimed.push_back({r.group.pgid, it->second});
-            if (!n.empty()) {
-                refresh_settings();  // housekeeping reschedules queues by their politeness
-                m.expire_now(now, ids);
-                housekeeping(now);
-            }
-            db_->exec("DELETE FROM lease_holders WHERE id IN (" + ids + ")");
-        }
-        if (record) out.holder = record_holder(*db_, me, now);
+        db_->prepare("DELETE FROM lease_holders WHERE id IN (" + ids + ")").exec();  // no round trip of its own
+        if (record && !out.holder) out.holder = record_holder(*db_, me, now);
         commit();
     } catch (...) {
         rollback();

@@ -4,6 +4,7 @@
 #include <map>
 #include <unordered_map>
 #include <unordered_set>
+#include <utility>
 
 #include "store/store.hpp"
 #include "store/sql_codes.hpp"
@@ -68,12 +69,24 @@ bool Store::housekeeping(double now) {
 // expired URL leases (kind 0: queue id), expired robots.txt leases (1: host
 // id, its queue), and retries and revisits due (2: queue id, state). A
 // leased URL has no due time, so no row is in two parts.
+namespace {
+const char* const kDueWork = "SELECT 0, queue_id, 0 FROM urls WHERE state = " SQL_URL_LEASED " AND lease_expires <= ?1 "
+                             "UNION ALL SELECT 1, id, robots_queue FROM hosts WHERE robots_lease_expires <= ?1 "
+                             "UNION ALL SELECT 2, queue_id, state FROM urls WHERE due_at <= ?1";
+}  // namespace
+
+void Store::Impl::send_due_work(double now) {
+    due_sent = &q(kDueWork);
+    due_sent_now = now;
+    due_sent->bind(1, now).send();
+}
+
 Store::Impl::DueWork Store::Impl::due_work(double now) {
     DueWork w;
-    Stmt& st = q("SELECT 0, queue_id, 0 FROM urls WHERE state = " SQL_URL_LEASED " AND lease_expires <= ?1 "
-                 "UNION ALL SELECT 1, id, robots_queue FROM hosts WHERE robots_lease_expires <= ?1 "
-                 "UNION ALL SELECT 2, queue_id, state FROM urls WHERE due_at <= ?1");
-    st.bind(1, now);
+    Stmt* sent = std::exchange(due_sent, nullptr);
+    if (sent && due_sent_now != now) sent->reset();  // sent for another time: read again
+    Stmt& st = sent && due_sent_now == now ? *sent : q(kDueWork);
+    if (&st != sent) st.bind(1, now);
     while (st.step()) {
         enum class C { kind, a, b };
         SqlRow<C> row(st);

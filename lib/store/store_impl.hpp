@@ -129,6 +129,30 @@ struct Store::Impl {
     } lease_writes;
     void flush_lease_writes();
 
+    // A lease holder that Store::start_holder left to the next lease to
+    // record (`me`, and the time of its start); recorded by
+    // record_pending_holder inside that lease's transaction.
+    std::optional<std::pair<GroupRecord, double>> pending_holder;
+    // Sends the insert of the pending holder (its id read by
+    // pending_holder_id once the next read brought it).
+    void send_pending_holder();
+    int64_t pending_holder_id();
+    Stmt* holder_insert = nullptr;  // sent by send_pending_holder (q() would reset it)
+
+    // What a lease transaction reads first, on PostgreSQL in one statement
+    // with the settings version (read_lease_start, store_lease.cpp): the
+    // serve_seq mark and the leases out (into serve_seq and
+    // leases_out_stored), the heat counters' names (until both classes were
+    // seen) and meta 'class_run'. Valid in that transaction only.
+    struct LeaseStart {
+        bool read = false;
+        bool heat_read = false;
+        std::vector<std::string> heat;
+        std::optional<int64_t> class_run;
+    } lease_start;
+    // Reads them; returns the stored settings version.
+    int64_t read_lease_start();
+
     // Settings cache.
     std::optional<Settings> settings;
     int64_t settings_version = -1;
@@ -189,6 +213,11 @@ struct Store::Impl {
         std::map<std::pair<int64_t, int64_t>, int64_t> due;       // (queue id, state) -> URLs due
     };
     DueWork due_work(double now);
+    // Sends due_work's statement for `now` ahead (Stmt::send: on PostgreSQL
+    // it goes with the transaction's first read); due_work then reads it.
+    void send_due_work(double now);
+    Stmt* due_sent = nullptr;
+    double due_sent_now = 0;
     void expire_url_leases(double now, const std::unordered_map<int64_t, int64_t>& expired,
                            std::unordered_set<int64_t>& touched);
     void expire_robots_leases(const std::vector<std::pair<int64_t, int64_t>>& rows, std::unordered_set<int64_t>& touched);
@@ -224,6 +253,7 @@ struct Store::Impl {
     // transaction (the write lock is held) and stored by flush().
     int64_t next_served();
     std::optional<int64_t> serve_seq;
+    std::optional<int64_t> serve_seq_stored;  // as read: flush() writes serve_seq only when it moved
     // A queue's best (lowest) rank among its leasable URLs, none when empty.
     std::optional<double> best_rank(int64_t queue_id);
     void flush();                        // applies queue and counter deltas

@@ -10,6 +10,7 @@
 #include <deque>
 #include <unordered_map>
 
+#include "core/clock.hpp"
 #include "core/error.hpp"
 #include "net/address_guard.hpp"
 #include "policy/lease_id.hpp"
@@ -48,8 +49,19 @@ LeaseOutcome Store::lease(LeaseRequest& req) {
     // before BEGIN could pair new queue states with old budgets (and
     // re-retire a queue whose budget was just raised).
     begin();
-    refresh_settings();
-    if (req.now_at_lock) req.now = impl_->now;  // read by begin(), the lock held
+    // A holder left to this lease (Store::start_holder) is recorded first,
+    // in this transaction: before its first lease, and never without one.
+    // On PostgreSQL its insert, BEGIN and the lock go with the first read.
+    if (impl_->pending_holder) impl_->send_pending_holder();
+    // Its clock known before the lock (not --follow's): the scan for
+    // expired leases and due URLs goes with the first read too.
+    if (!req.now_at_lock) impl_->send_due_work(req.now);
+    if (impl_->settings && db_->statements_are_round_trips()) refresh_settings(impl_->read_lease_start());
+    else refresh_settings();
+    if (impl_->pending_holder) req.holder = impl_->pending_holder_id();
+    // The lock is held once a statement has run (PostgreSQL sends BEGIN and
+    // the lock with the first one), so the clock is read again here.
+    if (req.now_at_lock) req.now = impl_->now = frontier::now();
     else impl_->now = req.now;
     // A lease only takes URLs: unless its housekeeping put some back (expired
     // leases, due retries), its commit wakes no follower (a follower that
@@ -60,7 +72,39 @@ LeaseOutcome Store::lease(LeaseRequest& req) {
     LeaseRun run(*this, req, settings());
     run.run();
     commit();
+    impl_->pending_holder.reset();
     return std::move(run.out);
+}
+
+namespace {
+const std::string kLeaseStart =
+    "SELECT 0 AS kind, value AS n, CAST(NULL AS TEXT) AS name FROM meta WHERE key = 'settings_version' "
+    "UNION ALL SELECT 1, value, NULL FROM meta WHERE key = 'serve_seq' "
+    "UNION ALL SELECT 2, coalesce(sum(n), 0), NULL FROM counters WHERE name IN ('leased', 'robots_leased') "
+    "UNION ALL SELECT 3, value, NULL FROM meta WHERE key = 'class_run'";
+const std::string kLeaseStartWithHeat =
+    kLeaseStart + " UNION ALL SELECT 4, n, name FROM counters WHERE name >= 'heat:' AND name < 'heat;' AND n > 0";
+}  // namespace
+
+// The first read of a lease transaction on PostgreSQL (Impl::LeaseStart):
+// one statement, one round trip (with BEGIN and the lock).
+int64_t Store::Impl::read_lease_start() {
+    const bool heat = !both_classes;
+    Stmt& st = q(heat ? kLeaseStartWithHeat.c_str() : kLeaseStart.c_str());
+    int64_t version = 0;
+    lease_start = {};
+    while (st.step()) {
+        int64_t kind = st.i64(0);
+        if (kind == 0) version = st.i64(1);
+        else if (kind == 1) serve_seq = serve_seq_stored = st.i64(1);
+        else if (kind == 2) leases_out_stored = st.i64(1);
+        else if (kind == 3 && !st.is_null(1)) lease_start.class_run = st.i64(1);
+        else if (kind == 4) lease_start.heat.push_back(st.str(2));
+    }
+    st.reset();
+    lease_start.read = true;
+    lease_start.heat_read = heat;
+    return version;
 }
 
 void Store::LeaseRun::run() {
@@ -70,9 +114,13 @@ void Store::LeaseRun::run() {
     // both classes were ever added (frontier-wide run in meta 'class_run').
     if (req.url_class.empty() && s.class_burst > 0 && classes_added()) {
         ClassRun r;
-        Stmt& q = m.q("SELECT value FROM meta WHERE key = 'class_run'");
-        if (q.step() && !q.is_null(0)) r = decode_class_run(q.i64(0));
-        q.reset();
+        if (m.lease_start.read) {
+            if (m.lease_start.class_run) r = decode_class_run(*m.lease_start.class_run);
+        } else {
+            Stmt& q = m.q("SELECT value FROM meta WHERE key = 'class_run'");
+            if (q.step() && !q.is_null(0)) r = decode_class_run(q.i64(0));
+            q.reset();
+        }
         order.alternate(r, s.class_burst);
     }
     QueueCandidate c{};
@@ -144,10 +192,12 @@ void Store::LeaseRun::load_page() {
     }
     q.reset();
     order.page_read(n);
-    // Round-trip backends: the page's queue rows, read at once (queue_row).
+    // Round-trip backends: the page's queue rows, read at once (queue_row),
+    // with its queues' heads (sent first: one round trip for both).
+    Stmt* heads_q = send_heads(page, std::min<int64_t>(std::max<int64_t>(req.per_queue, 1), 8) + 1);
     if (m.db.statements_are_round_trips() && !page.empty())
         for (QueueInfo& qi : m.queues(page)) queue_rows.try_emplace(qi.id, std::move(qi));
-    prefetch(page, std::min<int64_t>(std::max<int64_t>(req.per_queue, 1), 8) + 1);
+    if (heads_q) read_heads(*heads_q);
 }
 
 // The lease's fields that come from where it is leased: its queue, expiry,

@@ -87,7 +87,13 @@ LeaseHead read_head(const Stmt& st, int first) {
 // runs out is read again the same way (refill). Under the writer lock only
 // this lease changes these queues' URLs, so a prefetched list stays exact.
 void Store::LeaseRun::prefetch(const std::vector<int64_t>& qids, int64_t per_queue) {
-    if (!m.db.statements_are_round_trips() || qids.empty()) return;
+    if (Stmt* q = send_heads(qids, per_queue)) read_heads(*q);
+}
+
+// prefetch's query, sent (Stmt::send: on PostgreSQL it goes with the next
+// read, load_page's queue rows); nullptr when there is none to send.
+Stmt* Store::LeaseRun::send_heads(const std::vector<int64_t>& qids, int64_t per_queue) {
+    if (!m.db.statements_are_round_trips() || qids.empty()) return nullptr;
     std::string arr = "{";
     for (size_t i = 0; i < qids.size(); ++i) arr += (i ? "," : "") + std::to_string(qids[i]);
     arr += "}";
@@ -99,6 +105,11 @@ void Store::LeaseRun::prefetch(const std::vector<int64_t>& qids, int64_t per_que
         q.bind(2, class_code(req.url_class));
         q.bind(3, per_queue);
     }
+    q.send();
+    return &q;
+}
+
+void Store::LeaseRun::read_heads(Stmt& q) {
     std::vector<int64_t> hosts;
     while (q.step()) {
         LeaseHead h = read_head(q, 1);

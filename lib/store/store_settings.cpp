@@ -25,7 +25,8 @@ const std::string kBudgetRowsInOrder = kBudgetRows + " ORDER BY scope, name";
 // Every stored setting, domain setting and budget override in one read (one
 // round trip on PostgreSQL): kind 0 a setting (key, value), 1 a domain's
 // setting (scope = domain, key, value), 2 a budget override (scope, key =
-// name, replenish, total).
+// name, replenish, total), 3 the settings version (replenish = the version),
+// so a first read needs no version read of its own.
 #define STORED_COLUMNS(X) \
     X(kind, "kind") X(scope, "scope") X(key, "key") X(value, "value") X(replenish, "replenish") X(total, "total")
 enum class StoredCol { STORED_COLUMNS(SQL_COLUMN_NAME) };
@@ -33,19 +34,25 @@ enum class StoredCol { STORED_COLUMNS(SQL_COLUMN_NAME) };
 const char* const kStoredSettings =
     "SELECT 0 AS kind, '' AS scope, key, value, CAST(NULL AS bigint) AS replenish, CAST(NULL AS bigint) AS total "
     "FROM settings UNION ALL SELECT 1, domain, key, value, NULL, NULL FROM domain_settings "
-    "UNION ALL SELECT 2, scope, name, NULL, replenish, total FROM queue_budgets";
+    "UNION ALL SELECT 2, scope, name, NULL, replenish, total FROM queue_budgets "
+    "UNION ALL SELECT 3, '', key, NULL, value, NULL FROM meta WHERE key = 'settings_version'";
 }  // namespace
 
 // ---------------------------------------------------------------- settings
 
-bool Store::refresh_settings() {
-    Stmt& st = impl_->q("SELECT value FROM meta WHERE key = 'settings_version'");
-    int64_t v = st.step() ? st.i64(0) : 0;
-    st.reset();  // never leave a read transaction open: it would pin the WAL
-    if (v == impl_->settings_version && impl_->settings) return false;
+bool Store::refresh_settings() { return refresh_settings(std::nullopt); }
+
+bool Store::refresh_settings(std::optional<int64_t> version) {
+    if (impl_->settings && !version) {  // known: read again only when their version moved
+        Stmt& st = impl_->q("SELECT value FROM meta WHERE key = 'settings_version'");
+        version = st.step() ? st.i64(0) : 0;
+        st.reset();  // never leave a read transaction open: it would pin the WAL
+    }
+    if (impl_->settings && version == impl_->settings_version) return false;
     std::map<std::string, std::string> values;
     std::map<std::string, std::map<std::string, std::string>> domains;
     std::vector<StoredBudget> budgets;
+    int64_t stored = 0;
     using C = StoredCol;
     Stmt& all = impl_->q(kStoredSettings);
     while (all.step()) {
@@ -53,11 +60,12 @@ bool Store::refresh_settings() {
         int64_t kind = row.i64(C::kind);
         if (kind == 0) values[row.str(C::key)] = row.str(C::value);
         else if (kind == 1) domains[row.str(C::scope)][row.str(C::key)] = row.str(C::value);
-        else budgets.push_back({row.str(C::scope), row.str(C::key), row.opt_i64(C::replenish), row.opt_i64(C::total)});
+        else if (kind == 2) budgets.push_back({row.str(C::scope), row.str(C::key), row.opt_i64(C::replenish), row.opt_i64(C::total)});
+        else stored = row.i64(C::replenish);
     }
     all.reset();
     impl_->settings = build_settings(values, domains);
-    impl_->settings_version = v;
+    impl_->settings_version = stored;
     impl_->load_budgets(budgets, domains);
     ++settings_generation_;
     return true;

@@ -89,6 +89,9 @@ pg_script test_move MOVE_FRONTIER
 pg_script test_restart RESTART_FRONTIER PG_CLUSTER="$work/cluster"
 # The migrations 3 -> 4 (its back-fill) -> 5.
 pg_script test_migrate_v4 MIGRATE_FRONTIER
+# Lease holders written with the first lease (lease -n 1, --follow), reused
+# by the same group, none with --detached.
+pg_script test_holder_record HOLDER_FRONTIER
 
 # End-to-end tests that take their frontier from the environment, each on a
 # fresh database: a real crawl, SIGKILLs at random moments, concurrent workers.

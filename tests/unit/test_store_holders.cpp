@@ -1,7 +1,9 @@
 // Store::start_holder (frontier(7), LEASES): the leases of holders judged
 // gone come back to their queues, only this host's holders are judged, an
 // equal holder row is reused, a gone holder's row is deleted. The judgement
-// is a stand-in here (lib/core/process_group is tested on its own).
+// is a stand-in here (lib/core/process_group is tested on its own). A new
+// holder is recorded by the first lease after start_holder, in its
+// transaction (pending until then); an equal stored row is reused at once.
 #include <catch2/catch.hpp>
 
 #include <optional>
@@ -18,13 +20,25 @@ namespace {
 
 constexpr double kNow = 1800000000;
 
-size_t lease(Store& store, std::optional<int64_t> holder, int64_t n) {
+size_t lease(Store& store, std::optional<int64_t>& holder, int64_t n) {
     LeaseRequest r;
     r.n = n;
     r.per_queue = 100;
     r.now = kNow;
     r.holder = holder;
-    return store.lease(r).items.size();
+    size_t got = store.lease(r).items.size();
+    holder = r.holder;  // a pending holder: recorded by this lease
+    return got;
+}
+
+size_t lease(Store& store, std::nullopt_t, int64_t n) {
+    std::optional<int64_t> none;
+    return lease(store, none, n);
+}
+
+int64_t holder_rows(Store& store) {
+    Stmt st = store.db().prepare("SELECT count(*) FROM lease_holders");
+    return st.step() ? st.i64(0) : -1;
 }
 
 }  // namespace
@@ -49,18 +63,30 @@ TEST_CASE("lease holders: a gone holder's leases come back, no others", "[store]
     GroupRecord one{"h1", "boot", 100, 5}, two{"h1", "boot", 200, 7}, far{"h2", "boot", 100, 5};
     auto none = [](const GroupRecord&) { return false; };
     Store::HolderStart h1 = store.start_holder(one, true, none, kNow);
-    REQUIRE(h1.holder);
+    CHECK(h1.pending);
+    CHECK(!h1.holder);
+    CHECK(holder_rows(store) == 0);  // not yet: with the first lease
     CHECK(lease(store, h1.holder, 2) == 2);
+    REQUIRE(h1.holder);
+    CHECK(holder_rows(store) == 1);
     Store::HolderStart h2 = store.start_holder(two, true, none, kNow);
     CHECK(lease(store, h2.holder, 2) == 2);
     Store::HolderStart h3 = store.start_holder(far, true, none, kNow);
     CHECK(lease(store, h3.holder, 1) == 1);
+    REQUIRE(h2.holder);
+    REQUIRE(h3.holder);
+    CHECK(holder_rows(store) == 3);
     CHECK(lease(store, std::nullopt, 1) == 1);  // --detached
     CHECK(store.count("leased") == 6);
     CHECK(h1.reclaimed.empty());
     // The same group again: its row.
-    CHECK(store.start_holder(one, true, none, kNow).holder == h1.holder);
-    CHECK(store.start_holder(one, false, none, kNow).holder == std::nullopt);
+    Store::HolderStart again = store.start_holder(one, true, none, kNow);
+    CHECK(again.holder == h1.holder);
+    CHECK(!again.pending);
+    Store::HolderStart detached = store.start_holder(one, false, none, kNow);
+    CHECK(detached.holder == std::nullopt);
+    CHECK(!detached.pending);
+    CHECK(holder_rows(store) == 3);
 
     // Group 100 of host h1 is gone: only h1's holders are judged (not h2's
     // group 100), its 2 leases come back, the others stay out.

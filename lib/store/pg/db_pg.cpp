@@ -43,6 +43,7 @@ namespace {
 // number): writers of one database run one at a time, like SQLite's
 // BEGIN IMMEDIATE.
 constexpr const char* kBeginWrite = "BEGIN; SELECT pg_advisory_xact_lock(7310012176585550194)";
+constexpr const char* kWriteLock = "SELECT pg_advisory_xact_lock(7310012176585550194)";
 constexpr const char* kChannel = "frontier_changed";
 
 void ignore_notice(void*, const char*) {}
@@ -113,6 +114,13 @@ void note_write(PgConn* c, PGresult* r) {
     }
 }
 
+// A named prepare queued as command `at` that failed (or was skipped after
+// an error): prepared again at its next use.
+void unprepare(PgConn* c, size_t at) {
+    for (auto& [i, s] : c->prepared)
+        if (i == at) s->generation = -1;
+}
+
 // Pipeline mode: sends a Sync and reads the results of every queued
 // command, handing the wanted ones to their statements; throws the first
 // error once the pipeline is drained.
@@ -132,6 +140,7 @@ void sync(PgConn* c) {
                 nulls = 0;
             } else if (++nulls > 2 || pq_api().PQstatus(c->conn) != CONNECTION_OK) {
                 c->sent.clear();
+                c->prepared.clear();
                 fail(c, "database error: lost the pipeline: " + std::string(pq_api().PQerrorMessage(c->conn)));
             }
             continue;
@@ -142,6 +151,7 @@ void sync(PgConn* c) {
             break;
         }
         PgStmt* want = at < c->sent.size() ? c->sent[at] : nullptr;
+        if (st != PGRES_COMMAND_OK && st != PGRES_TUPLES_OK) unprepare(c, at);
         if (st == PGRES_FATAL_ERROR || st == PGRES_NONFATAL_ERROR || st == PGRES_BAD_RESPONSE) {
             if (error.empty()) {
                 error = pq_api().PQresultErrorMessage(r);
@@ -164,7 +174,11 @@ void sync(PgConn* c) {
         got = true;
     }
     c->sent.clear();
-    if (!error.empty()) fail(c, "database error: " + error);
+    if (!error.empty()) {
+        c->prepared.clear();
+        fail(c, "database error: " + error);
+    }
+    c->prepared.clear();
 }
 
 // Ends pipeline mode (results read first), for the synchronous calls.
@@ -191,14 +205,79 @@ using namespace pgi;
 
 namespace {
 
+// Pipeline mode, outside a transaction: each of `sqls` (no parameters) is
+// sent with a Sync of its own, all in one round trip; returns each one's
+// result (caller clears), an error only failing its own statement.
+std::vector<PGresult*> run_each(PgConn* c, const std::vector<const char*>& sqls) {
+    std::vector<PGresult*> out;
+    if (pq_api().PQenterPipelineMode(c->conn) != 1) {
+        for (const char* sql : sqls) out.push_back(pq_api().PQexec(c->conn, sql));
+        return out;
+    }
+    bool sent = true;
+    for (const char* sql : sqls)
+        sent = sent && pq_api().PQsendQueryParams(c->conn, sql, 0, nullptr, nullptr, nullptr, nullptr, 0) == 1 &&
+               pq_api().PQpipelineSync(c->conn) == 1;
+    for (size_t i = 0; sent && i < sqls.size(); ++i) {
+        PGresult* first = nullptr;
+        for (int nulls = 0;;) {
+            PGresult* r = pq_api().PQgetResult(c->conn);
+            if (!r) {
+                if (++nulls > 2 || connection_bad(c)) break;
+                continue;
+            }
+            if (pq_api().PQresultStatus(r) == PGRES_PIPELINE_SYNC) {
+                pq_api().PQclear(r);
+                break;
+            }
+            if (first) pq_api().PQclear(r);
+            else first = r;
+        }
+        out.push_back(first);
+    }
+    pq_api().PQexitPipelineMode(c->conn);
+    if (out.size() != sqls.size()) {
+        for (PGresult* r : out) pq_api().PQclear(r);
+        fail(c, "database error: " + pg_error(c));
+    }
+    return out;
+}
+
+bool result_ok(PGresult* r) {
+    ExecStatusType st = r ? pq_api().PQresultStatus(r) : PGRES_FATAL_ERROR;
+    return st == PGRES_COMMAND_OK || st == PGRES_TUPLES_OK;
+}
+
 // The session settings, at connection and after a reconnection: shortest
 // exact float text; writers wait for each other up to a minute (SQLite's
-// busy timeout), then fail.
-void start_session(PgConn* c) {
+// busy timeout), then fail. At connection (`read_version`) the schema
+// version is read in the same round trip (c->schema_version; 0: no
+// frontier here): the last statement fails harmlessly when there is no
+// meta table, which the one before it says.
+void start_session(PgConn* c, bool read_version) {
     pq_api().PQsetNoticeProcessor(c->conn, ignore_notice, nullptr);
-    run_void(c, c->readonly ? "SET extra_float_digits = 3; SET lock_timeout = '60s'; "
-                              "SET default_transaction_read_only = on"
-                            : "SET extra_float_digits = 3; SET lock_timeout = '60s'");
+    std::vector<const char*> sqls = {"SET extra_float_digits = 3", "SET lock_timeout = '60s'"};
+    if (c->readonly) sqls.push_back("SET default_transaction_read_only = on");
+    const size_t settings = sqls.size();
+    if (read_version) {
+        sqls.push_back("SELECT to_regclass('meta') IS NOT NULL");
+        sqls.push_back("SELECT value FROM meta WHERE key = 'schema_version'");
+    }
+    std::vector<PGresult*> r = run_each(c, sqls);
+    std::string error;
+    for (size_t i = 0; i < settings; ++i)
+        if (!result_ok(r[i]) && error.empty()) error = r[i] ? pq_api().PQresultErrorMessage(r[i]) : pg_error(c);
+    if (read_version && error.empty()) {
+        PGresult* has = r[settings];
+        PGresult* v = r[settings + 1];
+        if (!result_ok(has)) error = has ? pq_api().PQresultErrorMessage(has) : pg_error(c);
+        else if (pq_api().PQntuples(has) != 1 || pq_api().PQgetvalue(has, 0, 0)[0] != 't') c->schema_version = 0;
+        else if (!result_ok(v)) error = v ? pq_api().PQresultErrorMessage(v) : pg_error(c);
+        else c->schema_version = pq_api().PQntuples(v) == 1 && !pq_api().PQgetisnull(v, 0, 0)
+                                     ? std::atoi(pq_api().PQgetvalue(v, 0, 0)) : 0;
+    }
+    for (PGresult* x : r) pq_api().PQclear(x);
+    if (!error.empty()) fail(c, "database error: " + error);
 }
 
 // Seconds a tool keeps trying to reconnect between transactions
@@ -221,6 +300,7 @@ void reconnect(PgConn* c, const std::string& why) {
          "); reconnecting");
     c->pipeline = false;
     c->sent.clear();
+    c->prepared.clear();
     const double window = reconnect_window();
     const auto start = std::chrono::steady_clock::now();
     double wait = 0.25;
@@ -229,7 +309,7 @@ void reconnect(PgConn* c, const std::string& why) {
         pq_api().PQreset(c->conn);
         if (!connection_bad(c)) {
             try {
-                start_session(c);
+                start_session(c, false);
                 ++c->generation;
                 c->listening = false;
                 ++c->version;  // others may have committed meanwhile
@@ -282,8 +362,8 @@ PgConn* pg_connect(const std::string& url, bool create, bool readonly) {
     }
     c->readonly = readonly;
     try {
-        start_session(c);
-        if (!create && (c->schema_version = pg_schema_version(c)) == 0)
+        start_session(c, true);
+        if (!create && c->schema_version == 0)
             throw IoError("frontier file not found: " + frontier_display_name(url) +
                           " (create it with frontier-add or frontier-config)");
     } catch (...) {
@@ -308,12 +388,52 @@ void pg_exec(PgConn* c, std::string_view sql) {
     c->wrote = true;
 }
 
+namespace {
+
+// Queues a command without parameters in the pipeline (its result unwanted).
+void send_plain(PgConn* c, const char* sql) {
+    if (pq_api().PQsendQueryParams(c->conn, sql, 0, nullptr, nullptr, nullptr, nullptr, 0) != 1)
+        fail(c, "database error: " + pg_error(c));
+    c->sent.push_back(nullptr);
+}
+
+// Between transactions: what the server sent while the connection was idle
+// is read without waiting (notifications; a closed connection when the
+// server went away), so a lost connection is found, and reconnected, before
+// a transaction starts.
+void check_idle_connection(PgConn* c) {
+    int fd = pq_api().PQsocket(c->conn);
+    for (int i = 0; fd >= 0 && i < 4; ++i) {
+        pollfd p{fd, POLLIN, 0};
+        if (::poll(&p, 1, 0) <= 0) break;
+        if (!pq_api().PQconsumeInput(c->conn)) break;
+    }
+    if (connection_bad(c)) fail(c, "database error: " + pg_error(c));
+}
+
+}  // namespace
+
+// A write transaction's BEGIN and lock are only queued in its pipeline:
+// they go with its first statement that reads rows (or its commit), so they
+// cost no round trip of their own, and the lock is held from that round
+// trip on. A lock timeout is thrown there.
 void pg_begin(PgConn* c, bool write) {
+    if (write) {
+        with_reconnect(c, [&] { check_idle_connection(c); });
+        if (pq_api().PQenterPipelineMode(c->conn) == 1) {
+            c->pipeline = true;
+            c->in_tx = true;
+            c->wrote = false;
+            c->unnoticed = false;
+            send_plain(c, "BEGIN");
+            send_plain(c, kWriteLock);
+            return;
+        }
+    }
     with_reconnect(c, [&] { run_void(c, write ? kBeginWrite : "BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY"); });
     c->in_tx = true;
     c->wrote = false;
     c->unnoticed = false;
-    if (write && pq_api().PQenterPipelineMode(c->conn) == 1) c->pipeline = true;
 }
 
 void pg_commit_unnoticed(PgConn* c) { c->unnoticed = true; }
@@ -328,17 +448,6 @@ bool pg_wait_for_notification(PgConn* c, double seconds) {
     if (::poll(&p, 1, ms < 1 ? 1 : ms) <= 0) return false;  // timeout, or a signal (EINTR)
     return pg_data_version(c) != before;
 }
-
-namespace {
-
-// Queues a command without parameters in the pipeline (its result unwanted).
-void send_plain(PgConn* c, const char* sql) {
-    if (pq_api().PQsendQueryParams(c->conn, sql, 0, nullptr, nullptr, nullptr, nullptr, 0) != 1)
-        fail(c, "database error: " + pg_error(c));
-    c->sent.push_back(nullptr);
-}
-
-}  // namespace
 
 void pg_commit(PgConn* c) {
     // Listeners (Db::data_version) learn of every commit that changed rows.

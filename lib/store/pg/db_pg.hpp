@@ -56,6 +56,9 @@ bool pg_stmt_step(PgStmt* s);
 // next statement that returns rows, or at commit.
 void pg_stmt_exec(PgStmt* s);
 void pg_stmt_reset(PgStmt* s);
+// Inside a write transaction: queues the statement, its rows kept for its
+// next pg_stmt_step (they arrive with the next Sync); elsewhere nothing.
+void pg_stmt_send(PgStmt* s);
 std::string_view pg_stmt_text(PgStmt* s, int col);
 
 // SQLite SQL as the store writes it, in PostgreSQL's dialect: `?` and `?N`

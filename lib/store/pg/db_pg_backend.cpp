@@ -27,6 +27,7 @@ public:
     void bind_null(int i) override { pg_stmt_bind_null(s_, i); }
     bool step() override { return pg_stmt_step(s_); }
     void exec() override { pg_stmt_exec(s_); }
+    void send() override { pg_stmt_send(s_); }
     void reset() override { pg_stmt_reset(s_); }
     bool is_null(int col) const override { return pg_stmt_is_null(s_, col); }
     int64_t i64(int col) const override { return pg_stmt_i64(s_, col); }

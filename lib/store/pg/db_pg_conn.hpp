@@ -8,6 +8,7 @@
 #include <cstdint>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 namespace frontier {
@@ -19,6 +20,9 @@ struct PgConn {
     bool in_tx = false;         // a transaction is open (a lost connection cannot be resumed)
     bool pipeline = false;      // in pipeline mode (a write transaction)
     std::vector<PgStmt*> sent;  // queued commands, in order; nullptr: result not wanted
+    // Named prepares queued since the last Sync, by their place in `sent`
+    // (one that fails or is skipped by an earlier error is prepared again).
+    std::vector<std::pair<size_t, PgStmt*>> prepared;
     std::string url;
     int64_t next_stmt = 0;
     bool wrote = false;      // the open transaction changed something
@@ -41,6 +45,7 @@ struct PgStmt {
     std::vector<char> bound;
     PGresult* res = nullptr;
     int row = -1;
+    bool queued = false;       // sent (pg_stmt_send), its result not yet read
     int nrows = 0;
 };
 

@@ -22,21 +22,17 @@ using namespace pgi;
 
 namespace {
 
-// Prepares `s` on the server, within the transaction's pipeline or alone;
-// again after a reconnection.
+// Prepares `s` on the server, again after a reconnection. Within the
+// transaction's pipeline the Parse is only queued: it goes with the run that
+// follows it (its error, if any, arrives at the next Sync, which aborts the
+// transaction like any error there), so a second run costs no round trip more.
 void prepare_on_server(PgStmt* s) {
     PgConn* c = s->c;
     if (c->pipeline) {
         if (pq_api().PQsendPrepare(c->conn, s->name.c_str(), s->text.c_str(), s->nparams, s->types.data()) != 1)
             fail(c, "cannot prepare statement: " + std::string(pq_api().PQerrorMessage(c->conn)));
+        c->prepared.emplace_back(c->sent.size(), s);
         c->sent.push_back(nullptr);
-        try {
-            sync(c);
-        } catch (const ConnectionLost&) {
-            throw;
-        } catch (const DbError& e) {
-            throw DbError("cannot prepare statement: " + s->text.substr(0, 160) + ": " + e.what());
-        }
     } else {
         PGresult* r = pq_api().PQprepare(c->conn, s->name.c_str(), s->text.c_str(), s->nparams, s->types.data());
         if (!r || pq_api().PQresultStatus(r) != PGRES_COMMAND_OK)
@@ -88,6 +84,7 @@ void pg_stmt_free(PgStmt* s) noexcept {
     if (s->res) pq_api().PQclear(s->res);
     for (auto& p : s->c->sent)
         if (p == s) p = nullptr;
+    std::erase_if(s->c->prepared, [s](const auto& p) { return p.second == s; });
     if (s->c->conn && !s->c->closing && pq_api().PQstatus(s->c->conn) == CONNECTION_OK && !s->c->pipeline &&
         s->generation == s->c->generation) {
         // Outside an aborted transaction; inside one it fails, harmlessly.
@@ -152,9 +149,16 @@ void pg_stmt_exec(PgStmt* s) {
     pg_stmt_reset(s);
 }
 
+void pg_stmt_send(PgStmt* s) {
+    if (!s->c->pipeline || s->res || s->queued) return;
+    send(s, true);
+    s->queued = true;
+}
+
 bool pg_stmt_step(PgStmt* s) {
     if (!s->res && s->c->pipeline) {
-        send(s, true);
+        if (!s->queued) send(s, true);
+        s->queued = false;
         sync(s->c);
         if (!s->res) throw DbError("database error: no result for a statement");
         s->row = -1;
@@ -176,10 +180,14 @@ bool pg_stmt_step(PgStmt* s) {
 }
 
 void pg_stmt_reset(PgStmt* s) {
+    if (s->queued)  // its result, still to come, is not wanted any more
+        for (auto& p : s->c->sent)
+            if (p == s) p = nullptr;
     if (s->res) pq_api().PQclear(s->res);
     s->res = nullptr;
     s->row = -1;
     s->nrows = 0;
+    s->queued = false;
     std::fill(s->bound.begin(), s->bound.end(), 0);
 }
 
