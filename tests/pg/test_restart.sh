@@ -74,6 +74,11 @@ wait $add; rc=$?
 [ $rc -eq 0 ] || [ $rc -eq 75 ] || fail "frontier-add under killed connections: exit $rc: $(tail -3 many.err)"
 answered=$(grep -c '"status":"added"' many.out)
 stored=$(frontier-export --urls | grep -c '://d[0-9]*\.test/')
-[ "$answered" -eq "$stored" ] || fail "answered $answered added, stored $stored (exit $rc)"
+# Exit 0: exactly what was answered is stored. Exit 75: at most one more
+# transaction (--batch 2000) when the connection died between the server's
+# commit and its answer (frontier(7), POSTGRESQL).
+extra=0; [ $rc -eq 75 ] && extra=2000
+[ "$stored" -ge "$answered" ] && [ "$stored" -le $((answered + extra)) ] ||
+    fail "answered $answered added, stored $stored (exit $rc)"
 frontier-report --check >/dev/null || fail "--check after killed connections"
 echo "ok: killed connections: exit $rc, $answered answered = $stored stored, $(grep -c 'reconnected' many.err) reconnections"
