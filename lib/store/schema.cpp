@@ -80,6 +80,17 @@ void migrate_to_5(Db& db) {
     db.exec("ALTER TABLE urls ADD COLUMN holder " + integer);
 }
 
+// 6: urls_next ends with `recrawl` (kUrlsNextIndexSql), so frontier-report
+// counts the revisited URLs that may be visited now from the index alone
+// instead of reading every queued URL's row (issue #27: 2.8 s -> 0.12 s at
+// 1M such URLs). After the unique `id` the column leaves the lease order as
+// it was. On a large file this rebuilds the index once: a sort of the
+// queued URLs (with the connection's large-sort settings, see ensure_schema).
+void migrate_to_6(Db& db) {
+    db.exec("DROP INDEX urls_next");
+    db.exec(kUrlsNextIndexSql);
+}
+
 // The connection's sorts go to disk while a migration's back-fill groups
 // and indexes the whole URL table (as in frontier-report --check); its
 // usual settings come back after.
@@ -109,8 +120,9 @@ void ensure_schema(Db& db, bool may_write) {
     if (!may_write)
         throw DbError("the frontier file has schema version " + std::to_string(v) + " and needs migrating to " +
                       std::to_string(kSchemaVersion) + "; run any writing tool (e.g. frontier-config) once");
-    // The back-fill of version 4 groups and indexes the whole URL table.
-    LargeSorts sorts(db, v < 4);
+    // The back-fill of version 4 groups and indexes the whole URL table;
+    // version 6 rebuilds urls_next (a sort of the queued URLs).
+    LargeSorts sorts(db, v < 6);
     Transaction tx(db);
     v = user_version(db);  // another process may have migrated meanwhile
     if (v == 0) {
@@ -134,6 +146,10 @@ void ensure_schema(Db& db, bool may_write) {
     if (v == 4) {
         migrate_to_5(db);
         v = 5;
+    }
+    if (v == 5) {
+        migrate_to_6(db);
+        v = 6;
     }
     db.set_schema_version(kSchemaVersion);
     tx.commit();

@@ -5,6 +5,10 @@
 
 namespace frontier {
 
+const char* const kUrlsNextIndexSql =
+    "CREATE INDEX urls_next ON urls(queue_id, rank, tier, tier_key, cost, id, recrawl) WHERE state = " SQL_URL_QUEUED
+    " AND due_at IS NULL";
+
 namespace {
 
 using T = ColumnType;
@@ -184,8 +188,7 @@ TableDef urls_table() {
       local({"holder", T::integer, false})},
      {},
      {"CREATE INDEX urls_fp ON urls(fp)",
-      "CREATE INDEX urls_next ON urls(queue_id, rank, tier, tier_key, cost, id) WHERE state = " SQL_URL_QUEUED
-      " AND due_at IS NULL",
+      kUrlsNextIndexSql,
       "CREATE INDEX urls_due ON urls(due_at) WHERE due_at IS NOT NULL",
       "CREATE INDEX urls_lease ON urls(lease_expires) WHERE state = " SQL_URL_LEASED,
       "CREATE INDEX urls_failed ON urls(fetched_at) WHERE state = " SQL_URL_FAILED,

@@ -42,6 +42,13 @@ struct TableDef {
 // that depend on them, urls last (a table not exported anywhere). Thread-safe (built once).
 const std::vector<TableDef>& schema_tables();
 
+// The CREATE INDEX statement of urls_next, the queued URLs in their queue's
+// lease order (a new file's urls table and the migration to version 6 both
+// use this one text). `recrawl` is its last column since version 6, after
+// the unique `id`: it leaves the order as it was and makes the report's count
+// of revisited URLs that may be visited now an index-only scan.
+extern const char* const kUrlsNextIndexSql;
+
 class Db;
 
 // The CREATE TABLE and CREATE INDEX statements of a new frontier, in the

@@ -5,6 +5,7 @@
 
 #include "report/report_data.hpp"
 #include "store/db.hpp"
+#include "store/sql_codes.hpp"
 
 namespace frontier {
 
@@ -26,5 +27,12 @@ struct ReadSnapshot {
 // SQL conditions selecting exactly the queues of one reported state (the
 // same rule as derive_report_state); ?1 is "now".
 const char* state_condition(ReportState s);
+
+// The revisited URLs queued and not waiting (the revisit section's "due
+// now", with those whose due time has passed): an index-only scan of
+// urls_next, whose last column is recrawl since schema version 6
+// (tests/unit/test_report.cpp checks its program).
+inline constexpr const char* kQueuedRevisitsSql =
+    "SELECT count(*) FROM urls WHERE recrawl = 1 AND state = " SQL_URL_QUEUED " AND due_at IS NULL";
 
 }  // namespace frontier

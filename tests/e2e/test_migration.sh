@@ -23,19 +23,24 @@
 #    leases out (URLs and a robots.txt), for the migration to 5, which adds
 #    the lease holders: those leases have none (NULL), no holder row exists,
 #    and they expire as before.
-# When a schema version 6 is released, add tests/fixtures/schema-v5.sql (made
-# by the v5 tools) and list it in VERSIONS.
+#  - tests/fixtures/schema-v5.sql: a v5 file made by the v5 tools with URLs
+#    marked for revisiting (queued, leased, done with a revisit time, failed
+#    with a retry time), for the migration to 6, which rebuilds urls_next
+#    with recrawl as its last column: the report's revisit counts (read from
+#    that index since) are those the v5 tools gave.
+# When a schema version 7 is released, add tests/fixtures/schema-v6.sql (made
+# by the v6 tools) and list it in VERSIONS.
 set -euo pipefail
 FIX=$ROOT/tests/fixtures
-VERSIONS="1 3 4"
+VERSIONS="1 3 4 5"
 export FRONTIER_NOW=1800000210
 frontier-config -f fresh.db lease.ttl 600
 CUR=$(sqlite3 fresh.db "pragma user_version")
 echo "current schema version: $CUR"
 
-schema_of() {  # table -> sorted "name type" of its columns; index names
+schema_of() {  # table -> sorted "name type" of its columns; indexes with their definitions
     sqlite3 "$1" "select m.name || '.' || p.name || ' ' || p.type || ' notnull=' || p.\"notnull\" || ' default=' || coalesce(p.dflt_value, '-') || ' pk=' || p.pk from sqlite_master m, pragma_table_info(m.name) p
-                  where m.type = 'table' order by 1; select 'index ' || name from sqlite_master where type = 'index' order by 1"
+                  where m.type = 'table' order by 1; select 'index ' || name || ' ' || coalesce(sql, '-') from sqlite_master where type = 'index' order by 1"
 }
 
 for V in $VERSIONS; do
@@ -121,6 +126,16 @@ PY
               (SELECT count(*) FROM lease_holders)")
         [ "$got" = "2|1|0" ] || { echo "v4: leases and holders after migration: $got, want 2|1|0"; exit 1; }
         echo "v4: 2 URL leases and 1 robots.txt lease out, without holder"
+    fi
+    if [ "$V" = 5 ]; then
+        # urls_next ends with recrawl; the revisit counts read from it are
+        # the v5 tools' (the report subset above checks them too).
+        sqlite3 $db "SELECT sql FROM sqlite_master WHERE name = 'urls_next'" | grep -q "id, recrawl)" ||
+            { echo "v5: urls_next after migration: $(sqlite3 $db "SELECT sql FROM sqlite_master WHERE name = 'urls_next'")"; exit 1; }
+        got=$(frontier-report -f $db --json | jq -c '.revisits | [.urls, .due_now, .next_due]')
+        want=$(jq -c '.revisits | [.urls, .due_now, .next_due]' "$FIX/schema-v5.report.json")
+        [ "$got" = "$want" ] && [ "$want" != "[null,null,null]" ] || { echo "v5: revisits $got, want $want"; exit 1; }
+        echo "v5: urls_next ends with recrawl; revisits $got as before"
     fi
     # A second writer finds nothing to migrate.
     frontier-add -f $db < /dev/null 2> /dev/null

@@ -8,7 +8,7 @@
 #  - moves a crawl from a SQLite file to PostgreSQL and back (test_move.sh:
 #    export, import, more leases and results there, export, import, compared
 #    row by row);
-#  - migrates the version 3 fixture to 5 there (test_migrate_v4.sh: the
+#  - migrates the version 3 fixture to 6 there (test_migrate_v4.sh: the
 #    PostgreSQL DDL and back-fill give the report the SQLite migration gives);
 #  - runs the end-to-end tests test_crawl (a real crawl of a local site by
 #    three pipelines at once, each page fetched once),
@@ -87,7 +87,7 @@ pg_script test_move MOVE_FRONTIER
 # The server stopped, started and its connections killed under running
 # tools: reconnection, exit 75, nothing acknowledged lost.
 pg_script test_restart RESTART_FRONTIER PG_CLUSTER="$work/cluster"
-# The migrations 3 -> 4 (its back-fill) -> 5.
+# The migrations 3 -> 4 (its back-fill) -> 5 -> 6 (urls_next rebuilt).
 pg_script test_migrate_v4 MIGRATE_FRONTIER
 # Lease holders written with the first lease (lease -n 1, --follow), reused
 # by the same group, none with --detached.

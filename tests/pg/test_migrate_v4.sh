@@ -1,11 +1,12 @@
-# The migrations 3 -> 4 -> 5 on PostgreSQL (their own DDL and back-fill
+# The migrations 3 -> 4 -> 5 -> 6 on PostgreSQL (their own DDL and back-fill
 # SQL), run by tests/pg/run.sh with MIGRATE_FRONTIER, a fresh PostgreSQL
 # database: the version 3 fixture (tests/fixtures/schema-v3.sql) is moved
 # there (migrated and exported by the SQLite file, imported), taken back to
 # version 3 (the objects and counter rows of versions 4 and 5 dropped,
-# schema_version 3), and migrated by a writing tool: the back-filled report
+# urls_next back to its definition before version 6, schema_version 3), and migrated by a writing tool: the back-filled report
 # is the one the SQLite migration gives (tests/e2e/test_migration.sh),
-# --check passes, and a lease records its holder (version 5).
+# --check passes, a lease records its holder (version 5) and urls_next ends
+# with recrawl (version 6).
 set -euo pipefail
 PG=${MIGRATE_FRONTIER:?MIGRATE_FRONTIER: a PostgreSQL database URL}
 export FRONTIER_NOW=1800000210
@@ -20,11 +21,13 @@ ALTER TABLE queues DROP COLUMN bytes;
 DROP TABLE timeline;
 DROP INDEX urls_failed;
 DROP INDEX urls_seed;
+DROP INDEX urls_next;
+CREATE INDEX urls_next ON urls(queue_id, rank, tier, tier_key, cost, id) WHERE state = 0 AND due_at IS NULL;
 DELETE FROM counters WHERE name LIKE 'crawl:%' OR name LIKE 'visit:%' OR name LIKE 'status:%' OR name LIKE 'heatd:%';
 UPDATE meta SET value = 3 WHERE key = 'schema_version';
 SQL
 set +e; frontier-report -f "$PG" > /dev/null 2> err.txt; rc=$?; set -e
-[ $rc = 1 ] && grep -q "needs migrating to 5" err.txt || { echo "a v3 database read without migration: exit $rc"; exit 1; }
+[ $rc = 1 ] && grep -q "needs migrating to 6" err.txt || { echo "a v3 database read without migration: exit $rc"; exit 1; }
 frontier-add -q -f "$PG" < /dev/null
 got=$(frontier-report -f "$PG" --json | jq -c '[.crawl.start, .crawl.last, .crawl.results, .crawl.errors, .crawl.novel,
       .statuses, [.timeline.buckets[] | [.start, .pages, .errors]], .heatmap_depth.seed]')
@@ -33,9 +36,12 @@ want='[1800000000,1800000240,5,2,2,{"200":2,"301":1,"410":1},[[1800000000,1,0],[
 got=$(frontier-report -f "$PG" --failed --json | jq -r 'select(.kind == "url") | .url' | tr '\n' ' ')
 [ "$got" = "http://a.example/ http://c.example/gone http://d.example/ " ] || { echo "failed URLs: $got"; exit 1; }
 frontier-report -f "$PG" --check > check.txt || { cat check.txt; exit 1; }
+# Version 6: urls_next ends with recrawl.
+got=$(psql -qXAt "$PG" -c "SELECT indexdef FROM pg_indexes WHERE indexname = 'urls_next'")
+case "$got" in *"id, recrawl)"*) ;; *) echo "urls_next after migration: $got"; exit 1 ;; esac
 # Version 5: a lease records its holder.
 FRONTIER_NOW=1800003900 frontier-lease -q -f "$PG" -n 1 > lease.out
 got=$(psql -qXAt "$PG" -c "SELECT (SELECT count(*) FROM urls WHERE state = 1 AND holder IN (SELECT id FROM lease_holders))
       + (SELECT count(*) FROM hosts WHERE robots_lease_expires IS NOT NULL AND robots_holder IN (SELECT id FROM lease_holders))")
 [ -s lease.out ] && [ "$got" = 1 ] || { echo "a lease after migration has no holder row: $got"; exit 1; }
-echo "v3 -> v5 on PostgreSQL: $(frontier-report -f "$PG" | grep '^Crawl:')"
+echo "v3 -> v6 on PostgreSQL: $(frontier-report -f "$PG" | grep '^Crawl:')"
