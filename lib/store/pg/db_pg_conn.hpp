@@ -1,6 +1,7 @@
 // Private to lib/store/pg/: the connection and statement state of the
-// PostgreSQL backend, and the calls its parts share (db_pg.cpp: the
-// connection, transactions and pipeline; db_pg_stmt.cpp: statements).
+// PostgreSQL backend, and the calls its parts share (db_pg_connect.cpp:
+// connecting and reconnecting; db_pg.cpp: transactions and pipeline;
+// db_pg_stmt.cpp: statements).
 #pragma once
 
 #include <libpq-fe.h>
@@ -61,6 +62,11 @@ inline constexpr Oid kTextOid = 25;
 void sync(PgConn* c);
 // Notes that a command changed rows (the commit then NOTIFYs).
 void note_write(PgConn* c, PGresult* r);
+// True when the connection is gone.
+bool connection_bad(PgConn* c);
+// Between transactions only: connects again (db_pg_connect.cpp), or throws
+// ConnectionLost after FRONTIER_PG_RECONNECT seconds.
+void reconnect(PgConn* c, const std::string& why);
 
 }  // namespace pgi
 
