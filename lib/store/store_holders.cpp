@@ -3,6 +3,7 @@
 // hosts.robots_holder); at a leasing tool's start the leases of holders of
 // this host that are provably gone end as if they had expired.
 #include <map>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -57,19 +58,28 @@ std::map<int64_t, int64_t> leases_of(Db& db, const std::string& ids) {
     return n;
 }
 
+// Binds `me` as ?1-?4 (host, boot, group, leader), the way kInsertNewHolder
+// and the search for an equal row read it.
+Stmt& bind_group(Stmt& st, const GroupRecord& me) {
+    return st.bind(1, me.host).bind(2, me.boot_id).bind(3, me.pgid).bind(4, static_cast<int64_t>(me.leader_start));
+}
+
+// The id kInsertNewHolder returned: none when an equal row was stored. The
+// statement is reset.
+std::optional<int64_t> inserted_id(Stmt& ins) {
+    std::optional<int64_t> id;
+    if (ins.step()) id = ins.i64(0);
+    ins.reset();
+    return id;
+}
+
 // `me`'s row: an equal one (same host, boot, group and leader) is reused.
 // One statement when there is none (it inserts only when none is stored).
 int64_t record_holder(Db& db, const GroupRecord& me, double now) {
     Stmt ins = db.prepare(kInsertNewHolder);
-    ins.bind(1, me.host).bind(2, me.boot_id).bind(3, me.pgid).bind(4, static_cast<int64_t>(me.leader_start)).bind(5, now);
-    if (ins.step()) {
-        int64_t id = ins.i64(0);
-        ins.reset();
-        return id;
-    }
+    if (std::optional<int64_t> id = inserted_id(bind_group(ins, me).bind(5, now))) return *id;
     Stmt find = db.prepare("SELECT id FROM lease_holders WHERE host = ? AND boot_id = ? AND pgid = ? AND leader_start = ?");
-    find.bind(1, me.host).bind(2, me.boot_id).bind(3, me.pgid).bind(4, static_cast<int64_t>(me.leader_start));
-    if (!find.step()) db.fail("lease_holders: no row for this holder");
+    if (!bind_group(find, me).step()) db.fail("lease_holders: no row for this holder");
     return find.i64(0);
 }
 
@@ -80,20 +90,12 @@ bool same_group(const GroupRecord& a, const GroupRecord& b) {
 }  // namespace
 
 void Store::Impl::send_pending_holder() {
-    const GroupRecord& me = pending_holder->first;
     holder_insert = &q(kInsertNewHolder);
-    holder_insert->bind(1, me.host).bind(2, me.boot_id).bind(3, me.pgid)
-        .bind(4, static_cast<int64_t>(me.leader_start)).bind(5, pending_holder->second).send();
+    bind_group(*holder_insert, pending_holder->first).bind(5, pending_holder->second).send();
 }
 
 int64_t Store::Impl::pending_holder_id() {
-    Stmt& ins = *holder_insert;
-    if (ins.step()) {
-        int64_t id = ins.i64(0);
-        ins.reset();
-        return id;
-    }
-    ins.reset();
+    if (std::optional<int64_t> id = inserted_id(*holder_insert)) return *id;
     return record_holder(db, pending_holder->first, pending_holder->second);  // recorded meanwhile: found
 }
 
