@@ -3,7 +3,9 @@
 # temporary directory with the tools on PATH and FRONTIER_NOW set; its stdout
 # (scripts print "exit=$?" where exit codes matter) is byte-compared with
 # NAME.out. `tests/cli/run.sh --regen` rewrites the .out files for review.
+# Prints "PASS name" / "FAIL name" lines; exits 1 when any case failed.
 set -u
+failures=0  # exit 1 when any case failed
 here="$(cd "$(dirname "$0")" && pwd)"
 root="$(cd "$here/../.." && pwd)"
 export PATH="$root/${FRONTIER_BIN:-bin}:$PATH"
@@ -24,7 +26,8 @@ for case in "$here"/cases/*.sh; do
     elif [ -f "$here/cases/$name.out" ] && [ "$actual" == "$(cat "$here/cases/$name.out")" ]; then
         echo "PASS $name"
     else
-        echo "FAIL $name"
+        failures=$((failures + 1)); echo "FAIL $name"
         diff <(cat "$here/cases/$name.out" 2>/dev/null) <(printf '%s\n' "$actual") | head -40
     fi
 done
+[ "$failures" -eq 0 ]

@@ -20,11 +20,13 @@
 #    (a 429 served from the stored copy) and test_lease_holder (leases of a
 #    gone process group reclaimed at the next start, no others) against a
 #    database each.
-# Prints "PASS name" / "FAIL name" lines, like the other suites, and stops the
+# Prints "PASS name" / "FAIL name" lines, like the other suites (exit 1 when
+# any failed), and stops the
 # cluster. `tests/pg/run.sh FILTER` runs the cases whose name contains FILTER.
 # Cases listed in tests/pg/skip (with the reason) test the SQLite file
 # itself and are reported as SKIP.
 set -u
+failures=0  # exit 1 when any case failed
 here="$(cd "$(dirname "$0")" && pwd)"
 root="$(cd "$here/../.." && pwd)"
 bin="$root/${FRONTIER_BIN:-bin}"
@@ -61,7 +63,7 @@ for case in "$root"/tests/cli/cases/*.sh; do
     if [ -f "$root/tests/cli/cases/$name.out" ] && [ "$actual" == "$(cat "$root/tests/cli/cases/$name.out")" ]; then
         echo "PASS pg:$name"
     else
-        echo "FAIL pg:$name"
+        failures=$((failures + 1)); echo "FAIL pg:$name"
         diff <(cat "$root/tests/cli/cases/$name.out") <(printf '%s\n' "$actual") | head -${PG_DIFF_LINES:-20}
     fi
 done
@@ -80,7 +82,7 @@ pg_script() {
     rc=$?
     rm -rf "$dir"
     if [ $rc -eq 0 ]; then echo "PASS pg:$name"; printf '%s\n' "$log" | tail -1
-    else echo "FAIL pg:$name (exit $rc)"; printf '%s\n' "$log" | tail -30; fi
+    else failures=$((failures + 1)); echo "FAIL pg:$name (exit $rc)"; printf '%s\n' "$log" | tail -30; fi
 }
 # A crawl moved from a SQLite file to PostgreSQL and back.
 pg_script test_move MOVE_FRONTIER
@@ -108,5 +110,6 @@ for t in test_crawl test_crash test_concurrency test_lease_round_robin test_leas
     if [ $rc -eq 0 ]; then
         echo "PASS pg:$t"
         if [ $t = test_concurrency ]; then printf '%s\n' "$log" | tail -1; fi
-    else echo "FAIL pg:$t (exit $rc)"; printf '%s\n' "$log" | tail -30; fi
+    else failures=$((failures + 1)); echo "FAIL pg:$t (exit $rc)"; printf '%s\n' "$log" | tail -30; fi
 done
+[ "$failures" -eq 0 ]
