@@ -51,30 +51,6 @@ int run_report(const ReportOptions& o);
 
 namespace {
 
-struct QueueTables {
-    std::vector<QueueRow> longest, costly;
-};
-
-// The summary's two queue tables: the longest queues (not exhausted) and the
-// most expensive ones (some spend), `top` rows each.
-QueueTables read_tables(Store& store, double now, int64_t top, bool with_robots) {
-    QueueTables t;
-    if (top == 0) return t;
-    QueueQuery q;
-    q.limit = top;
-    q.with_robots = with_robots;
-    q.states = {ReportState::in_process, ReportState::ready, ReportState::snoozed, ReportState::inactive,
-                ReportState::retired};
-    q.sort = parse_queue_sort("size");
-    for_each_queue(store, q, now, [&](const QueueRow& r) { t.longest.push_back(r); });
-    q.states.clear();
-    q.sort = parse_queue_sort("total_spend");
-    for_each_queue(store, q, now, [&](const QueueRow& r) {
-        if (r.total_spend > 0) t.costly.push_back(r);
-    });
-    return t;
-}
-
 // The width text tables are fitted to (frontier-report(1), OUTPUT): $COLUMNS
 // when set, else the terminal's when standard output is one, else 0 (whole
 // lines, for files, pipes and grep).
@@ -91,8 +67,9 @@ size_t text_width() {
 
 std::string text_report(Store& store, const ReportOptions& o, const std::string& path) {
     double now = frontier::now();
-    Summary s = read_summary(store, now);
-    QueueTables t = read_tables(store, now, o.top, false);
+    QueueTops t;
+    t.top = o.top;
+    Summary s = read_summary(store, now, t);
     return render_report_text(s, t.longest, t.costly, "frontier-report: " + path, text_width());
 }
 
@@ -248,8 +225,10 @@ int run_report(const ReportOptions& o) {
 
     if (!o.html.empty()) {
         double now = frontier::now();
-        Summary s = read_summary(store, now);
-        QueueTables t = read_tables(store, now, std::max<int64_t>(o.top, 20), true);
+        QueueTops t;
+        t.top = std::max<int64_t>(o.top, 20);
+        t.with_robots = true;
+        Summary s = read_summary(store, now, t);
         CrawlTables c = read_crawl_tables(store, now, std::max<int64_t>(o.top, 20));
         write_file(o.html, render_report_html(s, t.longest, t.costly, "frontier-report: " + path, c));
         if (!o.json && !selected) return 0;

@@ -4,10 +4,11 @@
 // module); the pure helpers here (state derivation, sort keys, effective
 // budgets) are in lib/report/report_model.cpp and need no database.
 //
-// Cost: read_summary() reads the counters table and one aggregate pass over
-// the queues table (one row per queue); only when URLs are marked for
-// revisiting does it read urls, for the revisit section's due-now count and
-// next due time (see lib/store/store_report.cpp).
+// Cost: read_summary() reads the counters table and one pass over the
+// queues table (one row per queue; on SQLite the same pass finds the
+// summary's queue tables); only when URLs are marked for revisiting does it
+// read urls, for the revisit section's due-now count and next due time (see
+// lib/store/store_report.cpp).
 // for_each_queue() streams queue rows as SQLite produces them.
 #pragma once
 
@@ -187,12 +188,30 @@ struct QueueQuery {
     QueueSort sort;
     int64_t limit = -1;            // -1: no limit
     bool with_robots = true;       // fill QueueRow::robots (one pass over hosts first)
+    std::vector<int64_t> ids;      // these queues only (empty: all)
 };
 
 // Calls `row` for each queue matching `q`, at time `now`, in order, as rows
 // are read (in-memory sort keys collect first). `row` may throw (e.g.
 // BrokenPipe); the statement is reset either way. Throws DbError.
 void for_each_queue(Store& store, const QueueQuery& q, double now, const std::function<void(const QueueRow&)>& row);
+
+// The summary's two queue tables (frontier-report(1), OUTPUT): the `top`
+// longest queues that are not exhausted, and the `top` most expensive
+// (some spend), with robots.txt when `with_robots`.
+struct QueueTops {
+    int64_t top = 10;
+    bool with_robots = false;
+    std::vector<QueueRow> longest, costly;
+};
+
+// True when a queue in state `s` may be listed among the longest queues.
+bool listed_as_longest(ReportState s);
+
+// read_summary with the tables `tops` asks for. On an SQLite file one pass
+// over queues gives the counts and both tables' queues; PostgreSQL counts
+// and sorts on the server (three statements, no row sent per queue).
+Summary read_summary(Store& store, double now, QueueTops& tops);
 
 // A seed (frontier-report --seeds): a URL added at depth 0 with no
 // discovery method (or "seed"), its last result, and what its queue (host)

@@ -34,6 +34,8 @@ const std::vector<ReportStateRule>& report_state_rules() {
     return rules;
 }
 
+bool listed_as_longest(ReportState s) { return s != ReportState::exhausted; }
+
 ReportState derive_report_state(int64_t state, int64_t in_flight, int64_t queued, double wake_at, double now) {
     auto value = [&](QueueField f) -> double {
         switch (f) {

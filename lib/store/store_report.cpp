@@ -143,14 +143,17 @@ void read_timeline(Db& db, Summary& s, double now) {
     }
 }
 
+// Each reported state and its count in the summary.
+constexpr std::pair<ReportState, int64_t QueueCounts::*> kStateCounts[] = {
+    {ReportState::in_process, &QueueCounts::in_process}, {ReportState::ready, &QueueCounts::ready},
+    {ReportState::snoozed, &QueueCounts::snoozed},       {ReportState::inactive, &QueueCounts::inactive},
+    {ReportState::retired, &QueueCounts::retired},       {ReportState::exhausted, &QueueCounts::exhausted}};
+
 // One pass over queues, no sort: a sum per reported state, with the same
 // conditions that --state filters use, and the URLs of retired queues.
 void read_queue_counts(Db& db, Summary& s, double now) {
     enum class C { total, retired_urls, first_state };
-    constexpr std::pair<ReportState, int64_t QueueCounts::*> kStates[] = {
-        {ReportState::in_process, &QueueCounts::in_process}, {ReportState::ready, &QueueCounts::ready},
-        {ReportState::snoozed, &QueueCounts::snoozed},       {ReportState::inactive, &QueueCounts::inactive},
-        {ReportState::retired, &QueueCounts::retired},       {ReportState::exhausted, &QueueCounts::exhausted}};
+    const auto& kStates = kStateCounts;
     std::string sql = "SELECT count(*), total(CASE WHEN state >= " SQL_QUEUE_RETIRED " THEN queued END)";
     for (auto& [state, member] : kStates)
         sql += std::string(", count(CASE WHEN ") + state_condition(state) + " THEN 1 END)";
@@ -165,6 +168,58 @@ void read_queue_counts(Db& db, Summary& s, double now) {
     int col = static_cast<int>(C::first_state);
     for (auto& [state, member] : kStates) q.*member = n(col++);
     q.active = q.in_process + q.ready + q.snoozed;
+}
+
+// The ids of the `n` largest keys offered, in the order of SQL's
+// "ORDER BY key DESC, id" (a heap whose top is the worst kept).
+class TopIds {
+public:
+    explicit TopIds(int64_t n) : n_(static_cast<size_t>(std::max<int64_t>(n, 0))) {}
+    void offer(int64_t key, int64_t id) {
+        if (n_ == 0 || (heap_.size() == n_ && !better({key, id}, heap_.front()))) return;
+        heap_.push_back({key, id});
+        std::push_heap(heap_.begin(), heap_.end(), better);
+        if (heap_.size() > n_) {
+            std::pop_heap(heap_.begin(), heap_.end(), better);
+            heap_.pop_back();
+        }
+    }
+    std::vector<int64_t> ids() const {
+        std::vector<int64_t> out;
+        for (auto [key, id] : heap_) out.push_back(id);
+        return out;
+    }
+
+private:
+    using Entry = std::pair<int64_t, int64_t>;  // key, id
+    static bool better(const Entry& a, const Entry& b) { return a.first != b.first ? a.first > b.first : a.second < b.second; }
+    size_t n_;
+    std::vector<Entry> heap_;
+};
+
+// read_queue_counts and the ids of the summary's queue tables in one pass
+// (on SQLite: a second pass over a queues table larger than the page cache
+// would read it from the file again).
+void scan_queues(Db& db, Summary& s, double now, int64_t top, std::vector<int64_t>& longest,
+                 std::vector<int64_t>& costly) {
+    enum class C { id, state, in_flight, queued, wake_at, total_spend };
+    Stmt st = db.prepare("SELECT id, state, in_flight, queued, wake_at, total_spend FROM queues");
+    ResetOnExit guard{st};
+    TopIds by_size(top), by_spend(top);
+    QueueCounts& q = s.queues;
+    for (SqlRow<C> row(st); st.step();) {
+        const int64_t id = row.i64(C::id), state = row.i64(C::state), queued = row.i64(C::queued);
+        ReportState rs = derive_report_state(state, row.i64(C::in_flight), queued, row.dbl(C::wake_at), now);
+        ++q.total;
+        if (state >= static_cast<int64_t>(QueueState::retired)) s.urls.retired += queued;
+        for (auto& [state_of, member] : kStateCounts)
+            if (state_of == rs) ++(q.*member);
+        if (listed_as_longest(rs)) by_size.offer(queued, id);
+        if (int64_t spend = row.i64(C::total_spend); spend > 0) by_spend.offer(spend, id);
+    }
+    q.active = q.in_process + q.ready + q.snoozed;
+    longest = by_size.ids();
+    costly = by_spend.ids();
 }
 
 // "heat:DISCOVERY\tTYPE" (no type: "other") and "heatd:DISCOVERY\tDEPTH".
@@ -232,17 +287,44 @@ void calibrate(const Settings& set, Summary& s) {
 }  // namespace
 
 Summary read_summary(Store& store, double now) {
-    std::map<std::string, int64_t> revisit_counters;
+    QueueTops none;
+    none.top = 0;
+    return read_summary(store, now, none);
+}
+
+Summary read_summary(Store& store, double now, QueueTops& tops) {
     Summary s;
     s.now = now;
     Db& db = store.db();
-    ReadSnapshot snapshot(db);
-    read_queue_counts(db, s, now);
-    read_counters(db, s, revisit_counters);
-    for (const char* d : {"0", "1", "2", "3+"}) s.depth.try_emplace(d, 0);
-    if (revisit_counters["urls"] > 0) s.revisits = read_revisits(db, revisit_counters, s.urls.disabled, now);
-    read_timeline(db, s, now);
+    QueueQuery longest, costly;
+    // SQLite: the queue rows cost no round trip, and reading them is faster
+    // than SQLite's aggregate; the pass that counts also finds the tables' ids.
+    const bool scan = !db.statements_are_round_trips();
+    {
+        ReadSnapshot snapshot(db);
+        if (scan) scan_queues(db, s, now, tops.top, longest.ids, costly.ids);
+        else read_queue_counts(db, s, now);
+        std::map<std::string, int64_t> revisit_counters;
+        read_counters(db, s, revisit_counters);
+        for (const char* d : {"0", "1", "2", "3+"}) s.depth.try_emplace(d, 0);
+        if (revisit_counters["urls"] > 0) s.revisits = read_revisits(db, revisit_counters, s.urls.disabled, now);
+        read_timeline(db, s, now);
+    }
     if (s.revisits) calibrate(store.settings(), s);
+    if (tops.top <= 0) return s;
+    longest.limit = costly.limit = tops.top;
+    longest.with_robots = costly.with_robots = tops.with_robots;
+    longest.sort = parse_queue_sort("size");
+    costly.sort = parse_queue_sort("total_spend");
+    for (auto& [state, member] : kStateCounts)
+        if (listed_as_longest(state)) longest.states.insert(state);
+    // After the scan, no id means an empty table, not every queue.
+    if (!scan || !longest.ids.empty())
+        for_each_queue(store, longest, now, [&](const QueueRow& r) { tops.longest.push_back(r); });
+    if (!scan || !costly.ids.empty())
+        for_each_queue(store, costly, now, [&](const QueueRow& r) {
+            if (r.total_spend > 0) tops.costly.push_back(r);
+        });
     return s;
 }
 

@@ -89,15 +89,19 @@ enum class QueueCol { QUEUE_ROW_COLUMNS(SQL_COLUMN_NAME) };
 
 // The statement of for_each_queue: ?1 is now, ?2 the limit (-1: none).
 std::string queue_sql(const QueueQuery& q, bool in_memory) {
-    std::string sql = "SELECT " + sql_column_list({QUEUE_ROW_COLUMNS(SQL_COLUMN_EXPR)}) + " FROM queues";
-    if (!q.states.empty()) {
-        sql += " WHERE ";
-        bool first = true;
-        for (ReportState s : q.states) {
-            if (!first) sql += " OR ";
-            sql += state_condition(s);
-            first = false;
-        }
+    std::string sql = "SELECT " + sql_column_list({QUEUE_ROW_COLUMNS(SQL_COLUMN_EXPR)}) + " FROM queues WHERE (";
+    if (q.states.empty()) sql += "1 = 1";
+    bool first = true;
+    for (ReportState s : q.states) {
+        if (!first) sql += " OR ";
+        sql += state_condition(s);
+        first = false;
+    }
+    sql += ")";
+    if (!q.ids.empty()) {
+        sql += " AND id IN (";
+        for (size_t i = 0; i < q.ids.size(); ++i) sql += (i ? "," : "") + std::to_string(q.ids[i]);
+        sql += ")";
     }
     if (!q.sort.key.empty() && !in_memory)
         sql += std::string(" ORDER BY ") + order_expression(q.sort.key) +

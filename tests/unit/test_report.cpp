@@ -386,3 +386,72 @@ TEST_CASE("the count of queued revisited URLs reads urls_next alone", "[report][
     CHECK(index_reads >= 1);
     CHECK(table_reads == 0);
 }
+
+// On SQLite the summary's pass over queues counts them in C++ and finds the
+// queues of its two tables (read_summary with QueueTops). Over a grid of
+// stored values, with tied sizes and spends, the counts equal those of the
+// SQL conditions (PostgreSQL's aggregate) and the tables those of the SQL
+// sorts (for_each_queue, PostgreSQL's path).
+TEST_CASE("one pass over queues gives the SQL counts and tables", "[report][store]") {
+    TempDir dir;
+    Store store(dir.path + "/f.db", Store::Mode::create);
+    const double now = 1000;
+    int64_t n = 0;
+    for (int state : {0, 1, 2, 3})
+        for (int in_flight : {0, 2})
+            for (int queued : {0, 1, 5, 7})
+                for (double wake_at : {0.0, 1000.5})
+                    for (int spend : {0, 3, 9}) {
+                        ++n;
+                        store.db()
+                            .prepare("INSERT INTO queues(key, state, in_flight, queued, wake_at, total_spend) "
+                                     "VALUES (?, ?, ?, ?, ?, ?)")
+                            .bind(1, "q" + std::to_string(n)).bind(2, state).bind(3, in_flight).bind(4, queued)
+                            .bind(5, wake_at).bind(6, spend).exec();
+                    }
+    auto ids = [](const std::vector<QueueRow>& rows) {
+        std::vector<int64_t> out;
+        for (const QueueRow& r : rows) out.push_back(r.id);
+        return out;
+    };
+    for (int64_t top : {1, 10, 1000}) {
+        INFO("top " << top);
+        QueueTops tops;
+        tops.top = top;
+        Summary one = read_summary(store, now, tops);
+        CHECK(one.queues.total == n);
+        CHECK(render_summary_json(one) == render_summary_json(read_summary(store, now)));
+        const std::map<ReportState, int64_t> counted = {
+            {ReportState::in_process, one.queues.in_process}, {ReportState::ready, one.queues.ready},
+            {ReportState::snoozed, one.queues.snoozed},       {ReportState::inactive, one.queues.inactive},
+            {ReportState::retired, one.queues.retired},       {ReportState::exhausted, one.queues.exhausted}};
+        for (auto [state, count] : counted) {
+            Stmt st = store.db().prepare(std::string("SELECT count(*) FROM queues WHERE ") + state_condition(state));
+            st.bind(1, now);
+            REQUIRE(st.step());
+            CHECK(count == st.i64(0));
+            st.reset();
+        }
+        Stmt st = store.db().prepare("SELECT total(queued) FROM queues WHERE state >= 2");
+        REQUIRE(st.step());
+        CHECK(one.urls.retired == static_cast<int64_t>(st.dbl(0)));
+        st.reset();
+        std::vector<QueueRow> longest, costly;
+        QueueQuery q;
+        q.limit = top;
+        q.with_robots = false;
+        q.states = {ReportState::in_process, ReportState::ready, ReportState::snoozed, ReportState::inactive,
+                    ReportState::retired};
+        q.sort = parse_queue_sort("size");
+        for_each_queue(store, q, now, [&](const QueueRow& r) { longest.push_back(r); });
+        q.states.clear();
+        q.sort = parse_queue_sort("total_spend");
+        for_each_queue(store, q, now, [&](const QueueRow& r) {
+            if (r.total_spend > 0) costly.push_back(r);
+        });
+        CHECK(ids(tops.longest) == ids(longest));
+        CHECK(ids(tops.costly) == ids(costly));
+        CHECK(tops.longest.size() == std::min<size_t>(top, longest.size()));
+        CHECK(!tops.costly.empty());
+    }
+}
