@@ -153,9 +153,8 @@ constexpr std::pair<ReportState, int64_t QueueCounts::*> kStateCounts[] = {
 // conditions that --state filters use, and the URLs of retired queues.
 void read_queue_counts(Db& db, Summary& s, double now) {
     enum class C { total, retired_urls, first_state };
-    const auto& kStates = kStateCounts;
     std::string sql = "SELECT count(*), total(CASE WHEN state >= " SQL_QUEUE_RETIRED " THEN queued END)";
-    for (auto& [state, member] : kStates)
+    for (auto& [state, member] : kStateCounts)
         sql += std::string(", count(CASE WHEN ") + state_condition(state) + " THEN 1 END)";
     Stmt st = db.prepare(sql + " FROM queues");
     ResetOnExit guard{st};
@@ -166,7 +165,7 @@ void read_queue_counts(Db& db, Summary& s, double now) {
     q.total = st.i64(static_cast<int>(C::total));
     s.urls.retired = n(static_cast<int>(C::retired_urls));
     int col = static_cast<int>(C::first_state);
-    for (auto& [state, member] : kStates) q.*member = n(col++);
+    for (auto& [state, member] : kStateCounts) q.*member = n(col++);
     q.active = q.in_process + q.ready + q.snoozed;
 }
 
