@@ -183,6 +183,10 @@ bool sort_in_memory(const QueueSort& s);
 // Orders two rows by `s` (ties by queue id). Pure.
 bool queue_row_less(const QueueRow& a, const QueueRow& b, const QueueSort& s);
 
+// A row's value for a numeric sort key or "state", as queue_row_less
+// compares them (not for "queue" or no key). Pure.
+double queue_sort_value(const QueueRow& r, const QueueSort& s);
+
 struct QueueQuery {
     std::set<ReportState> states;  // empty: all
     QueueSort sort;

@@ -155,15 +155,17 @@ QueueSort parse_queue_sort(const std::string& text) {
 
 bool sort_in_memory(const QueueSort& s) { return s.key == "total_budget" || s.key == "state"; }
 
+double queue_sort_value(const QueueRow& r, const QueueSort& s) {
+    return s.key == "state" ? static_cast<double>(static_cast<int>(r.state)) : numeric(r, s.key);
+}
+
 bool queue_row_less(const QueueRow& a, const QueueRow& b, const QueueSort& s) {
     if (s.key.empty()) return a.id < b.id;
     int c = 0;
     if (s.key == "queue") {
         c = a.queue < b.queue ? -1 : (b.queue < a.queue ? 1 : 0);
-    } else if (s.key == "state") {
-        c = static_cast<int>(a.state) - static_cast<int>(b.state);
     } else {
-        double x = numeric(a, s.key), y = numeric(b, s.key);
+        double x = queue_sort_value(a, s), y = queue_sort_value(b, s);
         c = x < y ? -1 : (y < x ? 1 : 0);
     }
     if (c != 0) return s.descending ? c > 0 : c < 0;

@@ -3,7 +3,8 @@
 // storage module; the summary is in lib/store/store_report.cpp.
 //
 // Queue rows stream from one statement; SQL does the filtering, ordering and
-// limit except for computed sort keys (see sort_in_memory()).
+// limit except for computed sort keys (see sort_in_memory()), which hold a
+// key and an id per queue and read the rows again in their order.
 #include <algorithm>
 #include <unordered_map>
 
@@ -217,13 +218,8 @@ void for_each_queue(Store& store, const QueueQuery& q, double now, const std::fu
     ReadSnapshot snapshot(db);
     std::unordered_map<int64_t, RobotsStatus> robots;
     if (q.with_robots) robots = read_robots(db);
-    bool in_memory = sort_in_memory(q.sort);
-    Stmt st = db.prepare(queue_sql(q, in_memory));
-    ResetOnExit guard{st};
-    st.bind(1, now);
-    st.bind(2, in_memory ? int64_t{-1} : q.limit);
-    std::vector<QueueRow> held;
-    while (st.step()) {
+    // A row as listed: what the queues table holds, its budget and robots.txt.
+    auto read_row = [&](const Stmt& st) {
         QueueRow r = read_queue_row(st, now);
         Store::BudgetValues b = store.effective_budget(r.queue);
         r.total_budget = b.total;
@@ -231,15 +227,58 @@ void for_each_queue(Store& store, const QueueQuery& q, double now, const std::fu
         if (!settings.politeness_for(r.queue).robots_enabled) r.robots = "disabled";
         else if (auto it = robots.find(r.id); it != robots.end()) r.robots = it->second.name;
         else r.robots = "unknown";
-        if (in_memory) held.push_back(std::move(r));
-        else row(r);
+        return r;
+    };
+    const bool in_memory = sort_in_memory(q.sort);
+    // A whole table sorted by SQL: its sorter goes to temporary files past
+    // 16 MiB (a row is ~230 bytes: 1M queues would take ~230 MiB). A
+    // computed key's 16 bytes a queue are held beside a page cache of 16 MiB.
+    const bool large_sort = !q.sort.key.empty() && (in_memory || q.limit < 0);
+    if (large_sort) db.prepare_for_large_sorts();
+    struct EndSorts {
+        Db& db;
+        bool on;
+        ~EndSorts() {
+            if (on) db.end_large_sorts();
+        }
+    } end_sorts{db, large_sort};
+    Stmt st = db.prepare(queue_sql(q, in_memory));
+    ResetOnExit guard{st};
+    st.bind(1, now);
+    st.bind(2, in_memory ? int64_t{-1} : q.limit);
+    if (!in_memory) {
+        while (st.step()) row(read_row(st));
+        return;
+    }
+    // A computed key (queue_sort_value): each queue's key and id are held
+    // (16 bytes, not its row), sorted, then the rows read again by id.
+    std::vector<std::pair<double, int64_t>> order;
+    while (st.step()) {
+        QueueRow r = read_row(st);
+        order.emplace_back(queue_sort_value(r, q.sort), r.id);
     }
     st.reset();
-    if (in_memory) {
-        std::stable_sort(held.begin(), held.end(),
-                         [&](const QueueRow& a, const QueueRow& b) { return queue_row_less(a, b, q.sort); });
-        size_t n = q.limit < 0 ? held.size() : std::min(held.size(), static_cast<size_t>(q.limit));
-        for (size_t i = 0; i < n; ++i) row(held[i]);
+    std::stable_sort(order.begin(), order.end(), [&](const auto& a, const auto& b) {
+        if (a.first != b.first) return q.sort.descending ? a.first > b.first : a.first < b.first;
+        return a.second < b.second;
+    });
+    if (q.limit >= 0 && order.size() > static_cast<size_t>(q.limit)) order.resize(static_cast<size_t>(q.limit));
+    constexpr size_t kChunk = 500;
+    for (size_t from = 0; from < order.size(); from += kChunk) {
+        QueueQuery chunk;
+        for (size_t i = from; i < std::min(order.size(), from + kChunk); ++i) chunk.ids.push_back(order[i].second);
+        std::unordered_map<int64_t, QueueRow> rows;
+        Stmt by_id = db.prepare(queue_sql(chunk, false));
+        ResetOnExit by_id_guard{by_id};
+        by_id.bind(1, now);
+        by_id.bind(2, int64_t{-1});
+        while (by_id.step()) {
+            QueueRow r = read_row(by_id);
+            rows.emplace(r.id, std::move(r));
+        }
+        by_id.reset();
+        for (int64_t id : chunk.ids)
+            if (auto it = rows.find(id); it != rows.end()) row(it->second);
     }
 }
 

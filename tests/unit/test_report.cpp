@@ -455,3 +455,38 @@ TEST_CASE("one pass over queues gives the SQL counts and tables", "[report][stor
         CHECK(!tops.costly.empty());
     }
 }
+
+// A computed sort key (state, total_budget) holds a key and an id per queue
+// and reads the rows again by id, 500 at a time: over 1,234 queues, with
+// ties, the order and the limit are queue_row_less's over whole rows.
+TEST_CASE("computed sort keys read rows by id in queue_row_less order", "[report][store]") {
+    TempDir dir;
+    Store store(dir.path + "/f.db", Store::Mode::create);
+    const double now = 1000;
+    for (int i = 0; i < 1234; ++i)
+        store.db()
+            .prepare("INSERT INTO queues(key, state, in_flight, queued, wake_at) VALUES (?, ?, ?, ?, ?)")
+            .bind(1, "q" + std::to_string(i)).bind(2, (i * 7) % 4).bind(3, (i * 5) % 3 == 0 ? 1 : 0)
+            .bind(4, (i * 11) % 5).bind(5, (i % 2) ? 0.0 : 2000.0).exec();
+    std::vector<QueueRow> all;
+    QueueQuery whole;
+    whole.with_robots = false;
+    for_each_queue(store, whole, now, [&](const QueueRow& r) { all.push_back(r); });
+    REQUIRE(all.size() == 1234);
+    for (const char* key : {"state", "state:asc", "total_budget"})
+        for (int64_t limit : {int64_t{-1}, int64_t{3}, int64_t{700}}) {
+            INFO(key << " limit " << limit);
+            QueueQuery q = whole;
+            q.sort = parse_queue_sort(key);
+            q.limit = limit;
+            REQUIRE(sort_in_memory(q.sort));
+            std::vector<int64_t> got, want;
+            for_each_queue(store, q, now, [&](const QueueRow& r) { got.push_back(r.id); });
+            std::vector<QueueRow> sorted = all;
+            std::stable_sort(sorted.begin(), sorted.end(),
+                             [&](const QueueRow& a, const QueueRow& b) { return queue_row_less(a, b, q.sort); });
+            for (const QueueRow& r : sorted)
+                if (limit < 0 || static_cast<int64_t>(want.size()) < limit) want.push_back(r.id);
+            CHECK(got == want);
+        }
+}
