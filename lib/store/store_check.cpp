@@ -3,7 +3,9 @@
 // against the schema of lib/store/schema.cpp; a schema change updates this file.
 #include "store/store_check.hpp"
 
+#include <algorithm>
 #include <cstdio>
+#include <vector>
 #include <map>
 #include <unordered_map>
 
@@ -80,11 +82,47 @@ void check_counter(Checker& c, const std::map<std::string, int64_t>& stored, con
 
 // What one pass over the URLs recounts: per state, per queue, and the lease
 // problems found on the way (reported by the lease check).
+// 32-bit counts: a queue of 4G URLs is far past what one file holds.
 struct QueueCount {
-    int64_t queued = 0, leased = 0, done = 0, failed = 0, blocked = 0, n = 0, ready = 0;
+    uint32_t queued = 0, leased = 0, done = 0, failed = 0, blocked = 0, n = 0, ready = 0;
 };
+
+// The recounts by queue id: a flat array over the ids of the queues table
+// (28 bytes a queue; a hash map took ~100, 79 MiB in all at 435k queues),
+// and a map for ids past them (URLs of a missing queue).
+class QueueTally {
+public:
+    explicit QueueTally(int64_t max_id) : flat_(static_cast<size_t>(std::max<int64_t>(max_id, 0)) + 1) {}
+    QueueCount& at(int64_t id) { return flat(id) ? flat_[static_cast<size_t>(id)] : other_[id]; }
+    // A queue's counts, taken out: what is left belongs to no queue row.
+    QueueCount take(int64_t id) {
+        QueueCount q;
+        if (flat(id)) {
+            std::swap(q, flat_[static_cast<size_t>(id)]);
+        } else if (auto it = other_.find(id); it != other_.end()) {
+            q = it->second;
+            other_.erase(it);
+        }
+        return q;
+    }
+    // Calls f(id, counts) for each id left with URLs.
+    template <class F>
+    void for_each_left(F&& f) const {
+        for (size_t id = 0; id < flat_.size(); ++id)
+            if (flat_[id].n) f(static_cast<int64_t>(id), flat_[id]);
+        for (auto& [id, q] : other_)
+            if (q.n) f(id, q);
+    }
+
+private:
+    bool flat(int64_t id) const { return id >= 0 && static_cast<size_t>(id) < flat_.size(); }
+    std::vector<QueueCount> flat_;
+    std::unordered_map<int64_t, QueueCount> other_;
+};
+
 struct UrlRecount {
-    std::unordered_map<int64_t, QueueCount> per_queue;
+    explicit UrlRecount(int64_t max_queue_id) : per_queue(max_queue_id) {}
+    QueueTally per_queue;
     int64_t by_state[6] = {0, 0, 0, 0, 0, 0};
     std::vector<std::string> lease_problems;
 };
@@ -185,7 +223,7 @@ enum class UrlPass { URL_PASS_COLUMNS(SQL_COLUMN_NAME) };
 void recount_url(UrlRecount& rc, const SqlRow<UrlPass>& u, std::string_view url, double now) {
     int64_t state = u.i64(UrlPass::state);
     if (state >= 0 && state < 6) ++rc.by_state[state];
-    QueueCount& q = rc.per_queue[u.i64(UrlPass::queue_id)];
+    QueueCount& q = rc.per_queue.at(u.i64(UrlPass::queue_id));
     ++q.n;
     switch (static_cast<UrlState>(state)) {
         case UrlState::queued:
@@ -210,7 +248,7 @@ void recount_url(UrlRecount& rc, const SqlRow<UrlPass>& u, std::string_view url,
 // state and per queue.
 UrlRecount check_fingerprints(Checker& c, Db& db, double now) {
     c.start("fingerprint");
-    UrlRecount rc;
+    UrlRecount rc(scalar(db, "SELECT coalesce(max(id), 0) FROM queues"));
     Stmt st = db.prepare("SELECT " + sql_column_list({URL_PASS_COLUMNS(SQL_COLUMN_EXPR)}) + " FROM urls");
     SqlRow<UrlPass> u(st);
     while (st.step()) {
@@ -323,16 +361,18 @@ void check_queues(Checker& c, Db& db, UrlRecount& rc, const RobotsLeases& robots
     while (st.step()) {
         int64_t id = row.i64(Q::id);
         std::string key = row.str(Q::key);
-        QueueCount q;
-        if (auto it = rc.per_queue.find(id); it != rc.per_queue.end()) q = it->second;
+        const QueueCount q = rc.per_queue.take(id);
         auto rq = robots.per_queue.find(id);
         int64_t robots_in_flight = rq == robots.per_queue.end() ? 0 : rq->second;
         struct {
             const char* name;
             int64_t stored, recount;
-        } cols[] = {{"queued", row.i64(Q::queued), q.queued},  {"in_flight", row.i64(Q::in_flight), q.leased + robots_in_flight},
-                    {"done", row.i64(Q::done), q.done},        {"failed", row.i64(Q::failed), q.failed},
-                    {"blocked", row.i64(Q::blocked), q.blocked}, {"enqueued", row.i64(Q::enqueued), q.n}};
+        } cols[] = {{"queued", row.i64(Q::queued), q.queued},
+                    {"in_flight", row.i64(Q::in_flight), int64_t{q.leased} + robots_in_flight},
+                    {"done", row.i64(Q::done), q.done},
+                    {"failed", row.i64(Q::failed), q.failed},
+                    {"blocked", row.i64(Q::blocked), q.blocked},
+                    {"enqueued", row.i64(Q::enqueued), q.n}};
         for (auto& col : cols)
             if (col.stored != col.recount)
                 c.fail_at(counts, "queue " + key + ": " + col.name + " stored " + std::to_string(col.stored) +
@@ -345,10 +385,10 @@ void check_queues(Checker& c, Db& db, UrlRecount& rc, const RobotsLeases& robots
         if (q.ready > 0 && row.is_null(Q::best))
             c.fail_at(states, "queue " + key + " holds " + std::to_string(q.ready) +
                                   " due URLs but no best rank: it would never be scheduled");
-        rc.per_queue.erase(id);
     }
-    for (auto& [id, q] : rc.per_queue)
-        if (q.n) c.fail_at(counts, std::to_string(q.n) + " URLs belong to missing queue " + std::to_string(id));
+    rc.per_queue.for_each_left([&](int64_t id, const QueueCount& q) {
+        c.fail_at(counts, std::to_string(q.n) + " URLs belong to missing queue " + std::to_string(id));
+    });
 }
 
 }  // namespace
