@@ -141,21 +141,14 @@ int check(Store& store, const ReportOptions& o, const std::string& path) {
     return 1;
 }
 
-// The crawl sections of the HTML page: the top rows of each.
-CrawlTables read_crawl_tables(Store& store, double now, int64_t top) {
+// The crawl sections of the HTML page: the top rows of each (its host
+// tables come with the summary's queue tables, QueueTops).
+CrawlTables read_crawl_tables(Store& store, QueueTops& tops) {
     CrawlTables t;
-    QueueQuery q;
-    q.limit = top;
-    q.sort = parse_queue_sort("done");
-    for_each_queue(store, q, now, [&](const QueueRow& r) {
-        if (r.done + r.failed + r.error_count > 0) t.hosts.push_back(r);
-    });
-    q.sort = parse_queue_sort("error_count");
-    for_each_queue(store, q, now, [&](const QueueRow& r) {
-        if (r.error_count + r.failed > 0) t.failing_hosts.push_back(r);
-    });
-    for_each_seed(store, top, [&](const SeedRow& r) { t.seeds.push_back(r); });
-    for_each_failed_url(store, top, [&](const FailedUrl& r) { t.failed.push_back(r); });
+    t.hosts = std::move(tops.hosts);
+    t.failing_hosts = std::move(tops.failing_hosts);
+    for_each_seed(store, tops.top, [&](const SeedRow& r) { t.seeds.push_back(r); });
+    for_each_failed_url(store, tops.top, [&](const FailedUrl& r) { t.failed.push_back(r); });
     return t;
 }
 
@@ -228,8 +221,9 @@ int run_report(const ReportOptions& o) {
         QueueTops t;
         t.top = std::max<int64_t>(o.top, 20);
         t.with_robots = true;
+        t.crawl_tables = true;
         Summary s = read_summary(store, now, t);
-        CrawlTables c = read_crawl_tables(store, now, std::max<int64_t>(o.top, 20));
+        CrawlTables c = read_crawl_tables(store, t);
         write_file(o.html, render_report_html(s, t.longest, t.costly, "frontier-report: " + path, c));
         if (!o.json && !selected) return 0;
     }

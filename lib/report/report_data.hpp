@@ -200,21 +200,24 @@ struct QueueQuery {
 // BrokenPipe); the statement is reset either way. Throws DbError.
 void for_each_queue(Store& store, const QueueQuery& q, double now, const std::function<void(const QueueRow&)>& row);
 
-// The summary's two queue tables (frontier-report(1), OUTPUT): the `top`
-// longest queues that are not exhausted, and the `top` most expensive
-// (some spend), with robots.txt when `with_robots`.
+// The summary's queue tables (frontier-report(1), OUTPUT): the `top`
+// longest queues that are not exhausted and the `top` most expensive (some
+// spend); with `crawl_tables` (the HTML page) also the hosts of most URLs
+// done and most errors. With robots.txt when `with_robots`.
 struct QueueTops {
     int64_t top = 10;
     bool with_robots = false;
+    bool crawl_tables = false;
     std::vector<QueueRow> longest, costly;
+    std::vector<QueueRow> hosts, failing_hosts;  // crawl_tables
 };
 
 // True when a queue in state `s` may be listed among the longest queues.
 bool listed_as_longest(ReportState s);
 
 // read_summary with the tables `tops` asks for. On an SQLite file one pass
-// over queues gives the counts and both tables' queues; PostgreSQL counts
-// and sorts on the server (three statements, no row sent per queue).
+// over queues gives the counts and every table's queues; PostgreSQL counts
+// and sorts on the server (a statement a table, no row sent per queue).
 Summary read_summary(Store& store, double now, QueueTops& tops);
 
 // A seed (frontier-report --seeds): a URL added at depth 0 with no

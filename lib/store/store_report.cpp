@@ -183,9 +183,12 @@ public:
             heap_.pop_back();
         }
     }
+    // Best first.
     std::vector<int64_t> ids() const {
+        std::vector<Entry> sorted = heap_;
+        std::sort_heap(sorted.begin(), sorted.end(), better);
         std::vector<int64_t> out;
-        for (auto [key, id] : heap_) out.push_back(id);
+        for (auto [key, id] : sorted) out.push_back(id);
         return out;
     }
 
@@ -196,15 +199,21 @@ private:
     std::vector<Entry> heap_;
 };
 
+// The queues of the summary's tables (QueueTops), best first: ids found by
+// scan_queues, or the order and limit of SQL (PostgreSQL).
+struct TopQueueIds {
+    std::vector<int64_t> longest, costly, hosts, failing_hosts;
+};
+
 // read_queue_counts and the ids of the summary's queue tables in one pass
 // (on SQLite: a second pass over a queues table larger than the page cache
 // would read it from the file again).
-void scan_queues(Db& db, Summary& s, double now, int64_t top, std::vector<int64_t>& longest,
-                 std::vector<int64_t>& costly) {
-    enum class C { id, state, in_flight, queued, wake_at, total_spend };
-    Stmt st = db.prepare("SELECT id, state, in_flight, queued, wake_at, total_spend FROM queues");
+TopQueueIds scan_queues(Db& db, Summary& s, double now, const QueueTops& tops) {
+    enum class C { id, state, in_flight, queued, wake_at, total_spend, done, error_count };
+    Stmt st = db.prepare("SELECT id, state, in_flight, queued, wake_at, total_spend, done, error_count FROM queues");
     ResetOnExit guard{st};
-    TopIds by_size(top), by_spend(top);
+    const int64_t crawl_top = tops.crawl_tables ? tops.top : 0;
+    TopIds by_size(tops.top), by_spend(tops.top), by_done(crawl_top), by_errors(crawl_top);
     QueueCounts& q = s.queues;
     for (SqlRow<C> row(st); st.step();) {
         const int64_t id = row.i64(C::id), state = row.i64(C::state), queued = row.i64(C::queued);
@@ -215,10 +224,52 @@ void scan_queues(Db& db, Summary& s, double now, int64_t top, std::vector<int64_
             if (state_of == rs) ++(q.*member);
         if (listed_as_longest(rs)) by_size.offer(queued, id);
         if (int64_t spend = row.i64(C::total_spend); spend > 0) by_spend.offer(spend, id);
+        by_done.offer(row.i64(C::done), id);
+        by_errors.offer(row.i64(C::error_count), id);
     }
     q.active = q.in_process + q.ready + q.snoozed;
-    longest = by_size.ids();
-    costly = by_spend.ids();
+    return {by_size.ids(), by_spend.ids(), by_done.ids(), by_errors.ids()};
+}
+
+// The rows of the summary's queue tables: by id after scan_queues, else
+// sorted by SQL. A host table lists a queue with some crawl outcome, a
+// failing-host table one with errors, among the first by done / errors.
+void read_top_rows(Store& store, double now, const TopQueueIds* ids, QueueTops& tops) {
+    struct List {
+        const char* sort;
+        const std::vector<int64_t>* ids;
+        std::vector<QueueRow>& rows;
+        bool (*listed)(const QueueRow&);
+    };
+    std::vector<List> lists = {
+        {"size", ids ? &ids->longest : nullptr, tops.longest, [](const QueueRow&) { return true; }},
+        {"total_spend", ids ? &ids->costly : nullptr, tops.costly, [](const QueueRow& r) { return r.total_spend > 0; }}};
+    if (tops.crawl_tables) {
+        lists.push_back({"done", ids ? &ids->hosts : nullptr, tops.hosts,
+                         [](const QueueRow& r) { return r.done + r.failed + r.error_count > 0; }});
+        lists.push_back({"error_count", ids ? &ids->failing_hosts : nullptr, tops.failing_hosts,
+                         [](const QueueRow& r) { return r.error_count + r.failed > 0; }});
+    }
+    if (ids) {
+        const QueueRowReader reader(store, now, tops.with_robots);
+        for (List& l : lists)
+            reader.by_ids(*l.ids, [&](const QueueRow& r) {
+                if (l.listed(r)) l.rows.push_back(r);
+            });
+        return;
+    }
+    for (List& l : lists) {
+        QueueQuery q;
+        q.limit = tops.top;
+        q.with_robots = tops.with_robots;
+        q.sort = parse_queue_sort(l.sort);
+        if (&l.rows == &tops.longest)
+            for (auto& [state, member] : kStateCounts)
+                if (listed_as_longest(state)) q.states.insert(state);
+        for_each_queue(store, q, now, [&](const QueueRow& r) {
+            if (l.listed(r)) l.rows.push_back(r);
+        });
+    }
 }
 
 // "heat:DISCOVERY\tTYPE" (no type: "other") and "heatd:DISCOVERY\tDEPTH".
@@ -295,13 +346,12 @@ Summary read_summary(Store& store, double now, QueueTops& tops) {
     Summary s;
     s.now = now;
     Db& db = store.db();
-    QueueQuery longest, costly;
     // SQLite: the queue rows cost no round trip, and reading them is faster
     // than SQLite's aggregate; the pass that counts also finds the tables' ids.
-    const bool scan = !db.statements_are_round_trips();
+    std::optional<TopQueueIds> ids;
     {
         ReadSnapshot snapshot(db);
-        if (scan) scan_queues(db, s, now, tops.top, longest.ids, costly.ids);
+        if (!db.statements_are_round_trips()) ids = scan_queues(db, s, now, tops);
         else read_queue_counts(db, s, now);
         std::map<std::string, int64_t> revisit_counters;
         read_counters(db, s, revisit_counters);
@@ -310,20 +360,7 @@ Summary read_summary(Store& store, double now, QueueTops& tops) {
         read_timeline(db, s, now);
     }
     if (s.revisits) calibrate(store.settings(), s);
-    if (tops.top <= 0) return s;
-    longest.limit = costly.limit = tops.top;
-    longest.with_robots = costly.with_robots = tops.with_robots;
-    longest.sort = parse_queue_sort("size");
-    costly.sort = parse_queue_sort("total_spend");
-    for (auto& [state, member] : kStateCounts)
-        if (listed_as_longest(state)) longest.states.insert(state);
-    // After the scan, no id means an empty table, not every queue.
-    if (!scan || !longest.ids.empty())
-        for_each_queue(store, longest, now, [&](const QueueRow& r) { tops.longest.push_back(r); });
-    if (!scan || !costly.ids.empty())
-        for_each_queue(store, costly, now, [&](const QueueRow& r) {
-            if (r.total_spend > 0) tops.costly.push_back(r);
-        });
+    if (tops.top > 0) read_top_rows(store, now, ids ? &*ids : nullptr, tops);
     return s;
 }
 

@@ -212,23 +212,49 @@ void for_each_failed_url(Store& store, int64_t limit, const std::function<void(c
     });
 }
 
+QueueRowReader::QueueRowReader(Store& store, double now, bool with_robots)
+    : store_(store), settings_(store.settings()), now_(now) {
+    if (with_robots)
+        for (auto& [id, r] : read_robots(store.db())) robots_.emplace(id, r.name);
+}
+
+QueueRow QueueRowReader::read(const Stmt& st) const {
+    QueueRow r = read_queue_row(st, now_);
+    Store::BudgetValues b = store_.effective_budget(r.queue);
+    r.total_budget = b.total;
+    r.session_budget = b.replenish;
+    if (!settings_.politeness_for(r.queue).robots_enabled) r.robots = "disabled";
+    else if (auto it = robots_.find(r.id); it != robots_.end()) r.robots = it->second;
+    else r.robots = "unknown";
+    return r;
+}
+
+void QueueRowReader::by_ids(const std::vector<int64_t>& ids, const std::function<void(const QueueRow&)>& row) const {
+    constexpr size_t kChunk = 500;
+    Db& db = store_.db();
+    for (size_t from = 0; from < ids.size(); from += kChunk) {
+        QueueQuery chunk;
+        chunk.ids.assign(ids.begin() + static_cast<std::ptrdiff_t>(from),
+                         ids.begin() + static_cast<std::ptrdiff_t>(std::min(ids.size(), from + kChunk)));
+        std::unordered_map<int64_t, QueueRow> rows;
+        Stmt st = db.prepare(queue_sql(chunk, false));
+        ResetOnExit guard{st};
+        st.bind(1, now_);
+        st.bind(2, int64_t{-1});
+        while (st.step()) {
+            QueueRow r = read(st);
+            rows.emplace(r.id, std::move(r));
+        }
+        st.reset();
+        for (int64_t id : chunk.ids)
+            if (auto it = rows.find(id); it != rows.end()) row(it->second);
+    }
+}
+
 void for_each_queue(Store& store, const QueueQuery& q, double now, const std::function<void(const QueueRow&)>& row) {
-    const Settings& settings = store.settings();
     Db& db = store.db();
     ReadSnapshot snapshot(db);
-    std::unordered_map<int64_t, RobotsStatus> robots;
-    if (q.with_robots) robots = read_robots(db);
-    // A row as listed: what the queues table holds, its budget and robots.txt.
-    auto read_row = [&](const Stmt& st) {
-        QueueRow r = read_queue_row(st, now);
-        Store::BudgetValues b = store.effective_budget(r.queue);
-        r.total_budget = b.total;
-        r.session_budget = b.replenish;
-        if (!settings.politeness_for(r.queue).robots_enabled) r.robots = "disabled";
-        else if (auto it = robots.find(r.id); it != robots.end()) r.robots = it->second.name;
-        else r.robots = "unknown";
-        return r;
-    };
+    const QueueRowReader reader(store, now, q.with_robots);
     const bool in_memory = sort_in_memory(q.sort);
     // A whole table sorted by SQL: its sorter goes to temporary files past
     // 16 MiB (a row is ~230 bytes: 1M queues would take ~230 MiB). A
@@ -247,14 +273,14 @@ void for_each_queue(Store& store, const QueueQuery& q, double now, const std::fu
     st.bind(1, now);
     st.bind(2, in_memory ? int64_t{-1} : q.limit);
     if (!in_memory) {
-        while (st.step()) row(read_row(st));
+        while (st.step()) row(reader.read(st));
         return;
     }
     // A computed key (queue_sort_value): each queue's key and id are held
     // (16 bytes, not its row), sorted, then the rows read again by id.
     std::vector<std::pair<double, int64_t>> order;
     while (st.step()) {
-        QueueRow r = read_row(st);
+        QueueRow r = reader.read(st);
         order.emplace_back(queue_sort_value(r, q.sort), r.id);
     }
     st.reset();
@@ -263,23 +289,11 @@ void for_each_queue(Store& store, const QueueQuery& q, double now, const std::fu
         return a.second < b.second;
     });
     if (q.limit >= 0 && order.size() > static_cast<size_t>(q.limit)) order.resize(static_cast<size_t>(q.limit));
-    constexpr size_t kChunk = 500;
-    for (size_t from = 0; from < order.size(); from += kChunk) {
-        QueueQuery chunk;
-        for (size_t i = from; i < std::min(order.size(), from + kChunk); ++i) chunk.ids.push_back(order[i].second);
-        std::unordered_map<int64_t, QueueRow> rows;
-        Stmt by_id = db.prepare(queue_sql(chunk, false));
-        ResetOnExit by_id_guard{by_id};
-        by_id.bind(1, now);
-        by_id.bind(2, int64_t{-1});
-        while (by_id.step()) {
-            QueueRow r = read_row(by_id);
-            rows.emplace(r.id, std::move(r));
-        }
-        by_id.reset();
-        for (int64_t id : chunk.ids)
-            if (auto it = rows.find(id); it != rows.end()) row(it->second);
-    }
+    std::vector<int64_t> ids;
+    ids.reserve(order.size());
+    for (auto& [key, id] : order) ids.push_back(id);
+    order = {};
+    reader.by_ids(ids, row);
 }
 
 }  // namespace frontier

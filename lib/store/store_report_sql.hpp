@@ -3,6 +3,11 @@
 // (the queue, seed and failed-URL rows). Private to lib/store/.
 #pragma once
 
+#include <functional>
+#include <unordered_map>
+#include <vector>
+
+#include "policy/settings.hpp"
 #include "report/report_data.hpp"
 #include "store/db.hpp"
 #include "store/sql_codes.hpp"
@@ -22,6 +27,24 @@ struct ReadSnapshot {
     Db& db;
     explicit ReadSnapshot(Db& d) : db(d) { db.begin_snapshot(); }
     ~ReadSnapshot() { db.end_snapshot(); }
+};
+
+// Queue rows as listed (for_each_queue): what the queues table holds, with
+// the effective budget and, when asked, robots.txt (read once, at
+// construction: one pass over hosts).
+class QueueRowReader {
+public:
+    QueueRowReader(Store& store, double now, bool with_robots);
+    QueueRow read(const Stmt& st) const;
+    // The rows of these queues, in this order (a missing id is skipped),
+    // read 500 at a time.
+    void by_ids(const std::vector<int64_t>& ids, const std::function<void(const QueueRow&)>& row) const;
+
+private:
+    Store& store_;
+    const Settings& settings_;
+    double now_;
+    std::unordered_map<int64_t, const char*> robots_;  // queue id -> its worst robots.txt status
 };
 
 // SQL conditions selecting exactly the queues of one reported state (the

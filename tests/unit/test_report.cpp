@@ -389,9 +389,9 @@ TEST_CASE("the count of queued revisited URLs reads urls_next alone", "[report][
 
 // On SQLite the summary's pass over queues counts them in C++ and finds the
 // queues of its two tables (read_summary with QueueTops). Over a grid of
-// stored values, with tied sizes and spends, the counts equal those of the
-// SQL conditions (PostgreSQL's aggregate) and the tables those of the SQL
-// sorts (for_each_queue, PostgreSQL's path).
+// stored values, with tied sizes, spends, done and error counts, the counts
+// equal those of the SQL conditions (PostgreSQL's aggregate) and the four
+// tables those of the SQL sorts (for_each_queue, PostgreSQL's path).
 TEST_CASE("one pass over queues gives the SQL counts and tables", "[report][store]") {
     TempDir dir;
     Store store(dir.path + "/f.db", Store::Mode::create);
@@ -404,10 +404,11 @@ TEST_CASE("one pass over queues gives the SQL counts and tables", "[report][stor
                     for (int spend : {0, 3, 9}) {
                         ++n;
                         store.db()
-                            .prepare("INSERT INTO queues(key, state, in_flight, queued, wake_at, total_spend) "
-                                     "VALUES (?, ?, ?, ?, ?, ?)")
+                            .prepare("INSERT INTO queues(key, state, in_flight, queued, wake_at, total_spend, done, "
+                                     "failed, error_count) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)")
                             .bind(1, "q" + std::to_string(n)).bind(2, state).bind(3, in_flight).bind(4, queued)
-                            .bind(5, wake_at).bind(6, spend).exec();
+                            .bind(5, wake_at).bind(6, spend).bind(7, (n * 7) % 5 == 0 ? 0 : n % 4)
+                            .bind(8, n % 3 == 0 ? 1 : 0).bind(9, (n * 5) % 7 < 2 ? n % 3 : 0).exec();
                     }
     auto ids = [](const std::vector<QueueRow>& rows) {
         std::vector<int64_t> out;
@@ -418,6 +419,7 @@ TEST_CASE("one pass over queues gives the SQL counts and tables", "[report][stor
         INFO("top " << top);
         QueueTops tops;
         tops.top = top;
+        tops.crawl_tables = true;
         Summary one = read_summary(store, now, tops);
         CHECK(one.queues.total == n);
         CHECK(render_summary_json(one) == render_summary_json(read_summary(store, now)));
@@ -449,8 +451,21 @@ TEST_CASE("one pass over queues gives the SQL counts and tables", "[report][stor
         for_each_queue(store, q, now, [&](const QueueRow& r) {
             if (r.total_spend > 0) costly.push_back(r);
         });
+        std::vector<QueueRow> hosts, failing;
+        q.sort = parse_queue_sort("done");
+        for_each_queue(store, q, now, [&](const QueueRow& r) {
+            if (r.done + r.failed + r.error_count > 0) hosts.push_back(r);
+        });
+        q.sort = parse_queue_sort("error_count");
+        for_each_queue(store, q, now, [&](const QueueRow& r) {
+            if (r.error_count + r.failed > 0) failing.push_back(r);
+        });
         CHECK(ids(tops.longest) == ids(longest));
         CHECK(ids(tops.costly) == ids(costly));
+        CHECK(ids(tops.hosts) == ids(hosts));
+        CHECK(ids(tops.failing_hosts) == ids(failing));
+        CHECK(!tops.hosts.empty());
+        CHECK(!tops.failing_hosts.empty());
         CHECK(tops.longest.size() == std::min<size_t>(top, longest.size()));
         CHECK(!tops.costly.empty());
     }
