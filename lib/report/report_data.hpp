@@ -176,8 +176,8 @@ struct QueueSort {
 // Parses "KEY", "KEY:asc" or "KEY:desc". Throws UsageError on an unknown key.
 QueueSort parse_queue_sort(const std::string& text);
 
-// True when the sort cannot be done by SQL (computed columns): rows must be
-// collected and sorted in memory.
+// True when the sort cannot be done by SQL (computed columns): each queue's
+// key is computed and sorted in memory, then the rows read again by id.
 bool sort_in_memory(const QueueSort& s);
 
 // Orders two rows by `s` (ties by queue id). Pure.

@@ -82,14 +82,15 @@ void check_counter(Checker& c, const std::map<std::string, int64_t>& stored, con
 
 // What one pass over the URLs recounts: per state, per queue, and the lease
 // problems found on the way (reported by the lease check).
-// 32-bit counts: a queue of 4G URLs is far past what one file holds.
+// 32-bit counts: a queue of 4G URLs is far past what a frontier holds (a
+// wrap would show as a queue-counts violation, never hide one).
 struct QueueCount {
     uint32_t queued = 0, leased = 0, done = 0, failed = 0, blocked = 0, n = 0, ready = 0;
 };
 
 // The recounts by queue id: a flat array over the ids of the queues table
 // (28 bytes a queue; a hash map took ~100, 79 MiB in all at 435k queues),
-// and a map for ids past them (URLs of a missing queue).
+// and a map for ids past it (URLs of a missing queue, sparse huge ids).
 class QueueTally {
 public:
     explicit QueueTally(int64_t max_id) : flat_(static_cast<size_t>(std::max<int64_t>(max_id, 0)) + 1) {}
@@ -248,7 +249,10 @@ void recount_url(UrlRecount& rc, const SqlRow<UrlPass>& u, std::string_view url,
 // state and per queue.
 UrlRecount check_fingerprints(Checker& c, Db& db, double now) {
     c.start("fingerprint");
-    UrlRecount rc(scalar(db, "SELECT coalesce(max(id), 0) FROM queues"));
+    // The flat part of the tally stops at twice the queues' number: a file
+    // with a few huge queue ids (damaged, imported) keeps a small array.
+    const int64_t queues = scalar(db, "SELECT count(*) FROM queues");
+    UrlRecount rc(std::min(scalar(db, "SELECT coalesce(max(id), 0) FROM queues"), 2 * queues + 65536));
     Stmt st = db.prepare("SELECT " + sql_column_list({URL_PASS_COLUMNS(SQL_COLUMN_EXPR)}) + " FROM urls");
     SqlRow<UrlPass> u(st);
     while (st.step()) {

@@ -3,8 +3,10 @@
 // failed-URL rows are in lib/store/store_report_rows.cpp.
 //
 // The summary reads the counters table (maintained by add, lease and done)
-// and one aggregate pass over the queues table; it touches urls only for the
-// revisit section, when URLs are marked for revisiting (read_revisits).
+// and one pass over the queues table (on SQLite read row by row, finding
+// the queues of the summary's tables too; on PostgreSQL an aggregate); it
+// touches urls only for the revisit section, when URLs are marked for
+// revisiting (read_revisits).
 #include <algorithm>
 #include <cmath>
 #include <cstdlib>

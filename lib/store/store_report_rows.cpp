@@ -229,11 +229,13 @@ QueueRow QueueRowReader::read(const Stmt& st) const {
     return r;
 }
 
-void QueueRowReader::by_ids(const std::vector<int64_t>& ids, const std::function<void(const QueueRow&)>& row) const {
+void QueueRowReader::by_ids(const std::vector<int64_t>& ids, const std::function<void(const QueueRow&)>& row,
+                            const std::set<ReportState>& states) const {
     constexpr size_t kChunk = 500;
     Db& db = store_.db();
     for (size_t from = 0; from < ids.size(); from += kChunk) {
         QueueQuery chunk;
+        chunk.states = states;
         chunk.ids.assign(ids.begin() + static_cast<std::ptrdiff_t>(from),
                          ids.begin() + static_cast<std::ptrdiff_t>(std::min(ids.size(), from + kChunk)));
         std::unordered_map<int64_t, QueueRow> rows;
@@ -265,7 +267,10 @@ void for_each_queue(Store& store, const QueueQuery& q, double now, const std::fu
         Db& db;
         bool on;
         ~EndSorts() {
-            if (on) db.end_large_sorts();
+            try {
+                if (on) db.end_large_sorts();
+            } catch (...) {  // the report is written or failed already; the connection closes next
+            }
         }
     } end_sorts{db, large_sort};
     Stmt st = db.prepare(queue_sql(q, in_memory));
@@ -293,7 +298,9 @@ void for_each_queue(Store& store, const QueueQuery& q, double now, const std::fu
     ids.reserve(order.size());
     for (auto& [key, id] : order) ids.push_back(id);
     order = {};
-    reader.by_ids(ids, row);
+    // Read again, a queue shows its values of now; one whose state left
+    // --state's since the first pass is left out.
+    reader.by_ids(ids, row, q.states);
 }
 
 }  // namespace frontier

@@ -4,6 +4,7 @@
 #pragma once
 
 #include <functional>
+#include <set>
 #include <unordered_map>
 #include <vector>
 
@@ -36,9 +37,11 @@ class QueueRowReader {
 public:
     QueueRowReader(Store& store, double now, bool with_robots);
     QueueRow read(const Stmt& st) const;
-    // The rows of these queues, in this order (a missing id is skipped),
-    // read 500 at a time.
-    void by_ids(const std::vector<int64_t>& ids, const std::function<void(const QueueRow&)>& row) const;
+    // The rows of these queues, in this order, read 500 at a time (an id
+    // missing, or whose queue is in none of `states` when some are given,
+    // is skipped).
+    void by_ids(const std::vector<int64_t>& ids, const std::function<void(const QueueRow&)>& row,
+                const std::set<ReportState>& states = {}) const;
 
 private:
     Store& store_;
