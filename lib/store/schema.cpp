@@ -91,6 +91,16 @@ void migrate_to_6(Db& db) {
     db.exec(kUrlsNextIndexSql);
 }
 
+// 7: a URL's fingerprint and id leave the urls_fp index for the tables
+// url_fps and url_fps_new (schema_def.cpp, fingerprint_table; issue #27):
+// every known fingerprint goes to url_fps, in key order.
+void migrate_to_7(Db& db) {
+    db.exec(create_table_sql(db, schema_table("url_fps")));
+    db.exec(create_table_sql(db, schema_table("url_fps_new")));
+    db.exec("INSERT INTO url_fps(fp, id) SELECT fp, id FROM urls ORDER BY fp, id");
+    db.exec("DROP INDEX urls_fp");
+}
+
 // The connection's sorts go to disk while a migration's back-fill groups
 // and indexes the whole URL table (as in frontier-report --check); its
 // usual settings come back after.
@@ -121,8 +131,9 @@ void ensure_schema(Db& db, bool may_write) {
         throw DbError("the frontier file has schema version " + std::to_string(v) + " and needs migrating to " +
                       std::to_string(kSchemaVersion) + "; run any writing tool (e.g. frontier-config) once");
     // The back-fill of version 4 groups and indexes the whole URL table;
-    // version 6 rebuilds urls_next (a sort of the queued URLs).
-    LargeSorts sorts(db, v < 6);
+    // version 6 rebuilds urls_next (a sort of the queued URLs), version 7
+    // sorts every URL's fingerprint.
+    LargeSorts sorts(db, v < 7);
     Transaction tx(db);
     v = user_version(db);  // another process may have migrated meanwhile
     if (v == 0) {
@@ -150,6 +161,10 @@ void ensure_schema(Db& db, bool may_write) {
     if (v == 5) {
         migrate_to_6(db);
         v = 6;
+    }
+    if (v == 6) {
+        migrate_to_7(db);
+        v = 7;
     }
     db.set_schema_version(kSchemaVersion);
     tx.commit();

@@ -1,5 +1,8 @@
 #include "store/schema_def.hpp"
 
+#include <stdexcept>
+#include <string_view>
+
 #include "store/db.hpp"
 #include "store/sql_codes.hpp"
 
@@ -187,12 +190,23 @@ TableDef urls_table() {
       {"first_success", T::real, false},
       local({"holder", T::integer, false})},
      {},
-     {"CREATE INDEX urls_fp ON urls(fp)",
-      kUrlsNextIndexSql,
+     {kUrlsNextIndexSql,
       "CREATE INDEX urls_due ON urls(due_at) WHERE due_at IS NOT NULL",
       "CREATE INDEX urls_lease ON urls(lease_expires) WHERE state = " SQL_URL_LEASED,
       "CREATE INDEX urls_failed ON urls(fetched_at) WHERE state = " SQL_URL_FAILED,
       "CREATE INDEX urls_seed ON urls(id) WHERE depth = 0 AND coalesce(discovery, '') IN ('', 'seed')"}};
+}
+
+// A URL's fingerprint and id (frontier(7), FILE FORMAT): the fingerprints of the
+// URLs added lately in url_fps_new, a small table that stays in the page
+// cache, moved into the large url_fps in key order once it holds
+// FRONTIER_FP_BUFFER of them (Store::Impl::merge_fingerprints). A new URL
+// then changes a cached page instead of a random page of a large index.
+// Derived from urls: not exported (frontier-import builds them).
+TableDef fingerprint_table(const char* name) {
+    TableDef t{name, "fp, id", {{"fp", T::integer, true}, {"id", T::integer, true}}};
+    t.exported = false;
+    return t;
 }
 
 std::vector<TableDef> make_tables() {
@@ -200,6 +214,8 @@ std::vector<TableDef> make_tables() {
     tables.push_back(queues_table());
     tables.push_back(hosts_table());
     tables.push_back(urls_table());
+    tables.push_back(fingerprint_table("url_fps"));
+    tables.push_back(fingerprint_table("url_fps_new"));
     return tables;
 }
 
@@ -220,42 +236,52 @@ const std::vector<TableDef>& schema_tables() {
     return tables;
 }
 
-std::string create_schema_sql(const Db& db) {
+std::string create_table_sql(const Db& db, const TableDef& t) {
     const Db::Ddl& ddl = db.ddl();
     std::string sql;
-    for (const TableDef& t : schema_tables()) {
-        // One integer key column: SQLite's row id (INTEGER PRIMARY KEY);
-        // an identity on PostgreSQL when it is "id".
-        const ColumnDef* key_col = nullptr;
-        for (const ColumnDef& c : t.columns)
-            if (c.name == std::string_view(t.key) && c.type == ColumnType::integer) key_col = &c;
-        const bool row_id = key_col != nullptr;
-        sql += "CREATE TABLE ";
-        sql += t.name;
-        sql += "(";
-        for (size_t i = 0; i < t.columns.size(); ++i) {
-            const ColumnDef& c = t.columns[i];
-            sql += i ? ",\n    " : "\n    ";
-            // Quoted: "interval" is a keyword in PostgreSQL.
-            sql += std::string("\"") + c.name + "\"";
-            if (&c == key_col) {
-                sql += c.name == std::string_view("id") ? ddl.id_key : ddl.key;
-                continue;
-            }
-            if (*type_name(c.type, ddl)) sql += std::string(" ") + type_name(c.type, ddl);
-            if (c.not_null) sql += " NOT NULL";
-            if (c.dflt) sql += std::string(" DEFAULT ") + c.dflt;
-            for (const char* u : t.unique)
-                if (c.name == std::string_view(u)) sql += " UNIQUE";
+    // One integer key column: SQLite's row id (INTEGER PRIMARY KEY);
+    // an identity on PostgreSQL when it is "id".
+    const ColumnDef* key_col = nullptr;
+    for (const ColumnDef& c : t.columns)
+        if (c.name == std::string_view(t.key) && c.type == ColumnType::integer) key_col = &c;
+    const bool row_id = key_col != nullptr;
+    sql += "CREATE TABLE ";
+    sql += t.name;
+    sql += "(";
+    for (size_t i = 0; i < t.columns.size(); ++i) {
+        const ColumnDef& c = t.columns[i];
+        sql += i ? ",\n    " : "\n    ";
+        // Quoted: "interval" is a keyword in PostgreSQL.
+        sql += std::string("\"") + c.name + "\"";
+        if (&c == key_col) {
+            sql += c.name == std::string_view("id") ? ddl.id_key : ddl.key;
+            continue;
         }
-        if (!row_id) sql += std::string(",\n    PRIMARY KEY(") + t.key + ")";
-        sql += "\n)";
-        // SQLite: a table keyed by text is its own key's B-tree.
-        if (!row_id) sql += ddl.keyed_table;
-        sql += ";\n";
-        for (const char* ix : t.indexes) sql += std::string(ix) + ";\n";
+        if (*type_name(c.type, ddl)) sql += std::string(" ") + type_name(c.type, ddl);
+        if (c.not_null) sql += " NOT NULL";
+        if (c.dflt) sql += std::string(" DEFAULT ") + c.dflt;
+        for (const char* u : t.unique)
+            if (c.name == std::string_view(u)) sql += " UNIQUE";
     }
+    if (!row_id) sql += std::string(",\n    PRIMARY KEY(") + t.key + ")";
+    sql += "\n)";
+    // SQLite: a table keyed by text is its own key's B-tree.
+    if (!row_id) sql += ddl.keyed_table;
+    sql += ";\n";
+    for (const char* ix : t.indexes) sql += std::string(ix) + ";\n";
     return sql;
+}
+
+std::string create_schema_sql(const Db& db) {
+    std::string sql;
+    for (const TableDef& t : schema_tables()) sql += create_table_sql(db, t);
+    return sql;
+}
+
+const TableDef& schema_table(std::string_view name) {
+    for (const TableDef& t : schema_tables())
+        if (t.name == name) return t;
+    throw std::logic_error("no table " + std::string(name) + " in the schema");
 }
 
 }  // namespace frontier

@@ -4,7 +4,10 @@
 #include "store/store.hpp"
 
 #include <algorithm>
+#include <cstdlib>
 #include <limits>
+#include <optional>
+#include <utility>
 
 #include "core/clock.hpp"
 #include "core/error.hpp"
@@ -16,6 +19,7 @@
 namespace frontier {
 
 Store::Store(const std::string& path, Mode mode) {
+    if (mode != Mode::read) fp_buffer_limit();  // a bad FRONTIER_FP_BUFFER is a usage error at once
     db_ = Db::open(path, mode == Mode::create, mode == Mode::read);
     ensure_schema(*db_, mode != Mode::read);
     impl_ = std::make_unique<Impl>(*db_);
@@ -51,6 +55,7 @@ void Store::commit() {
     impl_->prefetched.clear();
     impl_->prefetched_leases.clear();
     impl_->prefetched_queues.clear();
+    if (impl_->fps_to_move) impl_->move_fingerprints();
 }
 
 void Store::rollback() {
@@ -65,6 +70,8 @@ void Store::rollback() {
     impl_->queue_deltas.clear();
     impl_->fetch_deltas.clear();
     impl_->added = 0;
+    impl_->fps_buffered = 0;
+    impl_->fps_to_move = 0;
     impl_->heat_added.clear();
     impl_->heat_depth_added.clear();
     impl_->timeline_deltas.clear();
@@ -190,11 +197,77 @@ void Store::Impl::flush() {
             .bind(1, name).bind(2, d).exec();
     }
     counter_deltas.clear();
+    if (fps_buffered) count_fingerprints();
     if (serve_seq) {  // read with the lease's start: written only when it moved
         if (serve_seq != serve_seq_stored)
             q("UPDATE meta SET value = ? WHERE key = 'serve_seq'").bind(1, *serve_seq).exec();
         serve_seq.reset();
     }
+}
+
+// The fingerprints this transaction put in url_fps_new, counted in meta
+// (fps_new); once it holds fp_buffer_limit() of them, Store::commit moves
+// them to url_fps (move_fingerprints).
+void Store::Impl::count_fingerprints() {
+    Stmt& up =
+        q("INSERT INTO meta(key, value) VALUES ('fps_new', ?) ON CONFLICT(key) DO UPDATE "
+          "SET value = meta.value + excluded.value RETURNING value");
+    up.bind(1, fps_buffered);
+    const int64_t held = up.step() ? up.i64(0) : 0;
+    up.reset();
+    fps_buffered = 0;
+    if (held >= fp_buffer_limit()) fps_to_move = held;
+}
+
+// url_fps_new into url_fps in key order, 65,536 fingerprints (the smallest;
+// fewer when FRONTIER_FP_BUFFER is smaller) per transaction of its own: each
+// writes the pages of one slice of url_fps once, where adding fingerprints
+// one by one wrote a random page each, and holds the write lock for that
+// slice only (frontier(7), FILE FORMAT).
+void Store::Impl::move_fingerprints() {
+    const int64_t kFpMoveChunk = std::min<int64_t>(65536, fp_buffer_limit());
+    const bool sqlite = !db.statements_are_round_trips();
+    for (int64_t left = std::exchange(fps_to_move, 0); left > 0; left -= kFpMoveChunk) {
+        Transaction tx(db);
+        // The last pair of the chunk; fewer left: all of them.
+        Stmt last = db.prepare("SELECT fp, id FROM url_fps_new ORDER BY fp, id LIMIT 1 OFFSET ?");
+        last.bind(1, kFpMoveChunk - 1);
+        std::optional<std::pair<int64_t, int64_t>> upto;
+        if (last.step()) upto = {last.i64(0), last.i64(1)};
+        last.reset();
+        const std::string where = upto ? " WHERE (fp, id) <= (?1, ?2)" : "";
+        auto bound = [&](Stmt st) {
+            if (upto) st.bind(1, upto->first).bind(2, upto->second);
+            return st;
+        };
+        Stmt moved = bound(db.prepare("SELECT count(*) FROM url_fps_new" + where));
+        const int64_t n = moved.step() ? moved.i64(0) : 0;
+        moved.reset();
+        // SQLite: OR IGNORE (no pair is ever in both tables) spares it a
+        // statement journal of every page the move changes, which it keeps
+        // in memory (temp_store): 18 MiB for 262,144 fingerprints.
+        bound(db.prepare(std::string(sqlite ? "INSERT OR IGNORE" : "INSERT") +
+                         " INTO url_fps(fp, id) SELECT fp, id FROM url_fps_new" + where + " ORDER BY fp, id"))
+            .exec();
+        bound(db.prepare("DELETE FROM url_fps_new" + where)).exec();
+        db.prepare("UPDATE meta SET value = value - ? WHERE key = 'fps_new'").bind(1, n).exec();
+        tx.commit();
+        if (!upto) break;
+    }
+}
+
+int64_t fp_buffer_limit() {
+    static const int64_t limit = [] {
+        const char* v = std::getenv("FRONTIER_FP_BUFFER");
+        if (!v || !*v) return int64_t{1} << 20;
+        char* end = nullptr;
+        long long n = std::strtoll(v, &end, 10);
+        if (*end || n < 1 || n > (int64_t{1} << 40))
+            throw UsageError("FRONTIER_FP_BUFFER is not a whole number of fingerprints from 1 to 2^40: " +
+                             std::string(v));
+        return static_cast<int64_t>(n);
+    }();
+    return limit;
 }
 
 // ---------------------------------------------------------------- queues

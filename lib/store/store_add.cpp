@@ -26,9 +26,25 @@ namespace {
     X(fp, "fp")
 enum class KnownCol { KNOWN_COLUMNS(SQL_COLUMN_NAME) };
 const std::string kKnown = sql_column_list({KNOWN_COLUMNS(SQL_COLUMN_EXPR)});
+#define KNOWN_U(column, expr) "u." expr,
+const std::string kKnownU = sql_column_list({KNOWN_COLUMNS(KNOWN_U)});
+#undef KNOWN_U
 #undef KNOWN_COLUMNS
-const std::string kKnownByFp = "SELECT " + kKnown + " FROM urls WHERE fp = ?";
-const std::string kKnownByFps = probe_each_sql("urls", "fp", kKnown);
+// The rows of a fingerprint (frontier(7), FILE FORMAT): its ids are in url_fps, or,
+// added lately, in url_fps_new. Two joins, not `id IN (...)`: SQLite builds
+// a temporary table for the latter at every probe.
+std::string known_by_fp(const std::string& fp) {
+    std::string sql;
+    for (const char* t : {"url_fps", "url_fps_new"}) {
+        if (!sql.empty()) sql += " UNION ALL ";
+        sql += "SELECT " + kKnownU + " FROM " + t + " AS f JOIN urls AS u ON u.id = f.id WHERE f.fp = " + fp;
+    }
+    return sql;
+}
+const std::string kKnownByFp = known_by_fp("?1");
+// The rows of many fingerprints (a PostgreSQL array): as probe_each_sql.
+const std::string kKnownByFps = "SELECT p.* FROM unnest(CAST(? AS bigint[])) AS k(key), LATERAL (" +
+                                known_by_fp("k.key") + " OFFSET 0) AS p";
 
 KnownUrl read_known(const Stmt& f) {
     using C = KnownCol;
@@ -94,10 +110,13 @@ struct NewUrl {
 
 void Store::Impl::flush_pending_urls() {
     if (pending_rows == 0) return;
-    Stmt& ins = q("INSERT INTO urls(" NEW_COLUMNS ") SELECT * FROM unnest(?::bigint[], "
-                  "?::text[], ?::bigint[], ?::bigint[], ?::float8[], ?::float8[], ?::bigint[], ?::float8[], "
-                  "?::bigint[], ?::bigint[], ?::bigint[], ?::text[], ?::text[], ?::text[], ?::text[], ?::bigint[], "
-                  "?::float8[], ?::float8[])");
+    // With each row, its fingerprint and id in url_fps_new (frontier(7), FILE FORMAT).
+    Stmt& ins =
+        q("WITH n AS (INSERT INTO urls(" NEW_COLUMNS
+          ") SELECT * FROM unnest(?::bigint[], "
+          "?::text[], ?::bigint[], ?::bigint[], ?::float8[], ?::float8[], ?::bigint[], ?::float8[], "
+          "?::bigint[], ?::bigint[], ?::bigint[], ?::text[], ?::text[], ?::text[], ?::text[], ?::bigint[], "
+          "?::float8[], ?::float8[]) RETURNING fp, id) INSERT INTO url_fps_new(fp, id) SELECT fp, id FROM n");
     for (size_t i = 0; i < pending_cols.size(); ++i) ins.bind(static_cast<int>(i) + 1, pending_cols[i].str());
     ins.exec();
     for (auto& c : pending_cols) c.clear();
@@ -193,9 +212,21 @@ void Store::Impl::add_new(const Settings& s, const AddRequest& r) {
         });
         if (++pending_rows >= kPendingRows) flush_pending_urls();
     } else {
-        Stmt& ins = q("INSERT INTO urls(" NEW_COLUMNS ") VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)");
+        // With its fingerprint and id (frontier(7), FILE FORMAT). SQLite gives the
+        // id without a RETURNING clause, which costs a temporary table per row.
+        const bool sqlite = !db.statements_are_round_trips();
+#define INSERT_URL "INSERT INTO urls(" NEW_COLUMNS ") VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)"
+        Stmt& ins = q(sqlite ? INSERT_URL
+                             : "WITH n AS (" INSERT_URL
+                               " RETURNING fp, id) "
+                               "INSERT INTO url_fps_new(fp, id) SELECT fp, id FROM n");
+#undef INSERT_URL
         row.columns([&](int i, const auto& v) { ins.bind(i, v); });
         ins.exec();
+        if (sqlite)
+            q("INSERT INTO url_fps_new(fp, id) VALUES (?, last_insert_rowid())")
+                .bind(1, static_cast<int64_t>(r.fp))
+                .exec();
     }
     QueueDelta& d = queue_deltas[qid];
     d.queued += 1;
@@ -203,6 +234,7 @@ void Store::Impl::add_new(const Settings& s, const AddRequest& r) {
     d.last_url = r.url.url;
     if (!d.min_rank || row.rank < *d.min_rank) d.min_rank = row.rank;
     added += 1;
+    fps_buffered += 1;
     depth_added[std::clamp<int64_t>(rec.depth, 0, 3)] += 1;
     if (r.recrawl) count("revisit:urls", 1);
     std::string disc(rec.discovery.empty() ? std::string_view("seed") : canonical_discovery(rec.discovery));

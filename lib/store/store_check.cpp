@@ -262,6 +262,29 @@ UrlRecount check_fingerprints(Checker& c, Db& db, double now) {
                    std::to_string(u.i64(UrlPass::fp)) + " is not the URL's");
         recount_url(rc, u, url, now);
     }
+    // Every URL's fingerprint and id once in url_fps or url_fps_new
+    // (frontier(7), FILE FORMAT): each URL has its pair, and there are no others.
+    enum class M { id, url };
+    Stmt missing = db.prepare(
+        "SELECT id, url FROM urls u WHERE NOT EXISTS (SELECT 1 FROM url_fps f WHERE f.fp = u.fp AND f.id = "
+        "u.id) "
+        "AND NOT EXISTS (SELECT 1 FROM url_fps_new n WHERE n.fp = u.fp AND n.id = u.id)");
+    for (SqlRow<M> m(missing); missing.step();)
+        c.fail("url " + std::to_string(m.i64(M::id)) + " " + short_url(m.text(M::url)) +
+               ": its fingerprint is in neither url_fps nor url_fps_new");
+    enum class P { fp, id };
+    Stmt extra = db.prepare(
+        "SELECT fp, id FROM (SELECT fp, id FROM url_fps UNION ALL SELECT fp, id FROM url_fps_new) AS p "
+        "WHERE NOT EXISTS (SELECT 1 FROM urls u WHERE u.id = p.id AND u.fp = p.fp)");
+    for (SqlRow<P> p(extra); extra.step();)
+        c.fail("fingerprint " + std::to_string(p.i64(P::fp)) + " of url " + std::to_string(p.i64(P::id)) +
+               " in url_fps or url_fps_new: no such URL");
+    const int64_t pairs =
+        scalar(db, "SELECT (SELECT count(*) FROM url_fps) + (SELECT count(*) FROM url_fps_new)");
+    const int64_t urls = scalar(db, "SELECT count(*) FROM urls");
+    if (pairs != urls)
+        c.fail("url_fps and url_fps_new hold " + std::to_string(pairs) + " fingerprints for " +
+               std::to_string(urls) + " URLs");
     return rc;
 }
 

@@ -206,7 +206,9 @@ bool Store::Impl::leased_by_url(const Settings& s, const FetchFacts& f, DoneOutc
     }
     o.url = c.url.url;
     enum class C { id, url, lease_seq };
-    Stmt& st = q("SELECT id, url, lease_seq FROM urls WHERE fp = ? AND state = " SQL_URL_LEASED);
+    Stmt& st =
+        q("SELECT id, url, lease_seq FROM urls WHERE id IN (SELECT id FROM url_fps WHERE fp = ?1 UNION ALL "
+          "SELECT id FROM url_fps_new WHERE fp = ?1) AND state = " SQL_URL_LEASED);
     st.bind(1, static_cast<int64_t>(url_fingerprint(c.url.url)));
     while (st.step()) {
         SqlRow<C> row(st);

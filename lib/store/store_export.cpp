@@ -22,7 +22,9 @@ using T = ColumnType;
 // with the type of its value (Db::value_type_sql). Names come from the
 // constant table list only. The backend's own schema version (PostgreSQL's
 // meta row 'schema_version'; SQLite's user_version) is not a row: the header
-// carries it. Text keys sort bytewise on both backends.
+// carries it. Nor is the count of fingerprints in url_fps_new (meta row
+// 'fps_new'; the import builds url_fps). Text keys sort bytewise on both
+// backends.
 std::string select_sql(const Db& db, const ExportTable& t) {
     std::string sql = "SELECT ";
     for (size_t i = 0; i < t.columns.size(); ++i) {
@@ -31,7 +33,7 @@ std::string select_sql(const Db& db, const ExportTable& t) {
         sql += t.columns[i].name;
     }
     sql += std::string(" FROM ") + t.name;
-    if (t.name == std::string_view("meta")) sql += " WHERE key <> 'schema_version'";
+    if (t.name == std::string_view("meta")) sql += " WHERE key NOT IN ('schema_version', 'fps_new')";
     sql += " ORDER BY ";
     bool first = true;
     for (std::string_view col : key_columns(t.key)) {

@@ -19,6 +19,11 @@
 
 namespace frontier {
 
+// FRONTIER_FP_BUFFER (frontier(7), ENVIRONMENT): how many fingerprints
+// url_fps_new holds before they move to url_fps (default 1,048,576, ~16 MiB).
+// Throws UsageError for a value that is not a whole number from 1 to 2^40.
+int64_t fp_buffer_limit();
+
 // Entries kept in each per-process cache keyed by queue or host (ids,
 // Crawl-delays): bounded memory on huge frontiers.
 inline constexpr size_t kIdCacheMax = 20000;
@@ -182,6 +187,10 @@ struct Store::Impl {
     // Counters of added URLs, kept apart from counter_deltas because they
     // change on every add (no string keys built per URL).
     int64_t added = 0;
+    int64_t fps_buffered = 0;  // fingerprints this transaction put in url_fps_new
+    int64_t fps_to_move = 0;   // in url_fps_new after the commit, to move to url_fps
+    void count_fingerprints();
+    void move_fingerprints();
     int64_t depth_added[4] = {0, 0, 0, 0};
     std::map<std::pair<std::string, std::string>, int64_t> heat_added;  // (discovery, type)
     std::map<std::pair<std::string, int>, int64_t> heat_depth_added;  // (discovery, depth 0..3): heatd:* counters

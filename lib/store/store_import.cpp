@@ -141,6 +141,12 @@ void RowImporter::finish() {
     // largest, so rows added later do not take an imported row's id.
     for (const ExportTable& t : export_tables())
         if (t.key == std::string_view("id")) db.advance_id_sequence(t.name);
+    // The fingerprint tables are not exported (frontier(7), FILE FORMAT): built
+    // here from the imported URLs, in key order.
+    db.exec("DELETE FROM url_fps_new");
+    db.exec("DELETE FROM url_fps");
+    db.exec("INSERT INTO url_fps(fp, id) SELECT fp, id FROM urls ORDER BY fp, id");
+    db.exec("DELETE FROM meta WHERE key = 'fps_new'");
 }
 
 std::string RowImporter::insert(const ImportRow& row) {

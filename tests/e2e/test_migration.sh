@@ -28,11 +28,15 @@
 #    with a retry time), for the migration to 6, which rebuilds urls_next
 #    with recrawl as its last column: the report's revisit counts (read from
 #    that index since) are those the v5 tools gave.
-# When a schema version 7 is released, add tests/fixtures/schema-v6.sql (made
-# by the v6 tools) and list it in VERSIONS.
+#  - tests/fixtures/schema-v6.sql: a v6 file made by the v6 tools (the v5
+#    fixture migrated by them, two URLs added), for the migration to 7, which
+#    moves every URL's fingerprint from the index urls_fp to the table
+#    url_fps: each URL added again is a duplicate, and a new one is added.
+# When a schema version 8 is released, add tests/fixtures/schema-v7.sql (made
+# by the v7 tools) and list it in VERSIONS.
 set -euo pipefail
 FIX=$ROOT/tests/fixtures
-VERSIONS="1 3 4 5"
+VERSIONS="1 3 4 5 6"
 export FRONTIER_NOW=1800000210
 frontier-config -f fresh.db lease.ttl 600
 CUR=$(sqlite3 fresh.db "pragma user_version")
@@ -136,6 +140,20 @@ PY
         want=$(jq -c '.revisits | [.urls, .due_now, .next_due]' "$FIX/schema-v5.report.json")
         [ "$got" = "$want" ] && [ "$want" != "[null,null,null]" ] || { echo "v5: revisits $got, want $want"; exit 1; }
         echo "v5: urls_next ends with recrawl; revisits $got as before"
+    fi
+    if [ "$V" = 6 ]; then
+        # Every URL's fingerprint in url_fps, none waiting, urls_fp gone; the
+        # v6 URLs added again are duplicates, a new one is added.
+        got=$(sqlite3 $db "SELECT (SELECT count(*) FROM url_fps) = (SELECT count(*) FROM urls),
+              (SELECT count(*) FROM url_fps_new), (SELECT count(*) FROM sqlite_master WHERE name = 'urls_fp')")
+        [ "$got" = "1|0|0" ] || { echo "v6: fingerprints after migration: $got, want 1|0|0"; exit 1; }
+        sqlite3 $db "SELECT url FROM urls" > v6-urls.txt
+        echo http://f.example/new >> v6-urls.txt
+        cp $db v6-again.db
+        got=$(frontier-add -f v6-again.db v6-urls.txt 2>&1 >/dev/null)
+        [ "$got" = "frontier-add: 1 added, $(($(wc -l < v6-urls.txt) - 1)) duplicate, 0 updated, 0 rejected" ] ||
+            { echo "v6: adding the v6 URLs again: $got"; exit 1; }
+        echo "v6: every fingerprint in url_fps; $got"
     fi
     # A second writer finds nothing to migrate.
     frontier-add -f $db < /dev/null 2> /dev/null

@@ -107,6 +107,8 @@ def rows(db, t):
     out = {}
     for r in db.execute("SELECT %s FROM %s" % (sel, t)):
         row = dict(zip(cols, zip(r[0::2], r[1::2])))
+        if t == "meta" and row["key"][1] == "fps_new":
+            continue  # the count of url_fps_new: not exported (frontier(7), FILE FORMAT)
         out[tuple(row[k.strip()][1] for k in keys[t].split(","))] = row
     return out
 problems = []
