@@ -55,7 +55,16 @@ void Store::commit() {
     impl_->prefetched.clear();
     impl_->prefetched_leases.clear();
     impl_->prefetched_queues.clear();
-    if (impl_->fps_to_move) impl_->move_fingerprints();
+    // After the commit, which stands whatever happens here: a move that
+    // fails (busy past the timeout, the server gone) leaves its pairs in
+    // url_fps_new, where lookups find them, for the next commit that adds a
+    // URL to move; a lost connection ends the tool at its next statement.
+    if (impl_->fps_to_move) {
+        try {
+            impl_->move_fingerprints();
+        } catch (const DbError&) {
+        }
+    }
 }
 
 void Store::rollback() {

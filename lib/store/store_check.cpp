@@ -266,8 +266,8 @@ UrlRecount check_fingerprints(Checker& c, Db& db, double now) {
     // (frontier(7), FILE FORMAT): each URL has its pair, and there are no others.
     enum class M { id, url };
     Stmt missing = db.prepare(
-        "SELECT id, url FROM urls u WHERE NOT EXISTS (SELECT 1 FROM url_fps f WHERE f.fp = u.fp AND f.id = "
-        "u.id) "
+        "SELECT id, url FROM urls u "
+        "WHERE NOT EXISTS (SELECT 1 FROM url_fps f WHERE f.fp = u.fp AND f.id = u.id) "
         "AND NOT EXISTS (SELECT 1 FROM url_fps_new n WHERE n.fp = u.fp AND n.id = u.id)");
     for (SqlRow<M> m(missing); missing.step();)
         c.fail("url " + std::to_string(m.i64(M::id)) + " " + short_url(m.text(M::url)) +
