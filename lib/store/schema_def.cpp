@@ -197,10 +197,10 @@ TableDef urls_table() {
       "CREATE INDEX urls_seed ON urls(id) WHERE depth = 0 AND coalesce(discovery, '') IN ('', 'seed')"}};
 }
 
-// A URL's fingerprint and id (frontier(7), FILE FORMAT): the fingerprints of the
-// URLs added lately in url_fps_new, a small table that stays in the page
-// cache, moved into the large url_fps in key order once it holds
-// FRONTIER_FP_BUFFER of them (Store::Impl::merge_fingerprints). A new URL
+// A URL's fingerprint and id (frontier(7), FILE FORMAT): those of the URLs
+// added lately in url_fps_new, a small table that stays in the page cache,
+// moved into the large url_fps in key order once it holds FRONTIER_FP_BUFFER
+// of them (Store::Impl::count_fingerprints, move_fingerprints). A new URL
 // then changes a cached page instead of a random page of a large index.
 // Derived from urls: not exported (frontier-import builds them).
 TableDef fingerprint_table(const char* name) {
