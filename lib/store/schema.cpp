@@ -95,8 +95,10 @@ void migrate_to_6(Db& db) {
 // url_fps and url_fps_new (schema_def.cpp, fingerprint_table; issue #27):
 // every known fingerprint goes to url_fps, in key order.
 void migrate_to_7(Db& db) {
-    db.exec(create_table_sql(db, schema_table("url_fps")));
-    db.exec(create_table_sql(db, schema_table("url_fps_new")));
+    const Db::Ddl& ddl = db.ddl();
+    for (const char* t : {"url_fps", "url_fps_new"})
+        db.exec(std::string("CREATE TABLE ") + t + "(\n    \"fp\" " + ddl.integer + " NOT NULL,\n    \"id\" " +
+                ddl.integer + " NOT NULL,\n    PRIMARY KEY(fp, id)\n)" + ddl.keyed_table);
     db.exec("INSERT INTO url_fps(fp, id) SELECT fp, id FROM urls ORDER BY fp, id");
     db.exec("DROP INDEX urls_fp");
 }

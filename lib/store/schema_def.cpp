@@ -1,6 +1,5 @@
 #include "store/schema_def.hpp"
 
-#include <stdexcept>
 #include <string_view>
 
 #include "store/db.hpp"
@@ -236,7 +235,8 @@ const std::vector<TableDef>& schema_tables() {
     return tables;
 }
 
-std::string create_table_sql(const Db& db, const TableDef& t) {
+// One table's CREATE TABLE and CREATE INDEX statements.
+static std::string create_table_sql(const Db& db, const TableDef& t) {
     const Db::Ddl& ddl = db.ddl();
     std::string sql;
     // One integer key column: SQLite's row id (INTEGER PRIMARY KEY);
@@ -276,12 +276,6 @@ std::string create_schema_sql(const Db& db) {
     std::string sql;
     for (const TableDef& t : schema_tables()) sql += create_table_sql(db, t);
     return sql;
-}
-
-const TableDef& schema_table(std::string_view name) {
-    for (const TableDef& t : schema_tables())
-        if (t.name == name) return t;
-    throw std::logic_error("no table " + std::string(name) + " in the schema");
 }
 
 }  // namespace frontier

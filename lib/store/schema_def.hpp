@@ -9,7 +9,6 @@
 #pragma once
 
 #include <string>
-#include <string_view>
 #include <vector>
 
 namespace frontier {
@@ -55,10 +54,5 @@ class Db;
 // The CREATE TABLE and CREATE INDEX statements of a new frontier, in the
 // words of `db`'s backend (Db::ddl), without the meta rows.
 std::string create_schema_sql(const Db& db);
-
-// One table's CREATE TABLE and CREATE INDEX statements (a migration that adds
-// a table uses its declaration), and the declaration of a table by name.
-std::string create_table_sql(const Db& db, const TableDef& t);
-const TableDef& schema_table(std::string_view name);
 
 }  // namespace frontier

@@ -234,13 +234,13 @@ void Store::Impl::count_fingerprints() {
 // one by one wrote a random page each, and holds the write lock for that
 // slice only (frontier(7), FILE FORMAT).
 void Store::Impl::move_fingerprints() {
-    const int64_t kFpMoveChunk = std::min<int64_t>(65536, fp_buffer_limit());
+    const int64_t chunk = std::min<int64_t>(65536, fp_buffer_limit());
     const bool sqlite = !db.statements_are_round_trips();
-    for (int64_t left = std::exchange(fps_to_move, 0); left > 0; left -= kFpMoveChunk) {
+    for (int64_t left = std::exchange(fps_to_move, 0); left > 0; left -= chunk) {
         Transaction tx(db);
         // The last pair of the chunk; fewer left: all of them.
         Stmt last = db.prepare("SELECT fp, id FROM url_fps_new ORDER BY fp, id LIMIT 1 OFFSET ?");
-        last.bind(1, kFpMoveChunk - 1);
+        last.bind(1, chunk - 1);
         std::optional<std::pair<int64_t, int64_t>> upto;
         if (last.step()) upto = {last.i64(0), last.i64(1)};
         last.reset();
@@ -259,7 +259,12 @@ void Store::Impl::move_fingerprints() {
                          " INTO url_fps(fp, id) SELECT fp, id FROM url_fps_new" + where + " ORDER BY fp, id"))
             .exec();
         bound(db.prepare("DELETE FROM url_fps_new" + where)).exec();
-        db.prepare("UPDATE meta SET value = value - ? WHERE key = 'fps_new'").bind(1, n).exec();
+        // The last chunk empties the table: its count is 0, whatever it had
+        // drifted to.
+        if (upto)
+            db.prepare("UPDATE meta SET value = value - ? WHERE key = 'fps_new'").bind(1, n).exec();
+        else
+            db.exec("UPDATE meta SET value = 0 WHERE key = 'fps_new'");
         tx.commit();
         if (!upto) break;
     }

@@ -1,4 +1,4 @@
-// Store::add_url: dedup over the whole history (fingerprint index, with the
+// Store::add_url: dedup over the whole history (fingerprint tables, with the
 // URL text compared so a fingerprint collision never drops a distinct URL),
 // updates of known URLs, and inserts.
 #include <algorithm>

@@ -206,9 +206,10 @@ bool Store::Impl::leased_by_url(const Settings& s, const FetchFacts& f, DoneOutc
     }
     o.url = c.url.url;
     enum class C { id, url, lease_seq };
-    Stmt& st =
-        q("SELECT id, url, lease_seq FROM urls WHERE id IN (SELECT id FROM url_fps WHERE fp = ?1 UNION ALL "
-          "SELECT id FROM url_fps_new WHERE fp = ?1) AND state = " SQL_URL_LEASED);
+    // Its ids are in url_fps or url_fps_new (frontier(7), FILE FORMAT).
+    Stmt& st = q("SELECT u.id, u.url, u.lease_seq FROM url_fps f JOIN urls u ON u.id = f.id WHERE f.fp = ?1 "
+                 "AND u.state = " SQL_URL_LEASED " UNION ALL SELECT u.id, u.url, u.lease_seq FROM url_fps_new f "
+                 "JOIN urls u ON u.id = f.id WHERE f.fp = ?1 AND u.state = " SQL_URL_LEASED);
     st.bind(1, static_cast<int64_t>(url_fingerprint(c.url.url)));
     while (st.step()) {
         SqlRow<C> row(st);

@@ -158,3 +158,37 @@ TEST_CASE("export header and end lines", "[export]") {
     CHECK(problems[0].find("table urls, which this tool does not know") != std::string::npos);
     CHECK(check_export_end(rec(R"({"end":"frontier-export"})"), counts).size() == 1);
 }
+
+TEST_CASE("an imported URL's fingerprint is findable from its batch's commit, in url_fps after finish", "[export][store]") {
+    char dir[] = "/tmp/frontier-test-XXXXXX";
+    REQUIRE(mkdtemp(dir) != nullptr);
+    std::string path = std::string(dir) + "/f.db";
+    {
+        Store store(path, Store::Mode::create);
+        RowImporter importer(store);
+        auto pairs = [&](const char* table) {
+            Stmt st = store.db().prepare(std::string("SELECT count(*) FROM ") + table + " WHERE fp = 123 AND id = 7");
+            REQUIRE(st.step());
+            return st.i64(0);
+        };
+        store.begin();
+        ImportRow row;
+        Record keep;
+        REQUIRE(decode(R"({"table":"urls","id":7,"fp":123,"url":"http://a.example/","queue_id":1,"host_id":1,)"
+                       R"("state":0,"rank":1,"priority":1,"tier":0,"tier_key":0,"cost":1,"cls":0,"depth":0,)"
+                       R"("recrawl":0,"attempts":0,"retries":0,"lease_seq":0,"visits":0,"successes":0,)"
+                       R"("changes":0,"failures":0})",
+                       row, keep)
+                    .reason.empty());
+        REQUIRE(importer.insert(row).empty());
+        store.commit();
+        // An import cut short here (killed) still has the pair.
+        CHECK(pairs("url_fps_new") == 1);
+        CHECK(pairs("url_fps") == 0);
+        importer.finish();
+        CHECK(pairs("url_fps_new") == 0);
+        CHECK(pairs("url_fps") == 1);
+    }
+    std::string cmd = std::string("rm -rf ") + dir;
+    REQUIRE(std::system(cmd.c_str()) == 0);
+}

@@ -295,8 +295,8 @@ SqliteDb::SqliteDb(const std::string& path, bool create, bool readonly) : cache_
         // FORMAT); doing that every 1 GiB of WAL (250,000 frames of 4 KiB)
         // instead of SQLite's 4 MiB writes a page changed by many
         // transactions (a queue row, an index page) back once instead of
-        // many times. Past ~1M URLs the random index pages (urls_fp,
-        // urls_next) outgrow the page cache, each transaction changes tens
+        // many times. Past ~1M URLs the random index pages (urls_next; the
+        // fingerprint index urls_fp before schema 7) outgrow the page cache, each transaction changes tens
         // of thousands of them, and an 80 MiB WAL was checkpointed after
         // every transaction: at 10M URLs the 1 GiB WAL writes 26% fewer
         // bytes and frontier-add takes 7-17% less wall time for the same
