@@ -10,6 +10,7 @@
 #include <utility>
 
 #include "core/clock.hpp"
+#include "core/env.hpp"
 #include "core/error.hpp"
 #include "store/schema.hpp"
 #include "store/sql_codes.hpp"
@@ -235,7 +236,6 @@ void Store::Impl::count_fingerprints() {
 // slice only (frontier(7), FILE FORMAT).
 void Store::Impl::move_fingerprints() {
     const int64_t chunk = std::min<int64_t>(65536, fp_buffer_limit());
-    const bool sqlite = !db.statements_are_round_trips();
     for (int64_t left = std::exchange(fps_to_move, 0); left > 0; left -= chunk) {
         Transaction tx(db);
         // The last pair of the chunk; fewer left: all of them.
@@ -252,12 +252,7 @@ void Store::Impl::move_fingerprints() {
         Stmt moved = bound(db.prepare("SELECT count(*) FROM url_fps_new" + where));
         const int64_t n = moved.step() ? moved.i64(0) : 0;
         moved.reset();
-        // SQLite: OR IGNORE (no pair is ever in both tables) spares it a
-        // statement journal of every page the move changes, which it keeps
-        // in memory (temp_store): 18 MiB for 262,144 fingerprints.
-        bound(db.prepare(std::string(sqlite ? "INSERT OR IGNORE" : "INSERT") +
-                         " INTO url_fps(fp, id) SELECT fp, id FROM url_fps_new" + where + " ORDER BY fp, id"))
-            .exec();
+        bound(db.prepare(move_fingerprints_sql(db, where))).exec();
         bound(db.prepare("DELETE FROM url_fps_new" + where)).exec();
         // The last chunk empties the table: its count is 0, whatever it had
         // drifted to.
@@ -270,17 +265,18 @@ void Store::Impl::move_fingerprints() {
     }
 }
 
+std::string move_fingerprints_sql(const Db& db, const std::string& where) {
+    // SQLite: OR IGNORE (no pair is ever in both tables) spares it a
+    // statement journal of every page the move changes, which it keeps in
+    // memory (temp_store): 18 MiB for 262,144 fingerprints.
+    return std::string(db.statements_are_round_trips() ? "INSERT" : "INSERT OR IGNORE") +
+           " INTO url_fps(fp, id) SELECT fp, id FROM url_fps_new" + where + " ORDER BY fp, id";
+}
+
 int64_t fp_buffer_limit() {
-    static const int64_t limit = [] {
-        const char* v = std::getenv("FRONTIER_FP_BUFFER");
-        if (!v || !*v) return int64_t{1} << 20;
-        char* end = nullptr;
-        long long n = std::strtoll(v, &end, 10);
-        if (*end || n < 1 || n > (int64_t{1} << 40))
-            throw UsageError("FRONTIER_FP_BUFFER is not a whole number of fingerprints from 1 to 2^40: " +
-                             std::string(v));
-        return static_cast<int64_t>(n);
-    }();
+    static const int64_t limit =
+        env_whole_number("FRONTIER_FP_BUFFER", 1, int64_t{1} << 40, "fingerprints from 1 to 2^40")
+            .value_or(int64_t{1} << 20);
     return limit;
 }
 

@@ -23,6 +23,9 @@ namespace frontier {
 // url_fps_new holds before they move to url_fps (default 1,048,576, ~16 MiB).
 // Throws UsageError for a value that is not a whole number from 1 to 2^40.
 int64_t fp_buffer_limit();
+// The statement that moves the pairs of url_fps_new (those `where` selects,
+// " WHERE ..." or empty) to url_fps, in key order.
+std::string move_fingerprints_sql(const Db& db, const std::string& where);
 
 // Entries kept in each per-process cache keyed by queue or host (ids,
 // Crawl-delays): bounded memory on huge frontiers.

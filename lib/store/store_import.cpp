@@ -11,6 +11,7 @@
 #include "store/export_index.hpp"
 #include "store/store.hpp"
 #include "store/store_export.hpp"
+#include "store/store_impl.hpp"
 
 namespace frontier {
 
@@ -164,11 +165,9 @@ void RowImporter::finish() {
         if (t.key == std::string_view("id")) db.advance_id_sequence(t.name);
     // The fingerprint tables are not exported (frontier(7), FILE FORMAT): the
     // imported URLs' pairs, written to url_fps_new with their rows, move to
-    // url_fps in key order, in one transaction. SQLite: OR IGNORE (no pair is
-    // in both tables) spares it a statement journal of every page written.
+    // url_fps in key order, in one transaction.
     Transaction tx(db);
-    db.exec(std::string(db.statements_are_round_trips() ? "INSERT" : "INSERT OR IGNORE") +
-            " INTO url_fps(fp, id) SELECT fp, id FROM url_fps_new ORDER BY fp, id");
+    db.exec(move_fingerprints_sql(db, ""));
     db.exec("DELETE FROM url_fps_new");
     db.exec("DELETE FROM meta WHERE key = 'fps_new'");
     tx.commit();

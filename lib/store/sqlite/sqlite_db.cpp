@@ -13,6 +13,7 @@
 #include <optional>
 #include <strings.h>
 
+#include "core/env.hpp"
 #include "core/error.hpp"
 #include "store/insert_sql.hpp"
 #include "store/sqlite/wal_vfs.hpp"
@@ -28,14 +29,9 @@ namespace {
 // writes pages through the operating system (tests/bench/README.md,
 // issue #27): memory bought back as speed, at the user's choice.
 std::optional<int> page_cache_override() {
-    const char* v = std::getenv("FRONTIER_CACHE_MIB");
-    if (!v || !*v) return std::nullopt;
-    char* end = nullptr;
-    errno = 0;
-    long mib = std::strtol(v, &end, 10);
-    if (end == v || *end || errno || mib < 1 || mib > 1048576)
-        throw UsageError("FRONTIER_CACHE_MIB is not a whole number of MiB from 1 to 1048576: " + std::string(v));
-    return static_cast<int>(mib);
+    std::optional<int64_t> mib = env_whole_number("FRONTIER_CACHE_MIB", 1, 1048576, "MiB from 1 to 1048576");
+    if (!mib) return std::nullopt;
+    return static_cast<int>(*mib);
 }
 
 // True when the file system holding `path` has no free block left (for
