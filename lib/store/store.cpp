@@ -265,14 +265,6 @@ void Store::Impl::move_fingerprints() {
     }
 }
 
-std::string move_fingerprints_sql(const Db& db, const std::string& where) {
-    // SQLite: OR IGNORE (no pair is ever in both tables) spares it a
-    // statement journal of every page the move changes, which it keeps in
-    // memory (temp_store): 18 MiB for 262,144 fingerprints.
-    return std::string(db.statements_are_round_trips() ? "INSERT" : "INSERT OR IGNORE") +
-           " INTO url_fps(fp, id) SELECT fp, id FROM url_fps_new" + where + " ORDER BY fp, id";
-}
-
 int64_t fp_buffer_limit() {
     static const int64_t limit =
         env_whole_number("FRONTIER_FP_BUFFER", 1, int64_t{1} << 40, "fingerprints from 1 to 2^40")
