@@ -42,6 +42,16 @@ inline std::string probe_each_sql(const char* table, const char* key, const std:
            " FROM " + table + " WHERE " + table + "." + key + " = k.key OFFSET 0) AS u";
 }
 
+// The rows of `table` that URLs point to by `column` (queue_id, host_id),
+// each once, for the URL ids in an array (the one parameter): `columns` of
+// each, every row found by a primary-key probe as in probe_each_sql.
+inline std::string probe_of_urls_sql(const char* table, const char* column, const std::string& columns) {
+    return std::string("SELECT u.* FROM (SELECT DISTINCT x.") + column +
+           " AS key FROM unnest(CAST(? AS bigint[])) AS k(id), LATERAL (SELECT " + column +
+           " FROM urls WHERE urls.id = k.id OFFSET 0) AS x) AS k, LATERAL (SELECT " + columns + " FROM " +
+           table + " WHERE " + table + ".id = k.key OFFSET 0) AS u";
+}
+
 // The current row of a statement, its columns named by the enum `E`.
 template <class E>
 class SqlRow {

@@ -125,6 +125,10 @@ int64_t Store::Impl::next_served() {
     return ++*serve_seq;
 }
 
+void Store::send_count(std::string_view name) {
+    impl_->q("SELECT n FROM counters WHERE name = ?").bind(1, name).send();
+}
+
 int64_t Store::count(std::string_view name) {
     Stmt& st = impl_->q("SELECT n FROM counters WHERE name = ?");
     st.bind(1, name);
@@ -147,6 +151,7 @@ const std::string kQueueInfo = sql_column_list({QUEUE_INFO_COLUMNS(SQL_COLUMN_EX
 #undef QUEUE_INFO_COLUMNS
 const std::string kQueueRow = "SELECT " + kQueueInfo + " FROM queues WHERE id = ?";
 const std::string kQueueRows = probe_each_sql("queues", "id", kQueueInfo);
+const std::string kQueueRowsOfUrls = probe_of_urls_sql("queues", "queue_id", kQueueInfo);
 
 QueueInfo read_queue_info(const Stmt& st) {
     using C = QueueInfoCol;
@@ -306,9 +311,19 @@ void Store::Impl::reschedule_each(const std::vector<int64_t>& ids) {
 std::vector<QueueInfo> Store::Impl::queues(const std::vector<int64_t>& ids) {
     PgArray arr;
     for (int64_t id : ids) arr.add(id);
-    std::vector<QueueInfo> rows;
     Stmt& st = q(kQueueRows.c_str());
     st.bind(1, arr.str());
+    return read_queues(st);
+}
+
+Stmt& Store::Impl::send_queues_of_urls(const std::string& url_ids) {
+    Stmt& st = q(kQueueRowsOfUrls.c_str());
+    st.bind(1, url_ids).send();
+    return st;
+}
+
+std::vector<QueueInfo> Store::Impl::read_queues(Stmt& st) {
+    std::vector<QueueInfo> rows;
     while (st.step()) rows.push_back(read_queue_info(st));
     st.reset();
     return rows;

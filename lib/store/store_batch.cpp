@@ -232,4 +232,28 @@ void Store::Impl::prefetch_result_rows(const std::vector<int64_t>& queue_ids, co
     st->reset();
 }
 
+Store::Impl::ResultRowsSent Store::Impl::send_result_rows(const std::string& url_ids) {
+    static const std::string hosts_sql = probe_of_urls_sql("hosts", "host_id", "id, crawl_delay");
+    ResultRowsSent sent;
+    sent.hosts = &q(hosts_sql.c_str());
+    sent.hosts->bind(1, url_ids).send();
+    sent.queues = &send_queues_of_urls(url_ids);
+    return sent;
+}
+
+// Rows already known are left as they are: a queue with a delta, or read
+// before, and a host's cached Crawl-delay.
+void Store::Impl::read_result_rows(const ResultRowsSent& sent) {
+    enum class C { id, crawl_delay };
+    if (crawl_delays.size() >= kIdCacheMax) crawl_delays.clear();
+    while (sent.hosts->step()) {
+        SqlRow<C> row(*sent.hosts);
+        crawl_delays.try_emplace(row.i64(C::id), row.opt_dbl(C::crawl_delay));
+    }
+    sent.hosts->reset();
+    for (QueueInfo& qi : read_queues(*sent.queues))
+        if (!fetch_deltas.count(qi.id) && !prefetched_queues.count(qi.id))
+            prefetched_queues.emplace(qi.id, std::move(qi));
+}
+
 }  // namespace frontier

@@ -181,8 +181,16 @@ void Store::prefetch_leases(const std::vector<int64_t>& url_ids) {
         arr.add(id);
         m.prefetched_leases.try_emplace(id);  // none stored: no such row
     }
+    if (!arr.size()) return;
+    const std::string ids = arr.str();
+    // A transaction's first batch (a frontier-done in a pipeline commits
+    // after every few results): its queue rows and Crawl-delays go in the
+    // URL rows' round trip. Later batches read only the rows not known yet.
+    const bool ahead = m.fetch_deltas.empty() && m.prefetched_queues.empty();
+    Impl::ResultRowsSent sent;
+    if (ahead) sent = m.send_result_rows(ids);
     Stmt& st = m.q(kLeasedRows.c_str());
-    st.bind(1, arr.str());
+    st.bind(1, ids);
     std::vector<int64_t> queue_ids, host_ids;
     while (st.step()) {
         LeasedRow row = read_leased_row(st);
@@ -191,7 +199,10 @@ void Store::prefetch_leases(const std::vector<int64_t>& url_ids) {
         m.prefetched_leases[leased_row_id(st)] = std::move(row);
     }
     st.reset();
-    m.prefetch_result_rows(queue_ids, host_ids);
+    if (ahead)
+        m.read_result_rows(sent);
+    else
+        m.prefetch_result_rows(queue_ids, host_ids);
 }
 
 // A result without a lease id: the URL's row while it is leased, found by

@@ -54,9 +54,11 @@ bool Store::housekeeping(double now) {
     m.now = now;
     std::unordered_set<int64_t> touched;
     Impl::DueWork w = m.due_work(now);
-    m.expire_url_leases(now, w.expired, touched);
+    // The rows found are changed at the scan's time (w.at), so that the
+    // counts match what the scan found.
+    m.expire_url_leases(w.at, w.expired, touched);
     m.expire_robots_leases(w.robots, touched);
-    m.requeue_due(now, w.due, touched);
+    m.requeue_due(w.at, w.due, touched);
     for (int64_t qid : touched) {
         m.refresh_best(qid);
         m.reschedule(qid);
@@ -84,9 +86,13 @@ void Store::Impl::send_due_work(double now) {
 Store::Impl::DueWork Store::Impl::due_work(double now) {
     DueWork w;
     Stmt* sent = std::exchange(due_sent, nullptr);
-    if (sent && due_sent_now != now) sent->reset();  // sent for another time: read again
-    Stmt& st = sent && due_sent_now == now ? *sent : q(kDueWork);
-    if (&st != sent) st.bind(1, now);
+    // Sent for a later time: read again. Sent earlier (a --follow lease
+    // whose clock was read again under the lock): what it found.
+    const bool use_sent = sent && due_sent_now <= now;
+    if (sent && !use_sent) sent->reset();
+    Stmt& st = use_sent ? *sent : q(kDueWork);
+    if (!use_sent) st.bind(1, now);  // the same statement as a sent one: reset above
+    w.at = use_sent ? due_sent_now : now;
     while (st.step()) {
         enum class C { kind, a, b };
         SqlRow<C> row(st);

@@ -230,10 +230,12 @@ struct Store::Impl {
         std::unordered_map<int64_t, int64_t> expired;             // queue id -> expired URL leases
         std::vector<std::pair<int64_t, int64_t>> robots;          // (host id, queue id) of expired robots.txt leases
         std::map<std::pair<int64_t, int64_t>, int64_t> due;       // (queue id, state) -> URLs due
+        double at = 0;                                            // the time the scan was made for
     };
     DueWork due_work(double now);
     // Sends due_work's statement for `now` ahead (Stmt::send: on PostgreSQL
-    // it goes with the transaction's first read); due_work then reads it.
+    // it goes with the transaction's first read); due_work then reads it
+    // (for a time at or after `now`).
     void send_due_work(double now);
     Stmt* due_sent = nullptr;
     double due_sent_now = 0;
@@ -279,6 +281,10 @@ struct Store::Impl {
     QueueInfo queue(int64_t id);
     // Round-trip backends: the rows of many queues in one statement.
     std::vector<QueueInfo> queues(const std::vector<int64_t>& ids);
+    // ... the rows of the queues of URLs (an array of URL ids), sent ahead
+    // (Stmt::send), then read from the statement returned.
+    Stmt& send_queues_of_urls(const std::string& url_ids);
+    std::vector<QueueInfo> read_queues(Stmt& st);
     // Recomputes and stores a queue's scheduling position; returns it. The
     // QueueInfo form takes the row as just read (no second read).
     QueueSched reschedule(int64_t queue_id);
@@ -331,8 +337,18 @@ struct Store::Impl {
     // for a queue without a delta. Cleared by flush_fetches, commit, rollback.
     std::unordered_map<int64_t, QueueInfo> prefetched_queues;
     // ... and with them the queue rows and Crawl-delays those rows' results
-    // read (after_fetch, crawl_delay), two statements for many rows.
+    // read (after_fetch, crawl_delay), two statements for many rows: those
+    // not known yet, after the leased rows (prefetch_result_rows), or, at a
+    // transaction's first batch (nothing known yet), all of them, found
+    // from the URL ids and sent ahead of the leased rows' read: one round
+    // trip for the three (send_result_rows, then read_result_rows).
     void prefetch_result_rows(const std::vector<int64_t>& queue_ids, const std::vector<int64_t>& host_ids);
+    struct ResultRowsSent {
+        Stmt* hosts = nullptr;
+        Stmt* queues = nullptr;
+    };
+    ResultRowsSent send_result_rows(const std::string& url_ids);
+    void read_result_rows(const ResultRowsSent& sent);
     void flush_fetches();
     // frontier-done's URL-row updates, written in row-id order by flush()
     // (see url_updates.hpp). Code that reads a URL row in a transaction

@@ -53,9 +53,13 @@ LeaseOutcome Store::lease(LeaseRequest& req) {
     // in this transaction: before its first lease, and never without one.
     // On PostgreSQL its insert, BEGIN and the lock go with the first read.
     if (impl_->pending_holder) impl_->send_pending_holder();
-    // Its clock known before the lock (not --follow's): the scan for
-    // expired leases and due URLs goes with the first read too.
-    if (!req.now_at_lock) impl_->send_due_work(req.now);
+    // The scan for expired leases and due URLs goes with the first read too,
+    // at the clock read before the lock. --follow reads the clock again once
+    // the lock is held, for the queues' wake times; on PostgreSQL its scan
+    // still goes ahead at the earlier time (one round trip fewer while the
+    // lock is held; what comes due in between is found by the next call),
+    // SQLite runs it at the later time.
+    if (!req.now_at_lock || db_->statements_are_round_trips()) impl_->send_due_work(req.now);
     if (impl_->settings && db_->statements_are_round_trips()) refresh_settings(impl_->read_lease_start());
     else refresh_settings();
     if (impl_->pending_holder) req.holder = impl_->pending_holder_id();

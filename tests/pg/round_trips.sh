@@ -8,6 +8,10 @@
 #   tests/pg/round_trips.sh OLD_BIN NEW_BIN [K]      (K default 10)
 #
 # Prints "<old|new> round R: K pairs, M ms per pair, T round trips per pair".
+# Then, per build and round, a `frontier-lease --follow | sed | frontier-done`
+# pipeline that drains 200 URLs of one host (one URL per lease transaction,
+# politeness.max-in-flight 1): "<old|new> follow R: U URLs, M ms per URL,
+# T round trips per URL" (both tools' connections).
 # A private cluster on 127.0.0.1 (tests/tools/pg.sh); not part of make check.
 set -u
 here="$(cd "$(dirname "$0")" && pwd)"
@@ -42,7 +46,30 @@ for round in 1 2; do
             sed 's/}$/,"status":200}/' "$work/lease.jsonl" | "$b/frontier-done" -q -f "$via/$which"
         done
         t1=$(date +%s%N)
+        sleep 0.5  # the proxy logs a connection once it is closed
         turns=$(awk '{s += $2} END {print s + 0}' "$work/proxy.log")
         echo "$which round $round: $K pairs, $(( (t1 - t0) / 1000000 / K )) ms per pair, $((turns / K)) round trips per pair"
+    done
+done
+follow_db() {  # build name -> a fresh database of 200 URLs of one host
+    psql "$base/postgres" -qc "CREATE DATABASE $2" >/dev/null
+    for i in $(seq 200); do echo "{\"url\":\"http://one.example/p$i\"}"; done | "$1/frontier-add" -q -f "$base/$2"
+    for kv in "robots.enabled false" "politeness.min-delay 0" "politeness.delay-factor 0"; do
+        # shellcheck disable=SC2086
+        "$1/frontier-config" -f "$base/$2" $kv >/dev/null
+    done
+}
+for round in 1 2; do
+    for which in old new; do
+        b=$old; [ $which = new ] && b=$new
+        follow_db "$b" "follow_${which}_$round"
+        : > "$work/proxy.log"
+        t0=$(date +%s%N)
+        "$b/frontier-lease" -q --follow -f "$via/follow_${which}_$round" |
+            sed -u 's/}$/,"status":200}/' | "$b/frontier-done" -q -f "$via/follow_${which}_$round"
+        t1=$(date +%s%N)
+        sleep 0.5  # the proxy logs a connection once it is closed
+        turns=$(awk '{s += $2} END {print s + 0}' "$work/proxy.log")
+        echo "$which follow $round: 200 URLs, $(( (t1 - t0) / 1000000 / 200 )) ms per URL, $(( turns / 200 )).$(( turns % 200 * 10 / 200 )) round trips per URL"
     done
 done
