@@ -91,7 +91,7 @@ struct Store::LeaseRun {
     bool classes_added();
     void stamp(LeaseItem& it, const QueueInfo& qi, int64_t hid);
     void explain_nothing();
-    std::optional<double> min_of(const char* sql);
+    std::optional<double> min_of(Stmt& q);
 };
 
 }  // namespace frontier

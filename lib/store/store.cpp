@@ -125,17 +125,27 @@ int64_t Store::Impl::next_served() {
     return ++*serve_seq;
 }
 
-void Store::send_count(std::string_view name) {
-    impl_->q("SELECT n FROM counters WHERE name = ?").bind(1, name).send();
-}
+namespace {
+const char* const kCounterRead = "SELECT n FROM counters WHERE name = ?";
+}  // namespace
 
 int64_t Store::count(std::string_view name) {
-    Stmt& st = impl_->q("SELECT n FROM counters WHERE name = ?");
+    Stmt& st = impl_->q(kCounterRead);
     st.bind(1, name);
+    return impl_->read_count(name, st);
+}
+
+Stmt& Store::Impl::send_count(std::string_view name) {
+    Stmt& st = q(kCounterRead);
+    st.bind(1, name).send();
+    return st;
+}
+
+int64_t Store::Impl::read_count(std::string_view name, Stmt& st) {
     int64_t n = st.step() ? st.i64(0) : 0;
     st.reset();
-    if (auto it = impl_->counter_deltas.find(std::string(name)); it != impl_->counter_deltas.end()) n += it->second;
-    if (name == "queued" || name == "added") n += impl_->added;
+    if (auto it = counter_deltas.find(std::string(name)); it != counter_deltas.end()) n += it->second;
+    if (name == "queued" || name == "added") n += added;
     return n;
 }
 

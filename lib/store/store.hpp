@@ -119,9 +119,6 @@ public:
     // URLs may connect to local addresses (frontier(7), ADDRESS GUARD).
     void add_seed_host(const std::string& host_key);
     int64_t count(std::string_view counter);  // maintained counters ("queued", "leased", ...)
-    // count(counter)'s read sent ahead (Stmt::send: on PostgreSQL it goes with
-    // the next read's round trip); the next count(counter) uses its result.
-    void send_count(std::string_view counter);
     int64_t leases_out();  // count("leased") + count("robots_leased"), in one read
 
     // --- leasing (own transaction) --------------------------------------

@@ -278,6 +278,11 @@ struct Store::Impl {
     // A queue's best (lowest) rank among its leasable URLs, none when empty.
     std::optional<double> best_rank(int64_t queue_id);
     void flush();                        // applies queue and counter deltas
+    // Store::count in two steps: the stored counter's read sent ahead
+    // (Stmt::send), then read from that statement with this transaction's
+    // deltas added.
+    Stmt& send_count(std::string_view name);
+    int64_t read_count(std::string_view name, Stmt& st);
     QueueInfo queue(int64_t id);
     // Round-trip backends: the rows of many queues in one statement.
     std::vector<QueueInfo> queues(const std::vector<int64_t>& ids);

@@ -2,6 +2,8 @@
 // BUDGETS; the decisions are lib/policy/lease_policy), URLs ended while
 // leasing, the class alternation's inputs, and what a lease call that
 // leased nothing says (frontier-lease(1), EXIT STATUS).
+#include <iterator>
+
 #include "policy/priority.hpp"
 #include "store/lease_run.hpp"
 #include "store/sql_codes.hpp"
@@ -119,8 +121,7 @@ bool Store::LeaseRun::classes_added() {
     return m.both_classes;
 }
 
-std::optional<double> Store::LeaseRun::min_of(const char* sql) {
-    Stmt& q = m.q(sql);
+std::optional<double> Store::LeaseRun::min_of(Stmt& q) {
     std::optional<double> v;
     if (q.step() && !q.is_null(0)) v = q.dbl(0);
     q.reset();
@@ -128,39 +129,45 @@ std::optional<double> Store::LeaseRun::min_of(const char* sql) {
 }
 
 // Nothing leased: why (frontier-lease(1), EXIT STATUS), and when the next
-// URL comes due. On PostgreSQL every read below is sent first (Stmt::send),
-// so they cost the lock holder one round trip instead of six; SQLite runs
-// each when it is stepped, and the four times only when they are wanted.
+// URL comes due. Every read is sent first (Stmt::send) and then read from
+// the statement it was sent by (Impl::q would reset it and lose its
+// result): on PostgreSQL they cost one round trip instead of up to six. SQLite
+// runs each when it is stepped, the four times only when they are wanted.
 void Store::LeaseRun::explain_nothing() {
     static const char* const kNext[] = {
         "SELECT min(wake_at) FROM queues WHERE sched = " SQL_SCHED_SLEEPING,
         "SELECT min(due_at) FROM urls WHERE due_at IS NOT NULL AND state = " SQL_URL_QUEUED,
         "SELECT min(lease_expires) FROM urls WHERE state = " SQL_URL_LEASED,
         "SELECT min(robots_lease_expires) FROM hosts WHERE robots_lease_expires IS NOT NULL"};
-    static const char* const kAnyDue = "SELECT min(due_at) FROM urls WHERE due_at IS NOT NULL";
     Stmt& rq = m.q("SELECT coalesce(sum(queued), 0) FROM queues WHERE state >= " SQL_QUEUE_RETIRED);
     rq.send();
-    st.send_count("queued");
-    for (const char* sql : kNext) m.q(sql).send();
-    m.q(kAnyDue).send();
+    Stmt& queued = m.send_count("queued");
+    Stmt* next[std::size(kNext)];
+    for (size_t i = 0; i < std::size(kNext); ++i) {
+        next[i] = &m.q(kNext[i]);
+        next[i]->send();
+    }
+    Stmt& any_due = m.q("SELECT min(due_at) FROM urls WHERE due_at IS NOT NULL");
+    any_due.send();
     rq.step();
     int64_t retired_queued = rq.i64(0);
     rq.reset();
-    out.status = empty_lease_status(st.count("queued") - retired_queued + out.in_flight, retired_queued);
-    std::optional<double> next;
+    out.status =
+        empty_lease_status(m.read_count("queued", queued) - retired_queued + out.in_flight, retired_queued);
+    std::optional<double> due;
     if (out.status != LeaseStatus::not_ready) {
         out.retired_urls = retired_queued;
-        next = min_of(kAnyDue);
+        due = min_of(any_due);
     } else {
-        for (const char* sql : kNext) {
-            std::optional<double> v = min_of(sql);
-            if (v && (!next || *v < *next)) next = v;
+        for (Stmt* q : next) {
+            std::optional<double> v = min_of(*q);
+            if (v && (!due || *v < *due)) due = v;
         }
     }
-    // The reads sent and not stepped: their results are dropped (Stmt::reset).
-    for (const char* sql : kNext) m.q(sql).reset();
-    m.q(kAnyDue).reset();
-    out.next_due = next;
+    // The reads sent and not read: their results are dropped.
+    for (Stmt* q : next) q->reset();
+    any_due.reset();
+    out.next_due = due;
 }
 
 }  // namespace frontier

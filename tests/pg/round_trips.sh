@@ -70,6 +70,7 @@ for round in 1 2; do
         t1=$(date +%s%N)
         sleep 0.5  # the proxy logs a connection once it is closed
         turns=$(awk '{s += $2} END {print s + 0}' "$work/proxy.log")
+        [ -n "${RT_DEBUG:-}" ] && cat "$work/proxy.log" >&2
         echo "$which follow $round: 200 URLs, $(( (t1 - t0) / 1000000 / 200 )) ms per URL, $(( turns / 200 )).$(( turns % 200 * 10 / 200 )) round trips per URL"
     done
 done
