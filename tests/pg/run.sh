@@ -10,6 +10,8 @@
 #    row by row);
 #  - migrates the version 3 fixture to 6 there (test_migrate_v4.sh: the
 #    PostgreSQL DDL and back-fill give the report the SQLite migration gives);
+#  - counts the round trips of a lease, a lease that finds nothing and a
+#    frontier-done (test_round_trip_counts.sh: at most today's counts);
 #  - runs the end-to-end tests test_crawl (a real crawl of a local site by
 #    three pipelines at once, each page fetched once),
 #    test_crash (tools SIGKILLed at random moments; CRASH_ROUNDS, default 4
@@ -94,6 +96,9 @@ pg_script test_migrate_v4 MIGRATE_FRONTIER
 # Lease holders written with the first lease (lease -n 1, --follow), reused
 # by the same group, none with --detached.
 pg_script test_holder_record HOLDER_FRONTIER
+# Round trips of a lease, a lease that finds nothing and a done (at most
+# today's counts).
+pg_script test_round_trip_counts RT_FRONTIER
 
 # End-to-end tests that take their frontier from the environment, each on a
 # fresh database: a real crawl, SIGKILLs at random moments, concurrent workers.

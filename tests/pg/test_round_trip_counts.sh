@@ -1,0 +1,59 @@
+#!/usr/bin/env bash
+# Round trips of single tool runs on PostgreSQL (frontier(7), POSTGRESQL:
+# what a transaction sends), counted by tests/tools/latency_proxy.py with no
+# delay added: each connection's "turns" are the replies it waited for. A
+# lease that finds nothing sends its reads (why, and when the next URL is
+# due) in one round trip; a frontier-done's first batch reads its URL rows
+# with their queue rows and Crawl-delays in one. The bounds are today's
+# counts: a change that adds round trips to these paths fails here.
+# Run by tests/pg/run.sh with RT_FRONTIER (a database URL).
+set -u
+: "${RT_FRONTIER:?}" "${ROOT:?}"
+export FRONTIER_NOW=1800000000
+fail() { echo "FAIL: $*"; exit 1; }
+base=${RT_FRONTIER%/*} db=${RT_FRONTIER##*/}
+port=${base##*:}
+export LATENCY_PROXY_LOG=$PWD/proxy.log
+python3 "$ROOT/tests/tools/latency_proxy.py" "$port" 0 "$PWD/proxy.port" &
+proxy=$!
+trap 'kill $proxy 2>/dev/null' EXIT
+for _ in $(seq 50); do [ -s proxy.port ] && break; sleep 0.1; done
+via="${base%:*}:$(cat proxy.port)/$db"
+
+for kv in "robots.enabled false" "politeness.min-delay 0" "politeness.delay-factor 0"; do
+    # shellcheck disable=SC2086
+    frontier-config -f "$RT_FRONTIER" $kv >/dev/null || fail "config $kv"
+done
+for i in $(seq 20); do echo "http://one.example/p$i"; done | frontier-add -q -f "$RT_FRONTIER" || fail "add"
+
+# turns OUT CMD...: runs CMD (its frontier through the proxy) with its
+# output in OUT, prints the round trips of its one connection; CMD's status.
+turns() {
+    local out=$1
+    shift
+    : > proxy.log
+    "$@" > "$out"
+    local rc=$?
+    for _ in $(seq 50); do [ -s proxy.log ] && break; sleep 0.05; done
+    [ "$(wc -l < proxy.log)" = 1 ] || fail "expected one connection, proxy log: $(cat proxy.log)"
+    awk '{print $2}' proxy.log
+    return $rc
+}
+
+leased=$(turns lease.jsonl frontier-lease -q --detached -f "$via" -n 1) || fail "lease exit $?"
+[ "$(wc -l < lease.jsonl)" = 1 ] || fail "the first lease took $(wc -l < lease.jsonl) URLs"
+# The host's one politeness slot is taken: nothing is ready (exit 3).
+empty=$(turns empty.jsonl frontier-lease -q --detached -f "$via" -n 1 2> empty.err)
+rc=$?
+[ $rc = 3 ] || fail "a lease with nothing ready exited $rc: $(cat empty.err)"
+sed 's/}$/,"status":200}/' lease.jsonl > result.jsonl
+done_=$(turns done.jsonl frontier-done -q -f "$via" result.jsonl) || fail "done"
+[ "$(psql -qXAt "$RT_FRONTIER" -c "SELECT count(*) FROM urls WHERE state = 2")" = 1 ] || fail "the result was not stored"
+
+# Each count includes the connection's start (authentication, the session
+# settings, the settings' read). Before the reads were sent ahead: a lease
+# of nothing 16, a done 10.
+[ "$leased" -le 14 ] || fail "a lease of one URL took $leased round trips (at most 14)"
+[ "$empty" -le 11 ] || fail "a lease that found nothing took $empty round trips (at most 11)"
+[ "$done_" -le 9 ] || fail "frontier-done of one result took $done_ round trips (at most 9)"
+echo "ok: round trips: lease $leased, lease of nothing $empty, done $done_"
