@@ -319,11 +319,15 @@ void Store::Impl::reschedule_each(const std::vector<int64_t>& ids) {
 }
 
 std::vector<QueueInfo> Store::Impl::queues(const std::vector<int64_t>& ids) {
+    return read_queues(send_queues(ids));
+}
+
+Stmt& Store::Impl::send_queues(const std::vector<int64_t>& ids) {
     PgArray arr;
     for (int64_t id : ids) arr.add(id);
     Stmt& st = q(kQueueRows.c_str());
-    st.bind(1, arr.str());
-    return read_queues(st);
+    st.bind(1, arr.str()).send();
+    return st;
 }
 
 Stmt& Store::Impl::send_queues_of_urls(const std::string& url_ids) {

@@ -203,6 +203,11 @@ void Store::Impl::prefetch_seed_hosts(const std::vector<int64_t>& host_ids) {
     st.reset();
 }
 
+namespace {
+const std::string kHostDelays = probe_each_sql("hosts", "id", "id, crawl_delay");
+const std::string kHostDelaysOfUrls = probe_of_urls_sql("hosts", "host_id", "id, crawl_delay");
+}  // namespace
+
 void Store::Impl::prefetch_result_rows(const std::vector<int64_t>& queue_ids, const std::vector<int64_t>& host_ids) {
     std::vector<int64_t> qids;
     std::unordered_set<int64_t> asked;
@@ -212,30 +217,19 @@ void Store::Impl::prefetch_result_rows(const std::vector<int64_t>& queue_ids, co
     asked.clear();
     for (int64_t id : host_ids)
         if (!crawl_delays.count(id) && asked.insert(id).second) hosts.add(id);
-    // The hosts' Crawl-delays are sent first: on PostgreSQL they come with
-    // the queue rows, one round trip for both.
-    enum class C { id, crawl_delay };
-    static const std::string sql = probe_each_sql("hosts", "id", "id, crawl_delay");
-    Stmt* st = nullptr;
+    // Both sent, then read: on PostgreSQL one round trip for the two.
+    ResultRowsSent sent;
     if (hosts.size()) {
-        if (crawl_delays.size() + hosts.size() >= kIdCacheMax) crawl_delays.clear();
-        st = &q(sql.c_str());
-        st->bind(1, hosts.str()).send();
+        sent.hosts = &q(kHostDelays.c_str());
+        sent.hosts->bind(1, hosts.str()).send();
     }
-    if (!qids.empty())
-        for (QueueInfo& qi : queues(qids)) prefetched_queues.insert_or_assign(qi.id, std::move(qi));
-    if (!st) return;
-    while (st->step()) {
-        SqlRow<C> row(*st);
-        crawl_delays.insert_or_assign(row.i64(C::id), row.opt_dbl(C::crawl_delay));
-    }
-    st->reset();
+    if (!qids.empty()) sent.queues = &send_queues(qids);
+    read_result_rows(sent);
 }
 
 Store::Impl::ResultRowsSent Store::Impl::send_result_rows(const std::string& url_ids) {
-    static const std::string hosts_sql = probe_of_urls_sql("hosts", "host_id", "id, crawl_delay");
     ResultRowsSent sent;
-    sent.hosts = &q(hosts_sql.c_str());
+    sent.hosts = &q(kHostDelaysOfUrls.c_str());
     sent.hosts->bind(1, url_ids).send();
     sent.queues = &send_queues_of_urls(url_ids);
     return sent;
@@ -245,15 +239,18 @@ Store::Impl::ResultRowsSent Store::Impl::send_result_rows(const std::string& url
 // before, and a host's cached Crawl-delay.
 void Store::Impl::read_result_rows(const ResultRowsSent& sent) {
     enum class C { id, crawl_delay };
-    if (crawl_delays.size() >= kIdCacheMax) crawl_delays.clear();
-    while (sent.hosts->step()) {
-        SqlRow<C> row(*sent.hosts);
-        crawl_delays.try_emplace(row.i64(C::id), row.opt_dbl(C::crawl_delay));
+    if (sent.hosts) {
+        while (sent.hosts->step()) {
+            SqlRow<C> row(*sent.hosts);
+            if (crawl_delays.size() >= kIdCacheMax) crawl_delays.clear();
+            crawl_delays.try_emplace(row.i64(C::id), row.opt_dbl(C::crawl_delay));
+        }
+        sent.hosts->reset();
     }
-    sent.hosts->reset();
-    for (QueueInfo& qi : read_queues(*sent.queues))
-        if (!fetch_deltas.count(qi.id) && !prefetched_queues.count(qi.id))
-            prefetched_queues.emplace(qi.id, std::move(qi));
+    if (sent.queues)
+        for (QueueInfo& qi : read_queues(*sent.queues))
+            if (!fetch_deltas.count(qi.id) && !prefetched_queues.count(qi.id))
+                prefetched_queues.emplace(qi.id, std::move(qi));
 }
 
 }  // namespace frontier

@@ -194,8 +194,10 @@ void Store::prefetch_leases(const std::vector<int64_t>& url_ids) {
     std::vector<int64_t> queue_ids, host_ids;
     while (st.step()) {
         LeasedRow row = read_leased_row(st);
-        queue_ids.push_back(row.queue_id);
-        host_ids.push_back(row.host_id);
+        if (!ahead) {
+            queue_ids.push_back(row.queue_id);
+            host_ids.push_back(row.host_id);
+        }
         m.prefetched_leases[leased_row_id(st)] = std::move(row);
     }
     st.reset();

@@ -89,9 +89,8 @@ Store::Impl::DueWork Store::Impl::due_work(double now) {
     // Sent for a later time: read again. Sent earlier (a --follow lease
     // whose clock was read again under the lock): what it found.
     const bool use_sent = sent && due_sent_now <= now;
-    if (sent && !use_sent) sent->reset();
-    Stmt& st = use_sent ? *sent : q(kDueWork);
-    if (!use_sent) st.bind(1, now);  // the same statement as a sent one: reset above
+    Stmt& st = use_sent ? *sent : q(kDueWork);  // q resets it: a result sent for a later time is dropped
+    if (!use_sent) st.bind(1, now);
     w.at = use_sent ? due_sent_now : now;
     while (st.step()) {
         enum class C { kind, a, b };

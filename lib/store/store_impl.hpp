@@ -286,8 +286,9 @@ struct Store::Impl {
     QueueInfo queue(int64_t id);
     // Round-trip backends: the rows of many queues in one statement.
     std::vector<QueueInfo> queues(const std::vector<int64_t>& ids);
-    // ... the rows of the queues of URLs (an array of URL ids), sent ahead
-    // (Stmt::send), then read from the statement returned.
+    // ... the same sent ahead (Stmt::send), and the rows of the queues of
+    // URLs (an array of URL ids) sent ahead; either then read by read_queues.
+    Stmt& send_queues(const std::vector<int64_t>& ids);
     Stmt& send_queues_of_urls(const std::string& url_ids);
     std::vector<QueueInfo> read_queues(Stmt& st);
     // Recomputes and stores a queue's scheduling position; returns it. The
@@ -353,7 +354,7 @@ struct Store::Impl {
         Stmt* queues = nullptr;
     };
     ResultRowsSent send_result_rows(const std::string& url_ids);
-    void read_result_rows(const ResultRowsSent& sent);
+    void read_result_rows(const ResultRowsSent& sent);  // either statement may be none
     void flush_fetches();
     // frontier-done's URL-row updates, written in row-id order by flush()
     // (see url_updates.hpp). Code that reads a URL row in a transaction

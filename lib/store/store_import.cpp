@@ -123,21 +123,25 @@ struct RowImporter::Impl {
     // an import cut short still finds every URL it committed (frontier(7),
     // FILE FORMAT); finish() moves them to url_fps.
     std::optional<Stmt> pair_insert;
+    size_t fp_col = 0, id_col = 0;  // their places in the urls table's columns
     explicit Impl(Store& s) : store(s) {}
     void insert_pair(const ImportRow& row);
 };
 
 void RowImporter::Impl::insert_pair(const ImportRow& row) {
-    const std::vector<ExportColumn>& cols = row.table->columns;
-    size_t fp = cols.size(), id = cols.size();
-    for (size_t i = 0; i < cols.size(); ++i) {
-        if (cols[i].name == std::string_view("fp")) fp = i;
-        if (cols[i].name == std::string_view("id")) id = i;
+    if (!pair_insert) {  // the first URL row: the statement, and where fp and id are
+        const std::vector<ExportColumn>& cols = row.table->columns;
+        fp_col = id_col = cols.size();
+        for (size_t i = 0; i < cols.size(); ++i) {
+            if (cols[i].name == std::string_view("fp")) fp_col = i;
+            if (cols[i].name == std::string_view("id")) id_col = i;
+        }
+        if (fp_col == cols.size() || id_col == cols.size())
+            throw DbError("the urls table has no fp or id column");
+        pair_insert = store.db().prepare("INSERT INTO url_fps_new(fp, id) VALUES (?, ?)");
     }
-    if (fp == cols.size() || id == cols.size()) throw DbError("the urls table has no fp or id column");
-    if (!pair_insert) pair_insert = store.db().prepare("INSERT INTO url_fps_new(fp, id) VALUES (?, ?)");
-    bind_value(*pair_insert, 1, row.values[fp]);
-    bind_value(*pair_insert, 2, row.values[id]);
+    bind_value(*pair_insert, 1, row.values[fp_col]);
+    bind_value(*pair_insert, 2, row.values[id_col]);
     pair_insert->exec();
 }
 

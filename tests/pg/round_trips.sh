@@ -11,7 +11,8 @@
 # Then, per build and round, a `frontier-lease --follow | sed | frontier-done`
 # pipeline that drains 200 URLs of one host (one URL per lease transaction,
 # politeness.max-in-flight 1): "<old|new> follow R: U URLs, M ms per URL,
-# T round trips per URL" (both tools' connections).
+# T round trips per URL" (both tools' connections). RT_DEBUG=1 also prints
+# the proxy's line of each connection ("turns T ...") to standard error.
 # A private cluster on 127.0.0.1 (tests/tools/pg.sh); not part of make check.
 set -u
 here="$(cd "$(dirname "$0")" && pwd)"
@@ -27,15 +28,21 @@ trap 'kill $proxy 2>/dev/null; "$root/tests/tools/pg.sh" stop "$work/cluster"; r
 for _ in $(seq 50); do [ -s "$work/port" ] && break; sleep 0.1; done
 via="${base%:*}:$(cat "$work/port")"
 export FRONTIER_NOW=1800000000
-for which in old new; do
-    b=$old; [ $which = new ] && b=$new
-    psql "$base/postgres" -qc "CREATE DATABASE $which" >/dev/null
-    for i in $(seq 200); do echo "{\"url\":\"http://h$((i % 20)).example/p$i\"}"; done | "$b/frontier-add" -q -f "$base/$which"
+new_db() {  # BIN NAME HOSTS: a fresh database of 200 URLs over HOSTS hosts, politeness off
+    psql "$base/postgres" -qc "CREATE DATABASE $2" >/dev/null
+    for i in $(seq 200); do echo "{\"url\":\"http://h$((i % $3)).example/p$i\"}"; done | "$1/frontier-add" -q -f "$base/$2"
     for kv in "robots.enabled false" "politeness.min-delay 0" "politeness.delay-factor 0"; do
         # shellcheck disable=SC2086
-        "$b/frontier-config" -f "$base/$which" $kv >/dev/null
+        "$1/frontier-config" -f "$base/$2" $kv >/dev/null
     done
-done
+}
+proxy_turns() {  # the round trips of the connections the proxy logged
+    sleep 0.5  # the proxy logs a connection once it is closed
+    [ -n "${RT_DEBUG:-}" ] && cat "$work/proxy.log" >&2
+    awk '{s += $2} END {print s + 0}' "$work/proxy.log"
+}
+new_db "$old" old 20
+new_db "$new" new 20
 for round in 1 2; do
     for which in old new; do
         b=$old; [ $which = new ] && b=$new
@@ -46,31 +53,20 @@ for round in 1 2; do
             sed 's/}$/,"status":200}/' "$work/lease.jsonl" | "$b/frontier-done" -q -f "$via/$which"
         done
         t1=$(date +%s%N)
-        sleep 0.5  # the proxy logs a connection once it is closed
-        turns=$(awk '{s += $2} END {print s + 0}' "$work/proxy.log")
+        turns=$(proxy_turns)
         echo "$which round $round: $K pairs, $(( (t1 - t0) / 1000000 / K )) ms per pair, $((turns / K)) round trips per pair"
     done
 done
-follow_db() {  # build name -> a fresh database of 200 URLs of one host
-    psql "$base/postgres" -qc "CREATE DATABASE $2" >/dev/null
-    for i in $(seq 200); do echo "{\"url\":\"http://one.example/p$i\"}"; done | "$1/frontier-add" -q -f "$base/$2"
-    for kv in "robots.enabled false" "politeness.min-delay 0" "politeness.delay-factor 0"; do
-        # shellcheck disable=SC2086
-        "$1/frontier-config" -f "$base/$2" $kv >/dev/null
-    done
-}
 for round in 1 2; do
     for which in old new; do
         b=$old; [ $which = new ] && b=$new
-        follow_db "$b" "follow_${which}_$round"
+        new_db "$b" "follow_${which}_$round" 1
         : > "$work/proxy.log"
         t0=$(date +%s%N)
         "$b/frontier-lease" -q --follow -f "$via/follow_${which}_$round" |
             sed -u 's/}$/,"status":200}/' | "$b/frontier-done" -q -f "$via/follow_${which}_$round"
         t1=$(date +%s%N)
-        sleep 0.5  # the proxy logs a connection once it is closed
-        turns=$(awk '{s += $2} END {print s + 0}' "$work/proxy.log")
-        [ -n "${RT_DEBUG:-}" ] && cat "$work/proxy.log" >&2
+        turns=$(proxy_turns)
         echo "$which follow $round: 200 URLs, $(( (t1 - t0) / 1000000 / 200 )) ms per URL, $(( turns / 200 )).$(( turns % 200 * 10 / 200 )) round trips per URL"
     done
 done
