@@ -7,6 +7,7 @@
 #include <optional>
 #include <string>
 #include <unordered_map>
+#include <unordered_set>
 #include <vector>
 
 #include "policy/lease_order.hpp"
@@ -37,6 +38,7 @@ struct LeaseRobotsRow {
     double at = 0, retry_at = 0;
     bool outstanding = false;  // a robots.txt lease is out
     int64_t next_seq = 0;
+    bool rules_read = false;  // `rules` holds the stored rules (else see LeaseRun::rules_for)
 };
 
 // One lease call: the batch's order (LeaseOrder), the queues' prefetched
@@ -61,22 +63,31 @@ struct Store::LeaseRun {
     // none once a URL of the queue was taken otherwise. A refill reads the
     // heads after it, so the held lease writes need not be written first.
     std::unordered_map<int64_t, HeadKey> taken_key;
+    // Queues a URL was taken from other than at the front of their list
+    // (LeaseOrder's alternation): their refills write the held leases first.
+    std::unordered_set<int64_t> taken_aside;
     bool class_missing = false;  // set by take(): no URL of the wanted class
     // Where a read is a round trip (PostgreSQL): queue rows as this call
     // last read or wrote them, so that a queue taken from again is not read
     // again (under the writer lock only this call changes them). A step
     // that changes a row in SQL alone forgets it.
     std::unordered_map<int64_t, QueueInfo> queue_rows;
+    // Where a read is a round trip: the host rows of the heads read with a
+    // page (load_page_ahead), as this call changed them.
+    std::unordered_map<int64_t, LeaseRobotsRow> hosts_ahead;
     QueueInfo queue_row(int64_t qid);
     void keep_row(const QueueInfo& qi);
     void forget_row(int64_t qid) { queue_rows.erase(qid); }
 
     void run();
     void load_page();
+    void load_page_ahead();
     void prefetch(const std::vector<int64_t>& qids, int64_t per_queue);
     Stmt* send_heads(const std::vector<int64_t>& qids, int64_t per_queue);
-    void read_heads(Stmt& q);
+    // Reads a heads query's rows; with `only`, of those queues only.
+    void read_heads(Stmt& q, const std::unordered_set<int64_t>* only = nullptr);
     void refill(int64_t qid);
+    int64_t refill_limit() const;  // the heads a refill reads: what this call may still take, at most 64, +1
     bool activate_one();
     void retire(int64_t qid);
     void spent(QueueInfo& qi);
@@ -86,6 +97,9 @@ struct Store::LeaseRun {
     std::optional<LeaseHead> next_head(QueueInfo& qi, int cls, bool& from_pre);
     void consume(int64_t qid, int64_t url_id, bool from_pre);
     LeaseRobotsRow robots_row(int64_t hid);
+    static const std::string& robots_columns();  // of a host row robots_row reads (id first)
+    void read_hosts_ahead(Stmt& st);
+    const RobotsRules& rules_for(int64_t hid, const LeaseRobotsRow& r);
     void lease_robots(QueueInfo& qi, const LeaseRobotsRow& r, int64_t hid);
     void lease_url(QueueInfo& qi, LeaseHead head);
     bool classes_added();

@@ -163,7 +163,7 @@ const std::string kQueueRow = "SELECT " + kQueueInfo + " FROM queues WHERE id = 
 const std::string kQueueRows = probe_each_sql("queues", "id", kQueueInfo);
 const std::string kQueueRowsOfUrls = probe_of_urls_sql("queues", "queue_id", kQueueInfo);
 
-QueueInfo read_queue_info(const Stmt& st) {
+QueueInfo queue_info(const Stmt& st) {
     using C = QueueInfoCol;
     SqlRow<C> row(st);
     QueueInfo qi;
@@ -182,6 +182,9 @@ QueueInfo read_queue_info(const Stmt& st) {
 }
 
 }  // namespace
+
+const std::string& Store::Impl::queue_info_columns() { return kQueueInfo; }
+QueueInfo Store::Impl::read_queue_info(const Stmt& st) { return queue_info(st); }
 
 void Store::Impl::flush() {
     leases_out_stored.reset();  // the counters are written below
@@ -338,7 +341,7 @@ Stmt& Store::Impl::send_queues_of_urls(const std::string& url_ids) {
 
 std::vector<QueueInfo> Store::Impl::read_queues(Stmt& st) {
     std::vector<QueueInfo> rows;
-    while (st.step()) rows.push_back(read_queue_info(st));
+    while (st.step()) rows.push_back(queue_info(st));
     st.reset();
     return rows;
 }
@@ -425,10 +428,19 @@ std::pair<int64_t, int64_t> Store::Impl::ids_for(const std::string& host_key, co
     return {hid, qid};
 }
 
-const RobotsRules& Store::Impl::robots_rules(int64_t host_id, std::string_view text) {
+const RobotsRules& Store::Impl::robots_rules(int64_t host_id, double at, std::string_view text) {
     auto it = robots_cache.find(host_id);
-    if (it == robots_cache.end()) it = robots_cache.emplace(host_id, RobotsRules::deserialize(text)).first;
-    return it->second;
+    if (it != robots_cache.end() && it->second.at == at) return it->second.rules;
+    if (it == robots_cache.end() && robots_cache.size() >= kRobotsCacheMax) robots_cache.clear();
+    CachedRobots& c = robots_cache[host_id];
+    c.at = at;
+    c.rules = RobotsRules::deserialize(text);
+    return c.rules;
+}
+
+bool Store::Impl::robots_cached(int64_t host_id, double at) const {
+    auto it = robots_cache.find(host_id);
+    return it != robots_cache.end() && it->second.at == at;
 }
 
 bool Store::can_wait_for_change() const { return db_->can_wait_for_change(); }

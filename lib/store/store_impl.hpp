@@ -188,7 +188,15 @@ struct Store::Impl {
     // is cleared at the start of every lease call: a seed added meanwhile
     // by another process counts from the next call.
     std::unordered_set<int64_t> seed_hosts, other_hosts;
-    std::unordered_map<int64_t, RobotsRules> robots_cache;
+    // Hosts' robots.txt rules as parsed, with the robots_at they were
+    // stored at (a robots.txt fetched again, by any process, is parsed
+    // again); at most kRobotsCacheMax hosts.
+    struct CachedRobots {
+        double at = 0;
+        RobotsRules rules;
+    };
+    static constexpr size_t kRobotsCacheMax = 1024;
+    std::unordered_map<int64_t, CachedRobots> robots_cache;
 
     // Deltas flushed at commit.
     std::unordered_map<int64_t, QueueDelta> queue_deltas;
@@ -291,6 +299,10 @@ struct Store::Impl {
     Stmt& send_queues(const std::vector<int64_t>& ids);
     Stmt& send_queues_of_urls(const std::string& url_ids);
     std::vector<QueueInfo> read_queues(Stmt& st);
+    // The columns of a queue row as read_queues reads them (id first), and
+    // such a row.
+    static const std::string& queue_info_columns();
+    static QueueInfo read_queue_info(const Stmt& st);
     // Recomputes and stores a queue's scheduling position; returns it. The
     // QueueInfo form takes the row as just read (no second read).
     QueueSched reschedule(int64_t queue_id);
@@ -310,7 +322,9 @@ struct Store::Impl {
     void prefetch_seed_hosts(const std::vector<int64_t>& host_ids);
     // Both ids of an added URL, through host_queues.
     std::pair<int64_t, int64_t> ids_for(const std::string& host_key, const std::string& queue_key, const Settings& s);
-    const RobotsRules& robots_rules(int64_t host_id, std::string_view text);
+    // The host's rules stored at `at`: parsed from `text` unless cached.
+    const RobotsRules& robots_rules(int64_t host_id, double at, std::string_view text);
+    bool robots_cached(int64_t host_id, double at) const;
     void retire_all_to_inactive();
     void requeue_capped();
     // The budget overrides (queue_budgets rows, then domains' budget.*

@@ -180,28 +180,24 @@ void Store::LeaseRun::keep_row(const QueueInfo& qi) {
 }
 
 // Keyset pagination over the ready index; (best, served) is unique
-// because every queue's `served` mark is (see Impl::queue_id_for).
+// because every queue's `served` mark is (see Impl::queue_id_for). Where
+// a read is a round trip, the page comes with its rows and heads
+// (load_page_ahead); SQLite reads each as it is needed.
 void Store::LeaseRun::load_page() {
+    if (m.db.statements_are_round_trips()) return load_page_ahead();
     enum class C { id, best, served };
     Stmt& q = m.q("SELECT id, best, served FROM queues WHERE sched = " SQL_SCHED_READY " AND (best, served) > (?, ?) "
                   "ORDER BY best, served LIMIT 256");
     static_assert(LeaseOrder::kPageSize == 256, "the ready index is read in pages of kPageSize");
     q.bind(1, order.cursor_best()).bind(2, order.cursor_served());
     int n = 0;
-    std::vector<int64_t> page;
     while (q.step()) {
         ++n;
         SqlRow<C> row(q);
-        if (order.from_index(row.i64(C::id), row.dbl(C::best), row.i64(C::served))) page.push_back(row.i64(C::id));
+        order.from_index(row.i64(C::id), row.dbl(C::best), row.i64(C::served));
     }
     q.reset();
     order.page_read(n);
-    // Round-trip backends: the page's queue rows, read at once (queue_row),
-    // with its queues' heads (sent first: one round trip for both).
-    Stmt* heads_q = send_heads(page, std::min<int64_t>(std::max<int64_t>(req.per_queue, 1), 8) + 1);
-    if (m.db.statements_are_round_trips() && !page.empty())
-        for (QueueInfo& qi : m.queues(page)) queue_rows.try_emplace(qi.id, std::move(qi));
-    if (heads_q) read_heads(*heads_q);
 }
 
 // The lease's fields that come from where it is leased: its queue, expiry,
@@ -242,7 +238,7 @@ bool Store::LeaseRun::take(QueueInfo& qi, const Politeness& p, int cls) {
                 end_url(head->id, qi, UrlState::failed, "robots-unreachable");
                 continue;
             }
-            if (!m.robots_rules(head->hid, r.rules).allowed(path_of(head->it.url))) {
+            if (!rules_for(head->hid, r).allowed(path_of(head->it.url))) {
                 consume(qi.id, head->id, from_pre);
                 end_url(head->id, qi, UrlState::blocked, "robots");
                 continue;

@@ -2,8 +2,10 @@
 // at a time where a statement costs no round trip (SQLite); prefetched for
 // a page of queues at once and refilled where it does (PostgreSQL,
 // frontier(7), POSTGRESQL).
+#include <algorithm>
 #include <deque>
 #include <string>
+#include <unordered_set>
 #include <vector>
 
 #include "policy/lease_order.hpp"
@@ -46,6 +48,19 @@ const std::string kHeadsAll = "SELECT q.qid, u.* FROM unnest(CAST(? AS bigint[])
 const std::string kHeadsOfClass = "SELECT q.qid, u.* FROM unnest(CAST(? AS bigint[])) AS q(qid) CROSS JOIN LATERAL "
                                   "(SELECT " + kHead + " FROM urls WHERE queue_id = q.qid AND " HEAD_DUE
                                   " AND cls = ?" HEAD_ORDER " LIMIT ?) u";
+// The heads (of those columns) of a page of ready queues, the page a
+// subquery (load_page's keyset over the queues_ready index): what
+// load_page_ahead sends.
+std::string page_heads(const std::string& columns, const char* cls) {
+    return "(SELECT id FROM queues WHERE sched = " SQL_SCHED_READY
+           " AND (best, served) > (?, ?) "
+           "ORDER BY best, served LIMIT 256) AS q CROSS JOIN LATERAL (SELECT " +
+           columns + " FROM urls WHERE queue_id = q.id AND " HEAD_DUE + cls + HEAD_ORDER " LIMIT ?) u";
+}
+const std::string kHeadsOfPage = "SELECT q.id, u.* FROM " + page_heads(kHead, "");
+const std::string kHeadsOfPageOfClass = "SELECT q.id, u.* FROM " + page_heads(kHead, " AND cls = ?");
+const std::string kHostIdsOfPage = "SELECT u.host_id FROM " + page_heads("host_id", "");
+const std::string kHostIdsOfPageOfClass = "SELECT u.host_id FROM " + page_heads("host_id", " AND cls = ?");
 // A queue's heads after a given one (a keyset over the urls_next index).
 const std::string kHeadsAfter = "SELECT " + kHead + " FROM urls WHERE queue_id = ? AND " HEAD_DUE
                                 " AND (rank, tier, tier_key, cost, id) > (?, ?, ?, ?, ?)" HEAD_ORDER " LIMIT ?";
@@ -109,15 +124,63 @@ Stmt* Store::LeaseRun::send_heads(const std::vector<int64_t>& qids, int64_t per_
     return &q;
 }
 
-void Store::LeaseRun::read_heads(Stmt& q) {
+void Store::LeaseRun::read_heads(Stmt& q, const std::unordered_set<int64_t>* only) {
     std::vector<int64_t> hosts;
     while (q.step()) {
+        if (only && !only->count(q.i64(0))) continue;
         LeaseHead h = read_head(q, 1);
         hosts.push_back(h.hid);
         heads[q.i64(0)].push_back(std::move(h));
     }
     q.reset();
     if (s.net_seed_hosts) m.prefetch_seed_hosts(hosts);  // stamp() reads them
+}
+
+// Where a read is a round trip (PostgreSQL): a page of ready queues' rows,
+// their heads (as prefetch reads them, for a whole page) and their heads'
+// host rows (robots_row, with the seed flags), sent together: one round
+// trip. The heads and hosts statements select the page again, with the
+// same rows: this call's held writes are written before the page
+// statement (Impl::q), and under the writer lock no one else writes.
+// Queues of the page loaded before (LeaseOrder::from_index) keep what
+// this call read of them.
+void Store::LeaseRun::load_page_ahead() {
+    static const std::string hosts_sql =
+        "SELECT " + robots_columns() + " FROM hosts WHERE id IN (" + kHostIdsOfPage + ")";
+    static const std::string hosts_of_class_sql =
+        "SELECT " + robots_columns() + " FROM hosts WHERE id IN (" + kHostIdsOfPageOfClass + ")";
+    static const std::string page_sql =
+        "SELECT " + Impl::queue_info_columns() + " FROM queues WHERE sched = " +
+        SQL_SCHED_READY " AND (best, served) > (?, ?) ORDER BY best, served LIMIT 256";
+    const bool of_class = !req.url_class.empty();
+    const int64_t per_queue = std::min<int64_t>(std::max<int64_t>(req.per_queue, 1), 8) + 1;
+    const double best = order.cursor_best();
+    const int64_t served = order.cursor_served();
+    Stmt& page = m.q(page_sql.c_str());
+    page.bind(1, best).bind(2, served).send();
+    Stmt* sent[2] = {&m.q_unflushed((of_class ? kHeadsOfPageOfClass : kHeadsOfPage).c_str()),
+                     &m.q_unflushed((of_class ? hosts_of_class_sql : hosts_sql).c_str())};
+    for (Stmt* st : sent) {
+        st->bind(1, best).bind(2, served);
+        if (of_class)
+            st->bind(3, class_code(req.url_class)).bind(4, per_queue);
+        else
+            st->bind(3, per_queue);
+        st->send();
+    }
+    std::unordered_set<int64_t> loaded;
+    int n = 0;
+    while (page.step()) {
+        ++n;
+        QueueInfo qi = Impl::read_queue_info(page);
+        if (!order.from_index(qi.id, qi.best.value_or(0), qi.served)) continue;
+        loaded.insert(qi.id);
+        queue_rows.try_emplace(qi.id, std::move(qi));
+    }
+    page.reset();
+    order.page_read(n);
+    read_hosts_ahead(*sent[1]);  // first: read_heads then knows their seed flags
+    read_heads(*sent[0], &loaded);
 }
 
 // The queue's next due URL: its prefetched head, or read now. `cls` >= 0:
@@ -128,13 +191,21 @@ void Store::LeaseRun::read_heads(Stmt& q) {
 // A queue's prefetched list ran out: its next heads, up to what this call
 // may still take from it (--per-queue, -n; at most 64) + 1 (none when the
 // queue has no due URL left). Only lists of every class are refilled.
+int64_t Store::LeaseRun::refill_limit() const {
+    return std::min<int64_t>(
+               std::min<int64_t>(std::max<int64_t>(req.per_queue, 1), std::max<int64_t>(req.n, 1)), 64) +
+           1;
+}
+
 void Store::LeaseRun::refill(int64_t qid) {
     if (!req.url_class.empty()) return;
-    int64_t limit = std::min<int64_t>(std::min<int64_t>(std::max<int64_t>(req.per_queue, 1), std::max<int64_t>(req.n, 1)), 64) + 1;
+    const int64_t limit = refill_limit();
     auto k = taken_key.find(qid);
     if (k == taken_key.end()) return prefetch({qid}, limit);
     const HeadKey& key = k->second;
-    Stmt& q = m.q_unflushed(kHeadsAfter.c_str());
+    // A URL of this queue taken aside (alternation) may lie after the key,
+    // its lease still held: written first, it is not read again.
+    Stmt& q = taken_aside.count(qid) ? m.q(kHeadsAfter.c_str()) : m.q_unflushed(kHeadsAfter.c_str());
     q.bind(1, qid).bind(2, key.rank).bind(3, key.tier).bind(4, key.tier_key).bind(5, key.cost).bind(6, key.id);
     q.bind(7, limit);
     std::vector<int64_t> hosts;
@@ -185,6 +256,7 @@ void Store::LeaseRun::consume(int64_t qid, int64_t url_id, bool from_pre) {
         return;
     }
     taken_key.erase(qid);
+    taken_aside.insert(qid);
     for (auto i = l.begin(); i != l.end(); ++i)
         if (i->id == url_id) {
             l.erase(i);

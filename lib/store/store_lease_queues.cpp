@@ -40,7 +40,11 @@ bool Store::LeaseRun::activate_one() {
     }
     m.q("UPDATE queues SET state = " SQL_QUEUE_ACTIVE ", inactive_seq = NULL, session_balance = ? WHERE id = ?")
         .bind(1, b.replenish).bind(2, qid).exec();
+    // Round-trip backends: the queue's heads go with its row (one round
+    // trip), unless this call read them before (a queue it rotated out).
+    Stmt* heads_q = heads.count(qid) ? nullptr : send_heads({qid}, refill_limit());
     QueueInfo qi = m.queue(qid);
+    if (heads_q) read_heads(*heads_q);
     keep_row(qi);
     if (m.reschedule(qi) == QueueSched::ready && qi.best) order.activated(qid, *qi.best, qi.served);
     return true;

@@ -8,32 +8,88 @@
 
 namespace frontier {
 
-// The host's robots.txt state; its seed flag comes with it (the address
-// kinds of the leased URL need it, and this row is read anyway).
-LeaseRobotsRow Store::LeaseRun::robots_row(int64_t hid) {
-#define ROBOTS_ROW_COLUMNS(X)                                                                                 \
-    X(name, "name") X(state, "robots_state") X(rules, "robots_rules") X(at, "robots_at")                    \
-    X(retry_at, "robots_retry_at") X(lease_expires, "robots_lease_expires") X(lease_seq, "robots_lease_seq") \
-    X(seed, "seed")
-    enum class C { ROBOTS_ROW_COLUMNS(SQL_COLUMN_NAME) };
-    static const std::string sql =
-        "SELECT " + sql_column_list({ROBOTS_ROW_COLUMNS(SQL_COLUMN_EXPR)}) + " FROM hosts WHERE id = ?";
+namespace {
+
+// A host's robots.txt row as a lease reads it (its rules apart: see
+// rules_for), with its seed flag (the address kinds of the leased URL
+// need it, and this row is read anyway).
+#define ROBOTS_ROW_COLUMNS(X)                                                  \
+    X(id, "id")                                                                \
+    X(name, "name")                                                            \
+    X(state, "robots_state") X(at, "robots_at") X(retry_at, "robots_retry_at") \
+        X(lease_expires, "robots_lease_expires") X(lease_seq, "robots_lease_seq") X(seed, "seed")
+enum class RobotsCol { ROBOTS_ROW_COLUMNS(SQL_COLUMN_NAME) rules };
+const std::string kRobotsColumns = sql_column_list({ROBOTS_ROW_COLUMNS(SQL_COLUMN_EXPR)});
 #undef ROBOTS_ROW_COLUMNS
-    Stmt& h = m.q(sql.c_str());
-    h.bind(1, hid);
-    h.step();
-    SqlRow<C> row(h);
+const std::string kRobotsRow = "SELECT " + kRobotsColumns + ", robots_rules FROM hosts WHERE id = ?";
+const std::string kRulesOf = probe_each_sql("hosts", "id", "id, robots_rules");
+
+LeaseRobotsRow read_robots_row(const Stmt& st, bool with_rules) {
+    using C = RobotsCol;
+    SqlRow<C> row(st);
     LeaseRobotsRow r;
     r.host = row.str(C::name);
     r.state = static_cast<RobotsState>(row.i64(C::state));
-    r.rules = row.str(C::rules);
+    if (with_rules) r.rules = row.str(C::rules);
+    r.rules_read = with_rules;
     r.at = row.opt_dbl(C::at).value_or(0);
     r.retry_at = row.opt_dbl(C::retry_at).value_or(0);
     r.outstanding = !row.is_null(C::lease_expires);
     r.next_seq = row.i64(C::lease_seq) + 1;
-    m.note_seed_host(hid, !row.is_null(C::seed));
-    h.reset();
     return r;
+}
+
+}  // namespace
+
+const std::string& Store::LeaseRun::robots_columns() { return kRobotsColumns; }
+
+// The host's robots.txt row: read with its page (PostgreSQL,
+// read_hosts_ahead) or now, with its rules.
+LeaseRobotsRow Store::LeaseRun::robots_row(int64_t hid) {
+    if (auto a = hosts_ahead.find(hid); a != hosts_ahead.end()) return a->second;
+    Stmt& h = m.q_unflushed(kRobotsRow.c_str());  // hosts: no held lease write changes them
+    h.bind(1, hid);
+    h.step();
+    LeaseRobotsRow r = read_robots_row(h, true);
+    m.note_seed_host(hid, !h.is_null(static_cast<int>(RobotsCol::seed)));
+    h.reset();
+    if (m.db.statements_are_round_trips()) hosts_ahead.insert_or_assign(hid, r);  // read once per call
+    return r;
+}
+
+// The host rows of a page's heads, read with the page (robots_columns, one
+// round trip for the page): their seed flags, robots.txt states, and the
+// rules of those whose rules are not parsed here yet (one more statement,
+// only then).
+void Store::LeaseRun::read_hosts_ahead(Stmt& st) {
+    PgArray missing;
+    while (st.step()) {
+        int64_t hid = st.i64(static_cast<int>(RobotsCol::id));
+        LeaseRobotsRow r = read_robots_row(st, false);
+        m.note_seed_host(hid, !st.is_null(static_cast<int>(RobotsCol::seed)));
+        if (r.state == RobotsState::known && !m.robots_cached(hid, r.at)) missing.add(hid);
+        hosts_ahead.insert_or_assign(hid, std::move(r));
+    }
+    st.reset();
+    if (!missing.size()) return;
+    Stmt& q = m.q_unflushed(kRulesOf.c_str());
+    q.bind(1, missing.str());
+    while (q.step()) {
+        int64_t hid = q.i64(0);
+        if (auto a = hosts_ahead.find(hid); a != hosts_ahead.end())
+            m.robots_rules(hid, a->second.at, q.text(1));
+    }
+    q.reset();
+}
+
+// The rules a host's URLs are matched against: parsed from the row's text,
+// or cached for the row's robots_at (a row read ahead without its text and
+// no longer cached is read again).
+const RobotsRules& Store::LeaseRun::rules_for(int64_t hid, const LeaseRobotsRow& r) {
+    if (r.rules_read || m.robots_cached(hid, r.at)) return m.robots_rules(hid, r.at, r.rules);
+    hosts_ahead.erase(hid);
+    LeaseRobotsRow full = robots_row(hid);
+    return m.robots_rules(hid, full.at, full.rules);
 }
 
 // Leases the host's robots.txt, the prerequisite of its URLs.
@@ -51,6 +107,10 @@ void Store::LeaseRun::lease_robots(QueueInfo& qi, const LeaseRobotsRow& r, int64
     m.q("UPDATE queues SET in_flight = in_flight + 1, served = ?, last_dequeue_at = ?, sched = ? WHERE id = ?")
         .bind(1, qi.served).bind(2, now).bind(3, static_cast<int>(m.sched_for(qi))).bind(4, qi.id).exec();
     m.count("robots_leased", 1);
+    if (auto a = hosts_ahead.find(hid); a != hosts_ahead.end()) {  // as the row now is
+        a->second.outstanding = true;
+        a->second.next_seq = r.next_seq + 1;
+    }
     out.items.push_back(std::move(it));
 }
 

@@ -14,6 +14,8 @@
 # The responder is a Python script per pipeline (~0.1 s of CPU to start
 # each: at W=16 with few URLs that start-up is much of the phase);
 # BENCH_RESPONDER=sed answers with `sed -u` instead (the frontier's share).
+# BENCH_ROBOTS=1 keeps robots.txt on in the pipelines (the default of a
+# crawl: each host's robots.txt is leased first, answered 200 and empty).
 # FRONTIER_BIN picks the tools (default bin); BACKENDS="sqlite" (or
 # "postgresql") measures one. PG_RTT_MS=1 puts the server behind
 # tests/tools/latency_proxy.py, which adds that round-trip time to every
@@ -41,7 +43,7 @@ python3 "$root/tests/bench/gen-urls.py" "$N" "$((N / 100))" > "$work/urls.jsonl"
 python3 "$root/tests/bench/gen-urls.py" "$((N / 10))" "$((N / 1000 > 0 ? N / 1000 : 1))" > "$work/small.jsonl"
 respond() {  # lease lines -> results (status 200), one per line as they come
     if [ "${BENCH_RESPONDER:-}" = sed ]; then
-        sed -u -E 's/^\{("url":"[^"]*","lease":"[^"]*").*/{\1,"status":200,"duration_ms":1}/'
+        sed -u -E 's/^\{("url":"[^"]*",("robots":true,)?"lease":"[^"]*").*/{\1,"status":200,"duration_ms":1}/'
     else python3 "$root/tests/tools/respond.py"; fi
 }
 results='import json, sys
@@ -74,6 +76,7 @@ for backend in $BACKENDS; do
     for W in 1 4 16; do
         F=$(new_frontier $backend "w$W")
         setup "$F"
+        [ "${BENCH_ROBOTS:-0}" = 1 ] && frontier-config -f "$F" robots.enabled true >/dev/null
         frontier-add -q -f "$F" "$work/small.jsonl"
         t0=$(now)
         pids=()

@@ -50,10 +50,29 @@ sed 's/}$/,"status":200}/' lease.jsonl > result.jsonl
 done_=$(turns done.jsonl frontier-done -q -f "$via" result.jsonl) || fail "done"
 [ "$(psql -qXAt "$RT_FRONTIER" -c "SELECT count(*) FROM urls WHERE state = 2")" = 1 ] || fail "the result was not stored"
 
+# With robots.txt on, the host rows of a page's next URLs (robots.txt state
+# and seed flag) go with the page, and the rules are read once per host:
+# a lease of many URLs of one host costs as many round trips as one of a
+# single URL, however many URLs it matches against the rules.
+for kv in "robots.enabled true" "politeness.max-in-flight 100"; do
+    # shellcheck disable=SC2086
+    frontier-config -f "$RT_FRONTIER" $kv >/dev/null || fail "config $kv"
+done
+frontier-lease -q --detached -f "$RT_FRONTIER" -n 1 > robots.jsonl || fail "robots.txt lease"
+grep -q '"robots":true' robots.jsonl || fail "expected the host's robots.txt first: $(cat robots.jsonl)"
+sed 's/}$/,"status":200,"body":"User-agent: *\\nDisallow: \/p1\\n"}/' robots.jsonl |
+    frontier-done -q -f "$RT_FRONTIER" || fail "robots.txt result"
+many=$(turns many.jsonl frontier-lease -q --detached -f "$via" -n 15 --per-queue 15) || fail "lease of many exit $?"
+# p2-p9 and p20 are leased, p10-p19 blocked by the rules (p1 is done).
+[ "$(wc -l < many.jsonl)" = 9 ] || fail "expected 9 leases under the rules, got: $(cat many.jsonl)"
+blocked=$(psql -qXAt "$RT_FRONTIER" -c "SELECT count(*) FROM urls WHERE state = 4 AND reason = 'robots'")
+[ "$blocked" = 10 ] || fail "expected 10 URLs blocked by robots.txt, got $blocked"
+
 # Each count includes the connection's start (authentication, the session
 # settings, the settings' read). Before the reads were sent ahead: a lease
 # of nothing 16, a done 10.
-[ "$leased" -le 14 ] || fail "a lease of one URL took $leased round trips (at most 14)"
+[ "$leased" -le 12 ] || fail "a lease of one URL took $leased round trips (at most 12)"
 [ "$empty" -le 11 ] || fail "a lease that found nothing took $empty round trips (at most 11)"
 [ "$done_" -le 9 ] || fail "frontier-done of one result took $done_ round trips (at most 9)"
-echo "ok: round trips: lease $leased, lease of nothing $empty, done $done_"
+[ "$many" -le 13 ] || fail "a lease of 9 URLs under robots.txt rules took $many round trips (at most 13)"
+echo "ok: round trips: lease $leased, lease of nothing $empty, done $done_, lease of 9 under robots.txt $many"

@@ -1,0 +1,91 @@
+// A host's robots.txt rules as a lease matches URLs against them
+// (frontier(7), ROBOTS.TXT): a robots.txt fetched again and stored by
+// another process (frontier-done) applies to this process's next lease,
+// though this process parsed the old rules before (a frontier-lease
+// --follow runs for days; its parsed rules are kept by their fetch time).
+#include <algorithm>
+#include <catch2/catch.hpp>
+#include <string>
+#include <vector>
+
+#include "frontier/done.hpp"
+#include "frontier/enqueue.hpp"
+#include "json/json.hpp"
+#include "store/store.hpp"
+#include "temp_dir.hpp"
+
+using namespace frontier;
+
+namespace {
+
+constexpr double kNow = 1800000000;
+
+std::vector<LeaseItem> lease(Store& store, double now, int64_t n) {
+    LeaseRequest r;
+    r.n = n;
+    r.per_queue = 100;
+    r.now = now;
+    return store.lease(r).items;
+}
+
+// frontier-done of a robots.txt lease, answered 200 with `body_json` (a
+// JSON string's contents).
+void store_robots(Store& store, DoneProcessor& p, const LeaseItem& it, const std::string& body_json,
+                  double now) {
+    InputLine line;
+    line.line_no = 1;
+    REQUIRE(parse_record(R"({"url":")" + it.url + R"(","lease":")" + it.lease + R"(","status":200,"body":")" +
+                             body_json + "\"}",
+                         line.record));
+    bool rejected = false;
+    store.begin();
+    p.process(line, now, rejected);
+    store.commit();
+    REQUIRE_FALSE(rejected);
+}
+
+std::vector<std::string> urls(const std::vector<LeaseItem>& items) {
+    std::vector<std::string> out;
+    for (const LeaseItem& it : items) out.push_back(it.url);
+    return out;
+}
+
+}  // namespace
+
+TEST_CASE("lease: a robots.txt stored again by another process applies at once", "[store][robots]") {
+    TempDir dir;
+    Store leaser(dir.path + "/f.db", Store::Mode::create);
+    leaser.set_setting("politeness.min-delay", "0");
+    leaser.set_setting("politeness.delay-factor", "0");
+    leaser.set_setting("politeness.max-in-flight", "100");
+    Enqueuer enq(leaser);
+    leaser.begin();
+    for (const char* path : {"x", "y", "z", "w"}) {
+        Record r;
+        REQUIRE(parse_record(std::string(R"({"url":"http://a.example/)") + path + "\"}", r));
+        REQUIRE(enq.add(r, kNow).outcome.status == AddStatus::added);
+    }
+    leaser.commit();
+    Store doer(dir.path + "/f.db", Store::Mode::write);
+    DoneProcessor done(doer);
+
+    std::vector<LeaseItem> first = lease(leaser, kNow, 10);
+    REQUIRE(first.size() == 1);
+    REQUIRE(first[0].robots);
+    store_robots(doer, done, first[0], "User-agent: *\\nDisallow: /x\\n", kNow);
+    // /x is blocked by the rules, /y leased.
+    CHECK(urls(lease(leaser, kNow, 1)) == std::vector<std::string>{"http://a.example/y"});
+
+    // A day later the robots.txt is fetched again, and now disallows /z.
+    const double later = kNow + 25 * 3600;
+    std::vector<LeaseItem> again = lease(leaser, later, 10);
+    REQUIRE(again.size() == 1);
+    REQUIRE(again[0].robots);
+    store_robots(doer, done, again[0], "User-agent: *\\nDisallow: /z\\n", later);
+    std::vector<std::string> got = urls(lease(leaser, later, 10));
+    CHECK(std::find(got.begin(), got.end(), "http://a.example/z") == got.end());
+    CHECK(std::find(got.begin(), got.end(), "http://a.example/w") != got.end());
+    Stmt st = leaser.db().prepare("SELECT reason FROM urls WHERE url = 'http://a.example/z'");
+    REQUIRE(st.step());
+    CHECK(st.text(0) == "robots");
+}
