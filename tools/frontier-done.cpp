@@ -61,7 +61,8 @@ int run_done(const DoneOptions& o) {
     store.set_page_cache_mib(8);
     DoneProcessor proc(store);
     LineReader reader(o.inputs.empty() ? std::vector<std::string>{"-"} : o.inputs);
-    Batch batch(store.reads_are_round_trips() ? 256 : 1);
+    const bool round_trips = store.reads_are_round_trips();
+    Batch batch(round_trips ? 256 : 1);
     int64_t rejected = 0, total = 0;
     bool open = false, due = false;
     constexpr size_t kHeldLines = 12u << 20;
@@ -82,14 +83,26 @@ int run_done(const DoneOptions& o) {
         }
         if (!open) out().flush();
         if (!batch.read(reader)) break;
-        if (!open) {
+        const bool first = !open;
+        if (first) {
             store.refresh_settings();
             store.begin();
-            store.housekeeping(frontier::now());
+            // Where a read is a round trip (PostgreSQL) the housekeeping
+            // scan goes with the first batch's reads (one round trip fewer
+            // under the writer lock); when it found work, the rows it
+            // changed are read again.
+            if (round_trips)
+                store.send_housekeeping(frontier::now());
+            else
+                store.housekeeping(frontier::now());
             open = true;
             pacer.restart();
         }
         proc.prefetch(batch.lines.data(), batch.n);
+        if (first && round_trips && store.housekeeping(frontier::now())) {
+            store.drop_prefetched_leases();
+            proc.prefetch(batch.lines.data(), batch.n);
+        }
         for (size_t i = 0; i < batch.n && !stop_requested(); ++i) {
             bool bad = false;
             std::string res = proc.process(batch.lines[i], frontier::now(), bad);

@@ -131,6 +131,10 @@ public:
     // Applies expired leases and due retries/revisits (done by lease and done);
     // true when it found any.
     bool housekeeping(double now);
+    // Sends housekeeping's scan (PostgreSQL: with the transaction's first
+    // read; SQLite runs it when housekeeping reads it), for a housekeeping
+    // at `now` or later.
+    void send_housekeeping(double now);
     // Ends every lease out now (frontier-lease --reclaim): their URLs and
     // robots.txt prerequisites go back to their queues as if the leases had
     // expired. Its own transaction. Returns the leases ended.
@@ -181,6 +185,8 @@ public:
     // inside a transaction, with the leases of the results about to be
     // finished.
     void prefetch_leases(const std::vector<int64_t>& url_ids);
+    // Forgets what prefetch_leases read (rows a housekeeping then changed).
+    void drop_prefetched_leases();
     // Is every read a round trip to a server (PostgreSQL)? Then tools
     // gather records for the prefetch calls above.
     bool reads_are_round_trips() const;

@@ -207,6 +207,11 @@ void Store::prefetch_leases(const std::vector<int64_t>& url_ids) {
         m.prefetch_result_rows(queue_ids, host_ids);
 }
 
+void Store::drop_prefetched_leases() {
+    impl_->prefetched_leases.clear();
+    impl_->prefetched_queues.clear();
+}
+
 // A result without a lease id: the URL's row while it is leased, found by
 // its canonical URL (frontier-done(1), INPUT). False: rejected or stale (o
 // says which).

@@ -77,6 +77,8 @@ const char* const kDueWork = "SELECT 0, queue_id, 0 FROM urls WHERE state = " SQ
                              "UNION ALL SELECT 2, queue_id, state FROM urls WHERE due_at <= ?1";
 }  // namespace
 
+void Store::send_housekeeping(double now) { impl_->send_due_work(now); }
+
 void Store::Impl::send_due_work(double now) {
     due_sent = &q(kDueWork);
     due_sent_now = now;

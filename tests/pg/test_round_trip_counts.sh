@@ -70,9 +70,12 @@ blocked=$(psql -qXAt "$RT_FRONTIER" -c "SELECT count(*) FROM urls WHERE state = 
 
 # Each count includes the connection's start (authentication, the session
 # settings, the settings' read). Before the reads were sent ahead: a lease
-# of nothing 16, a done 10.
+# of nothing 16, a done 10; before the expiry scan went with a done's
+# first reads, a done 9; before an activated queue's row came with its
+# next URLs (this lease activates the host's queue), a lease 14.
+
 [ "$leased" -le 12 ] || fail "a lease of one URL took $leased round trips (at most 12)"
 [ "$empty" -le 11 ] || fail "a lease that found nothing took $empty round trips (at most 11)"
-[ "$done_" -le 9 ] || fail "frontier-done of one result took $done_ round trips (at most 9)"
+[ "$done_" -le 8 ] || fail "frontier-done of one result took $done_ round trips (at most 8)"
 [ "$many" -le 13 ] || fail "a lease of 9 URLs under robots.txt rules took $many round trips (at most 13)"
 echo "ok: round trips: lease $leased, lease of nothing $empty, done $done_, lease of 9 under robots.txt $many"
