@@ -12,6 +12,7 @@
 #include "frontier/enqueue.hpp"
 #include "json/json.hpp"
 #include "store/store.hpp"
+#include "store_setup.hpp"
 #include "temp_dir.hpp"
 
 using namespace frontier;
@@ -47,9 +48,7 @@ TEST_CASE("lease holders: a gone holder's leases come back, no others", "[store]
     TempDir dir;
     Store store(dir.path + "/f.db", Store::Mode::create);
     store.set_setting("robots.enabled", "false");
-    store.set_setting("politeness.min-delay", "0");
-    store.set_setting("politeness.delay-factor", "0");
-    store.set_setting("politeness.max-in-flight", "100");
+    politeness_off(store);
     Enqueuer enq(store);
     store.begin();
     for (const char* host : {"a", "b"})

@@ -12,6 +12,7 @@
 #include "frontier/enqueue.hpp"
 #include "json/json.hpp"
 #include "store/store.hpp"
+#include "store_setup.hpp"
 #include "temp_dir.hpp"
 
 using namespace frontier;
@@ -55,9 +56,7 @@ std::vector<std::string> urls(const std::vector<LeaseItem>& items) {
 TEST_CASE("lease: a robots.txt stored again by another process applies at once", "[store][robots]") {
     TempDir dir;
     Store leaser(dir.path + "/f.db", Store::Mode::create);
-    leaser.set_setting("politeness.min-delay", "0");
-    leaser.set_setting("politeness.delay-factor", "0");
-    leaser.set_setting("politeness.max-in-flight", "100");
+    politeness_off(leaser);
     Enqueuer enq(leaser);
     leaser.begin();
     for (const char* path : {"x", "y", "z", "w"}) {
