@@ -60,6 +60,7 @@ int run_done(const DoneOptions& o) {
     // are met in random order and then written in row order either way.
     store.set_page_cache_mib(8);
     DoneProcessor proc(store);
+    store.settings();  // loaded before the first transaction (send_settings_version)
     LineReader reader(o.inputs.empty() ? std::vector<std::string>{"-"} : o.inputs);
     const bool round_trips = store.reads_are_round_trips();
     Batch batch(round_trips ? 256 : 1);
@@ -85,23 +86,28 @@ int run_done(const DoneOptions& o) {
         if (!batch.read(reader)) break;
         const bool first = !open;
         if (first) {
-            store.refresh_settings();
+            // Where a read is a round trip (PostgreSQL) the settings
+            // version and the housekeeping scan go with the first batch's
+            // reads (two round trips fewer, one under the writer lock);
+            // when the scan found work, the rows it changed are read again.
+            if (!round_trips) store.refresh_settings();
             store.begin();
-            // Where a read is a round trip (PostgreSQL) the housekeeping
-            // scan goes with the first batch's reads (one round trip fewer
-            // under the writer lock); when it found work, the rows it
-            // changed are read again.
-            if (round_trips)
+            if (round_trips) {
+                store.send_settings_version();
                 store.send_housekeeping(frontier::now());
-            else
+            } else {
                 store.housekeeping(frontier::now());
+            }
             open = true;
             pacer.restart();
         }
         proc.prefetch(batch.lines.data(), batch.n);
-        if (first && round_trips && store.housekeeping(frontier::now())) {
-            store.drop_prefetched_leases();
-            proc.prefetch(batch.lines.data(), batch.n);
+        if (first && round_trips) {
+            store.refresh_sent_settings();
+            if (store.housekeeping(frontier::now())) {
+                store.drop_prefetched_leases();
+                proc.prefetch(batch.lines.data(), batch.n);
+            }
         }
         for (size_t i = 0; i < batch.n && !stop_requested(); ++i) {
             bool bad = false;

@@ -45,6 +45,7 @@ void Store::begin() {
     impl_->leases_out_stored.reset();
     impl_->lease_start = {};
     impl_->due_sent = nullptr;
+    impl_->version_sent = nullptr;
     impl_->crawl_delays.clear();  // other processes may have stored robots.txt meanwhile
 }
 
@@ -92,6 +93,7 @@ void Store::rollback() {
     impl_->serve_seq.reset();
     impl_->lease_start = {};
     impl_->due_sent = nullptr;
+    impl_->version_sent = nullptr;
     // Queues, hosts and seed domains created in the undone transaction are gone.
     impl_->queue_ids.clear();
     impl_->host_ids.clear();

@@ -68,6 +68,12 @@ public:
     const Settings& settings();
     // Re-reads the settings version; reloads and returns true when changed.
     bool refresh_settings();
+    // In a write transaction: sends that version read (PostgreSQL: with the
+    // transaction's first read), then refresh_sent_settings reads it and
+    // reloads the settings when it moved (all of them, when none were
+    // loaded: then nothing was sent).
+    void send_settings_version();
+    bool refresh_sent_settings();
     // The version of the settings loaded (changes with every reload).
     uint64_t settings_generation() const { return settings_generation_; }
     std::map<std::string, std::string> setting_values();  // stored (non-default) key -> JSON

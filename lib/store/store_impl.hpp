@@ -246,6 +246,9 @@ struct Store::Impl {
     // (for a time at or after `now`).
     void send_due_work(double now);
     Stmt* due_sent = nullptr;
+    // The settings version read sent with a transaction's first read
+    // (Store::send_settings_version), read by Store::refresh_sent_settings.
+    Stmt* version_sent = nullptr;
     double due_sent_now = 0;
     void expire_url_leases(double now, const std::unordered_map<int64_t, int64_t>& expired,
                            std::unordered_set<int64_t>& touched);

@@ -42,9 +42,27 @@ const char* const kStoredSettings =
 
 bool Store::refresh_settings() { return refresh_settings(std::nullopt); }
 
+namespace {
+const char* const kSettingsVersion = "SELECT value FROM meta WHERE key = 'settings_version'";
+}  // namespace
+
+void Store::send_settings_version() {
+    if (!impl_->settings) return;  // none loaded yet: refresh_sent_settings reads them all
+    impl_->version_sent = &impl_->q(kSettingsVersion);
+    impl_->version_sent->send();
+}
+
+bool Store::refresh_sent_settings() {
+    Stmt* st = std::exchange(impl_->version_sent, nullptr);
+    if (!st) return refresh_settings();
+    int64_t version = st->step() ? st->i64(0) : 0;
+    st->reset();
+    return refresh_settings(version);
+}
+
 bool Store::refresh_settings(std::optional<int64_t> version) {
     if (impl_->settings && !version) {  // known: read again only when their version moved
-        Stmt& st = impl_->q("SELECT value FROM meta WHERE key = 'settings_version'");
+        Stmt& st = impl_->q(kSettingsVersion);
         version = st.step() ? st.i64(0) : 0;
         st.reset();  // never leave a read transaction open: it would pin the WAL
     }

@@ -99,6 +99,8 @@ pg_script test_holder_record HOLDER_FRONTIER
 # Round trips of a lease, a lease that finds nothing and a done (at most
 # today's counts).
 pg_script test_round_trip_counts RT_FRONTIER
+# A running frontier-done applies a setting changed between two results.
+pg_script test_done_settings SETTINGS_FRONTIER
 
 # End-to-end tests that take their frontier from the environment, each on a
 # fresh database: a real crawl, SIGKILLs at random moments, concurrent workers.
