@@ -11,11 +11,13 @@
 #include <cstdint>
 #include <memory>
 #include <optional>
+#include <stdexcept>
 #include <string>
 #include <string_view>
 #include <vector>
 
 #include "core/error.hpp"
+#include "store/pg/pg_text.hpp"
 
 namespace frontier {
 
@@ -31,6 +33,10 @@ public:
     virtual void bind_dbl(int i, double v) = 0;
     virtual void bind_text(int i, std::string_view v) = 0;
     virtual void bind_null(int i) = 0;
+    // A parameter in the server's binary form (PostgreSQL's; PgArray).
+    virtual void bind_binary(int, std::string_view) {
+        throw std::logic_error("binary parameters are PostgreSQL's");
+    }
     virtual bool step() = 0;  // the next row; false when there is none
     virtual void exec() = 0;  // runs it to the end, then reset()
     // Sends it now, its rows read at its next step(): in a PostgreSQL write
@@ -58,6 +64,12 @@ public:
     Stmt& bind(int i, const std::string& v) { return bind(i, std::string_view(v)); }
     Stmt& bind(int i, const char* v) { return bind(i, std::string_view(v)); }
     Stmt& bind_null(int i) { p_->bind_null(i); return *this; }
+    // An array parameter (PostgreSQL): binary, or '{}' when empty.
+    Stmt& bind(int i, const PgArray& a) {
+        if (!a.size()) return bind(i, std::string_view("{}"));
+        p_->bind_binary(i, a.binary());
+        return *this;
+    }
     template <class T>
     Stmt& bind(int i, const std::optional<T>& v) {
         return v ? bind(i, *v) : bind_null(i);

@@ -331,11 +331,11 @@ Stmt& Store::Impl::send_queues(const std::vector<int64_t>& ids) {
     PgArray arr;
     for (int64_t id : ids) arr.add(id);
     Stmt& st = q(kQueueRows.c_str());
-    st.bind(1, arr.str()).send();
+    st.bind(1, arr).send();
     return st;
 }
 
-Stmt& Store::Impl::send_queues_of_urls(const std::string& url_ids) {
+Stmt& Store::Impl::send_queues_of_urls(const PgArray& url_ids) {
     Stmt& st = q(kQueueRowsOfUrls.c_str());
     st.bind(1, url_ids).send();
     return st;

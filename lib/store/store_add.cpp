@@ -117,7 +117,7 @@ void Store::Impl::flush_pending_urls() {
           "?::text[], ?::bigint[], ?::bigint[], ?::float8[], ?::float8[], ?::bigint[], ?::float8[], "
           "?::bigint[], ?::bigint[], ?::bigint[], ?::text[], ?::text[], ?::text[], ?::text[], ?::bigint[], "
           "?::float8[], ?::float8[]) RETURNING fp, id) INSERT INTO url_fps_new(fp, id) SELECT fp, id FROM n");
-    for (size_t i = 0; i < pending_cols.size(); ++i) ins.bind(static_cast<int>(i) + 1, pending_cols[i].str());
+    for (size_t i = 0; i < pending_cols.size(); ++i) ins.bind(static_cast<int>(i) + 1, pending_cols[i]);
     ins.exec();
     for (auto& c : pending_cols) c.clear();
     pending_rows = 0;
@@ -257,7 +257,7 @@ void Store::prefetch_fingerprints(const std::vector<uint64_t>& fps) {
         m.prefetched.try_emplace(static_cast<int64_t>(fp));
     }
     Stmt& f = m.q(kKnownByFps.c_str());
-    f.bind(1, arr.str());
+    f.bind(1, arr);
     while (f.step()) m.prefetched[SqlRow<KnownCol>(f).i64(KnownCol::fp)].push_back(read_known(f));
     f.reset();
 }

@@ -130,7 +130,7 @@ void Store::Impl::flush_url_updates() {
     UrlUpdateArrays arrays;
     auto write = [&] {
         Stmt& st = q(sql.c_str());
-        for (int i = 0; i < static_cast<int>(UpdCol::count); ++i) st.bind(i + 1, arrays.a[i].str());
+        for (int i = 0; i < static_cast<int>(UpdCol::count); ++i) st.bind(i + 1, arrays.a[i]);
         st.exec();
         for (PgArray& a : arrays.a) a.clear();
     };
@@ -156,10 +156,17 @@ void Store::Impl::flush_lease_writes() {
         }
     } done{w};
     if (w.ids.size()) {
-        q("UPDATE urls SET state = " SQL_URL_LEASED ", lease_seq = v.seq, attempts = attempts + 1, "
-          "lease_expires = v.expires, holder = v.holder FROM unnest(CAST(? AS bigint[]), CAST(? AS bigint[]), "
-          "CAST(? AS REAL[]), CAST(? AS bigint[])) AS v(id, seq, expires, holder) WHERE urls.id = ANY(ARRAY[v.id])")
-            .bind(1, w.ids.str()).bind(2, w.seqs.str()).bind(3, w.expires.str()).bind(4, w.holders.str()).exec();
+        q("UPDATE urls SET state = " SQL_URL_LEASED
+          ", lease_seq = v.seq, attempts = attempts + 1, "
+          "lease_expires = v.expires, holder = v.holder FROM unnest(CAST(? AS bigint[]), CAST(? AS "
+          "bigint[]), "
+          "CAST(? AS REAL[]), CAST(? AS bigint[])) AS v(id, seq, expires, holder) WHERE urls.id = "
+          "ANY(ARRAY[v.id])")
+            .bind(1, w.ids)
+            .bind(2, w.seqs)
+            .bind(3, w.expires)
+            .bind(4, w.holders)
+            .exec();
     }
     if (w.queues.empty()) return;
     enum { id, n, cost, last_cost, served, at, last_url, best, sched, kCols };
@@ -182,7 +189,7 @@ void Store::Impl::flush_lease_writes() {
                  "CAST(? AS bigint[]), CAST(? AS bigint[]), CAST(? AS bigint[]), CAST(? AS REAL[]), "
                  "CAST(? AS text[]), CAST(? AS REAL[]), CAST(? AS bigint[])) "
                  "AS v(id, n, cost, last_cost, served, now_at, url, best, sched) WHERE queues.id = v.id");
-    for (int i = 0; i < kCols; ++i) st.bind(i + 1, a[i].str());
+    for (int i = 0; i < kCols; ++i) st.bind(i + 1, a[i]);
     st.exec();
 }
 
@@ -195,7 +202,7 @@ void Store::Impl::prefetch_seed_hosts(const std::vector<int64_t>& host_ids) {
     enum class C { id, seed };
     static const std::string sql = probe_each_sql("hosts", "id", "id, seed");
     Stmt& st = q_unflushed(sql.c_str());
-    st.bind(1, arr.str());
+    st.bind(1, arr);
     while (st.step()) {
         SqlRow<C> row(st);
         note_seed_host(row.i64(C::id), !row.is_null(C::seed));
@@ -221,13 +228,13 @@ void Store::Impl::prefetch_result_rows(const std::vector<int64_t>& queue_ids, co
     ResultRowsSent sent;
     if (hosts.size()) {
         sent.hosts = &q(kHostDelays.c_str());
-        sent.hosts->bind(1, hosts.str()).send();
+        sent.hosts->bind(1, hosts).send();
     }
     if (!qids.empty()) sent.queues = &send_queues(qids);
     read_result_rows(sent);
 }
 
-Store::Impl::ResultRowsSent Store::Impl::send_result_rows(const std::string& url_ids) {
+Store::Impl::ResultRowsSent Store::Impl::send_result_rows(const PgArray& url_ids) {
     ResultRowsSent sent;
     sent.hosts = &q(kHostDelaysOfUrls.c_str());
     sent.hosts->bind(1, url_ids).send();

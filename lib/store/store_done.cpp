@@ -182,7 +182,7 @@ void Store::prefetch_leases(const std::vector<int64_t>& url_ids) {
         m.prefetched_leases.try_emplace(id);  // none stored: no such row
     }
     if (!arr.size()) return;
-    const std::string ids = arr.str();
+    const PgArray& ids = arr;
     // A transaction's first batch (a frontier-done in a pipeline commits
     // after every few results): its queue rows and Crawl-delays go in the
     // URL rows' round trip. Later batches read only the rows not known yet.

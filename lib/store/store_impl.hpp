@@ -300,7 +300,7 @@ struct Store::Impl {
     // ... the same sent ahead (Stmt::send), and the rows of the queues of
     // URLs (an array of URL ids) sent ahead; either then read by read_queues.
     Stmt& send_queues(const std::vector<int64_t>& ids);
-    Stmt& send_queues_of_urls(const std::string& url_ids);
+    Stmt& send_queues_of_urls(const PgArray& url_ids);
     std::vector<QueueInfo> read_queues(Stmt& st);
     // The columns of a queue row as read_queues reads them (id first), and
     // such a row.
@@ -370,7 +370,7 @@ struct Store::Impl {
         Stmt* hosts = nullptr;
         Stmt* queues = nullptr;
     };
-    ResultRowsSent send_result_rows(const std::string& url_ids);
+    ResultRowsSent send_result_rows(const PgArray& url_ids);
     void read_result_rows(const ResultRowsSent& sent);  // either statement may be none
     void flush_fetches();
     // frontier-done's URL-row updates, written in row-id order by flush()

@@ -73,7 +73,7 @@ void Store::LeaseRun::read_hosts_ahead(Stmt& st) {
     st.reset();
     if (!missing.size()) return;
     Stmt& q = m.q_unflushed(kRulesOf.c_str());
-    q.bind(1, missing.str());
+    q.bind(1, missing);
     while (q.step()) {
         int64_t hid = q.i64(0);
         if (auto a = hosts_ahead.find(hid); a != hosts_ahead.end())

@@ -20,8 +20,12 @@ asked for 1 (tests/bench/README.md). Both sockets have TCP_NODELAY (no
 Nagle delay on the small messages of libpq).
 
 LATENCY_PROXY_LOG=FILE appends a line per connection when it closes:
-"turns T c2s C s2c S" (T: client sends that followed a server send, i.e.
-round trips the client waited for; C, S: chunks each way).
+"turns T c2s C s2c S" (T: round trips the client waited for: client sends
+that followed the server's ReadyForQuery, the end of its answer to a
+Sync or a query; C, S: chunks each way). Counting every client send that
+followed any server send counted races too: under load a pipeline's
+bytes may reach the proxy in two reads with results of its first
+commands between them, though the client waited for nothing.
 """
 import os
 import socket
@@ -34,16 +38,25 @@ class Conn:
     def __init__(self):
         self.lock = threading.Lock()
         self.last = None  # "c" or "s": the side that sent the last chunk
+        self.answered = False  # the server's last answer ended; the client has not sent since
         self.turns = 0
         self.chunks = {"c": 0, "s": 0}
         self.open_dirs = 2
 
-    def note(self, side):
+    def note(self, side, data):
         with self.lock:
-            if side == "c" and self.last != "c":
+            if side == "c" and self.answered:
                 self.turns += 1
+                self.answered = False
+            elif side == "s" and ready_for_query(data):
+                self.answered = True
             self.last = side
             self.chunks[side] += 1
+
+
+def ready_for_query(data):
+    """True when a server chunk ends with ReadyForQuery: 'Z', length 5, a status byte."""
+    return len(data) >= 6 and data[-6:-1] == b"Z\x00\x00\x00\x05" and data[-1:] in (b"I", b"T", b"E")
 
 
 def pipe(src, dst, delay, conn, side, done):
@@ -60,7 +73,7 @@ def pipe(src, dst, delay, conn, side, done):
                 due = time.monotonic() + delay
             if not data:
                 break
-            conn.note(side)
+            conn.note(side, data)
             wait = due - time.monotonic()
             if wait > 0:
                 time.sleep(wait)

@@ -1,7 +1,12 @@
-// The SQL translation of the PostgreSQL backend (lib/store/pg/db_pg_sql.cpp): no server needed.
+// The PostgreSQL backend without a server: its SQL translation (lib/store/pg/db_pg_sql.cpp) and
+// the binary array parameters (PgArray, lib/store/pg/pg_text.cpp; the server reads them in tests/pg).
 #include <catch2/catch.hpp>
+#include <optional>
+#include <stdexcept>
+#include <string>
 
 #include "store/pg/db_pg.hpp"
+#include "store/pg/pg_text.hpp"
 
 using namespace frontier;
 
@@ -61,4 +66,60 @@ TEST_CASE("is_postgres_url", "[pg]") {
     CHECK(is_postgres_url("postgres://h/db"));
     CHECK(!is_postgres_url("crawl.db"));
     CHECK(!is_postgres_url("./postgresql://x"));
+}
+
+namespace {
+// PgArray's bytes as big-endian 32-bit words (the header and lengths).
+uint32_t word(const std::string& b, size_t at) {
+    uint32_t v = 0;
+    for (size_t i = 0; i < 4; ++i) v = v << 8 | static_cast<unsigned char>(b[at + i]);
+    return v;
+}
+}  // namespace
+
+TEST_CASE("PgArray: PostgreSQL's binary array format", "[pg]") {
+    PgArray empty;
+    CHECK(empty.size() == 0);
+    CHECK(empty.binary().empty());  // bound as the text '{}'
+
+    PgArray ints;
+    ints.add(int64_t{1});
+    ints.add(std::optional<int64_t>());
+    ints.add(int64_t{-2});
+    const std::string& b = ints.binary();
+    REQUIRE(b.size() == 20 + (4 + 8) + 4 + (4 + 8));
+    CHECK(word(b, 0) == 1);   // dimensions
+    CHECK(word(b, 4) == 1);   // has a NULL
+    CHECK(word(b, 8) == 20);  // int8
+    CHECK(word(b, 12) == 3);  // elements
+    CHECK(word(b, 16) == 1);  // lower bound
+    CHECK(word(b, 20) == 8);
+    CHECK(word(b, 24) == 0);
+    CHECK(word(b, 28) == 1);
+    CHECK(word(b, 32) == 0xffffffffu);  // NULL
+    CHECK(word(b, 36) == 8);
+    CHECK(word(b, 40) == 0xffffffffu);  // -2, high word
+    CHECK(word(b, 44) == 0xfffffffeu);
+
+    PgArray doubles;
+    doubles.add(1.5);
+    CHECK(word(doubles.binary(), 4) == 0);    // no NULL
+    CHECK(word(doubles.binary(), 8) == 701);  // float8
+    CHECK(word(doubles.binary(), 24) == 0x3ff80000u);
+
+    PgArray texts;
+    texts.add_text(std::string_view("a\"b\\c\0d", 7), false);  // up to the NUL, nothing escaped
+    texts.add(std::optional<std::string>());
+    const std::string& t = texts.binary();
+    CHECK(word(t, 8) == 25);  // text
+    CHECK(word(t, 20) == 5);
+    CHECK(t.substr(24, 5) == "a\"b\\c");
+    CHECK(word(t, 29) == 0xffffffffu);
+
+    PgArray mixed;
+    mixed.add(int64_t{1});
+    CHECK_THROWS_AS(mixed.add(1.0), std::logic_error);
+    texts.clear();
+    CHECK(texts.size() == 0);
+    CHECK(texts.binary().empty());
 }

@@ -47,6 +47,7 @@ void pg_stmt_bind(PgStmt* s, int i, int64_t v);
 void pg_stmt_bind(PgStmt* s, int i, double v);
 void pg_stmt_bind(PgStmt* s, int i, std::string_view v);
 void pg_stmt_bind_null(PgStmt* s, int i);
+void pg_stmt_bind_binary(PgStmt* s, int i, std::string_view bytes);
 bool pg_stmt_is_null(const PgStmt* s, int col);
 int64_t pg_stmt_i64(const PgStmt* s, int col);
 double pg_stmt_dbl(const PgStmt* s, int col);

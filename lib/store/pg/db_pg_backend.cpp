@@ -25,6 +25,7 @@ public:
     void bind_dbl(int i, double v) override { pg_stmt_bind(s_, i, v); }
     void bind_text(int i, std::string_view v) override { pg_stmt_bind(s_, i, v); }
     void bind_null(int i) override { pg_stmt_bind_null(s_, i); }
+    void bind_binary(int i, std::string_view v) override { pg_stmt_bind_binary(s_, i, v); }
     bool step() override { return pg_stmt_step(s_); }
     void exec() override { pg_stmt_exec(s_); }
     void send() override { pg_stmt_send(s_); }

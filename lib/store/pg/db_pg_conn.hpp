@@ -44,6 +44,7 @@ struct PgStmt {
     int nparams = 0;
     std::vector<std::string> values;
     std::vector<char> bound;
+    std::vector<int> lengths, formats;  // of binary parameters (format 1; text: 0)
     PGresult* res = nullptr;
     int row = -1;
     bool queued = false;       // sent (pg_stmt_send), its result not yet read

@@ -77,6 +77,8 @@ PgStmt* pg_stmt_new(PgConn* c, std::string_view sql) {
         if (!used[i]) s->types[i] = kTextOid;
     s->values.resize(static_cast<size_t>(s->nparams));
     s->bound.assign(static_cast<size_t>(s->nparams), 0);
+    s->lengths.assign(static_cast<size_t>(s->nparams), 0);
+    s->formats.assign(static_cast<size_t>(s->nparams), 0);
     return s.release();
 }
 
@@ -104,6 +106,7 @@ PgStmt& param(PgStmt* s, int i) {
 
 void pg_stmt_bind(PgStmt* st, int i, int64_t v) {
     PgStmt& s = param(st, i);
+    s.formats[i - 1] = 0;
     char buf[24];
     auto r = std::to_chars(buf, buf + sizeof buf, v);
     s.values[i - 1].assign(buf, r.ptr);
@@ -112,26 +115,37 @@ void pg_stmt_bind(PgStmt* st, int i, int64_t v) {
 
 void pg_stmt_bind(PgStmt* st, int i, double v) {
     PgStmt& s = param(st, i);
+    s.formats[i - 1] = 0;
     s.values[i - 1] = pg_float_text(v);
     s.bound[i - 1] = 1;
 }
 
 void pg_stmt_bind(PgStmt* st, int i, std::string_view v) {
     PgStmt& s = param(st, i);
+    s.formats[i - 1] = 0;
     s.values[i - 1].assign(pg_text(v));
     s.bound[i - 1] = 1;
 }
 
 void pg_stmt_bind_null(PgStmt* st, int i) { param(st, i).bound[i - 1] = 0; }
 
+void pg_stmt_bind_binary(PgStmt* st, int i, std::string_view bytes) {
+    PgStmt& s = param(st, i);
+    s.values[i - 1].assign(bytes);
+    s.lengths[i - 1] = static_cast<int>(bytes.size());
+    s.formats[i - 1] = 1;
+    s.bound[i - 1] = 1;
+}
+
 namespace {
 // Queues the statement in the pipeline (want: its rows are read).
 void send(PgStmt* s, bool want) {
     std::vector<const char*> vals = bound_values(s);
-    int sent = run_unnamed(s) ? pq_api().PQsendQueryParams(s->c->conn, s->text.c_str(), s->nparams, s->types.data(),
-                                                           vals.data(), nullptr, nullptr, 0)
-                              : pq_api().PQsendQueryPrepared(s->c->conn, s->name.c_str(), s->nparams, vals.data(),
-                                                             nullptr, nullptr, 0);
+    int sent = run_unnamed(s)
+                   ? pq_api().PQsendQueryParams(s->c->conn, s->text.c_str(), s->nparams, s->types.data(),
+                                                vals.data(), s->lengths.data(), s->formats.data(), 0)
+                   : pq_api().PQsendQueryPrepared(s->c->conn, s->name.c_str(), s->nparams, vals.data(),
+                                                  s->lengths.data(), s->formats.data(), 0);
     if (sent != 1)
         fail(s->c, "database error: " + std::string(pq_api().PQerrorMessage(s->c->conn)));
     s->c->sent.push_back(want ? s : nullptr);
@@ -164,10 +178,11 @@ bool pg_stmt_step(PgStmt* s) {
         s->row = -1;
     } else if (!s->res) {
         std::vector<const char*> vals = bound_values(s);
-        PGresult* r = run_unnamed(s) ? pq_api().PQexecParams(s->c->conn, s->text.c_str(), s->nparams, s->types.data(),
-                                                             vals.data(), nullptr, nullptr, 0)
-                                     : pq_api().PQexecPrepared(s->c->conn, s->name.c_str(), s->nparams, vals.data(),
-                                                               nullptr, nullptr, 0);
+        PGresult* r = run_unnamed(s)
+                          ? pq_api().PQexecParams(s->c->conn, s->text.c_str(), s->nparams, s->types.data(),
+                                                  vals.data(), s->lengths.data(), s->formats.data(), 0)
+                          : pq_api().PQexecPrepared(s->c->conn, s->name.c_str(), s->nparams, vals.data(),
+                                                    s->lengths.data(), s->formats.data(), 0);
         ExecStatusType st = r ? pq_api().PQresultStatus(r) : PGRES_FATAL_ERROR;
         if (st != PGRES_COMMAND_OK && st != PGRES_TUPLES_OK) throw_result(s->c, r, "database error: ");
         note_write(s->c, r);
