@@ -109,9 +109,8 @@ void Store::LeaseRun::prefetch(const std::vector<int64_t>& qids, int64_t per_que
 // read, load_page's queue rows); nullptr when there is none to send.
 Stmt* Store::LeaseRun::send_heads(const std::vector<int64_t>& qids, int64_t per_queue) {
     if (!m.db.statements_are_round_trips() || qids.empty()) return nullptr;
-    std::string arr = "{";
-    for (size_t i = 0; i < qids.size(); ++i) arr += (i ? "," : "") + std::to_string(qids[i]);
-    arr += "}";
+    PgArray arr;
+    for (int64_t id : qids) arr.add(id);
     Stmt& q = m.q((req.url_class.empty() ? kHeadsAll : kHeadsOfClass).c_str());
     q.bind(1, arr);
     if (req.url_class.empty()) {
