@@ -8,13 +8,9 @@
 set -u
 : "${SETTINGS_FRONTIER:?}" "${ROOT:?}"
 export FRONTIER=$SETTINGS_FRONTIER FRONTIER_NOW=1800000000
-fail() { echo "FAIL: $*"; exit 1; }
-sql() { psql -qXAt "$FRONTIER" -c "$1"; }
+source "$ROOT/tests/pg/script.bash"
 
-for kv in "robots.enabled false" "politeness.min-delay 0" "politeness.delay-factor 0" "budget.hold-queues false"; do
-    # shellcheck disable=SC2086
-    frontier-config $kv >/dev/null || fail "config $kv"
-done
+configure "$FRONTIER" "robots.enabled false" "politeness.min-delay 0" "politeness.delay-factor 0" "budget.hold-queues false"
 printf '%s\n' http://a.example/1 http://b.example/1 | frontier-add -q || fail "add"
 frontier-lease -q -n 2 > leases.jsonl || fail "lease"
 [ "$(wc -l < leases.jsonl)" = 2 ] || fail "expected 2 leases: $(cat leases.jsonl)"

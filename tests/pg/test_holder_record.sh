@@ -8,13 +8,9 @@
 set -u
 : "${HOLDER_FRONTIER:?}" "${ROOT:?}"
 export FRONTIER=$HOLDER_FRONTIER FRONTIER_NOW=1800000000
-fail() { echo "FAIL: $*"; exit 1; }
-sql() { psql -qXAt "$FRONTIER" -c "$1"; }
+source "$ROOT/tests/pg/script.bash"
 
-for kv in "robots.enabled false" "politeness.min-delay 0" "politeness.delay-factor 0" "politeness.max-in-flight 100"; do
-    # shellcheck disable=SC2086
-    frontier-config $kv >/dev/null || fail "config $kv"
-done
+configure "$FRONTIER" "robots.enabled false" "politeness.min-delay 0" "politeness.delay-factor 0" "politeness.max-in-flight 100"
 for i in $(seq 40); do echo "http://h$((i % 4)).example/p$i"; done | frontier-add -q || fail "add"
 [ "$(sql "SELECT count(*) FROM lease_holders")" = 0 ] || fail "a holder before any lease"
 

@@ -11,7 +11,7 @@
 set -u
 : "${RT_FRONTIER:?}" "${ROOT:?}"
 export FRONTIER_NOW=1800000000
-fail() { echo "FAIL: $*"; exit 1; }
+source "$ROOT/tests/pg/script.bash"
 base=${RT_FRONTIER%/*} db=${RT_FRONTIER##*/}
 port=${base##*:}
 export LATENCY_PROXY_LOG=$PWD/proxy.log
@@ -21,10 +21,7 @@ trap 'kill $proxy 2>/dev/null' EXIT
 for _ in $(seq 50); do [ -s proxy.port ] && break; sleep 0.1; done
 via="${base%:*}:$(cat proxy.port)/$db"
 
-for kv in "robots.enabled false" "politeness.min-delay 0" "politeness.delay-factor 0"; do
-    # shellcheck disable=SC2086
-    frontier-config -f "$RT_FRONTIER" $kv >/dev/null || fail "config $kv"
-done
+configure "$RT_FRONTIER" "robots.enabled false" "politeness.min-delay 0" "politeness.delay-factor 0"
 for i in $(seq 20); do echo "http://one.example/p$i"; done | frontier-add -q -f "$RT_FRONTIER" || fail "add"
 
 # turns OUT CMD...: runs CMD (its frontier through the proxy) with its
@@ -58,10 +55,7 @@ done_=$(turns done.jsonl frontier-done -q -f "$via" result.jsonl) || fail "done"
 # and seed flag) go with the page, and the rules are read once per host:
 # a lease of many URLs of one host costs as many round trips as one of a
 # single URL, however many URLs it matches against the rules.
-for kv in "robots.enabled true" "politeness.max-in-flight 100"; do
-    # shellcheck disable=SC2086
-    frontier-config -f "$RT_FRONTIER" $kv >/dev/null || fail "config $kv"
-done
+configure "$RT_FRONTIER" "robots.enabled true" "politeness.max-in-flight 100"
 frontier-lease -q --detached -f "$RT_FRONTIER" -n 1 > robots.jsonl || fail "robots.txt lease"
 grep -q '"robots":true' robots.jsonl || fail "expected the host's robots.txt first: $(cat robots.jsonl)"
 sed 's/}$/,"status":200,"body":"User-agent: *\\nDisallow: \/p1\\n"}/' robots.jsonl |
