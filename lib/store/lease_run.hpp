@@ -82,6 +82,7 @@ struct Store::LeaseRun {
     void run();
     void load_page();
     void load_page_ahead();
+    bool paged = false;  // the call's first page was read
     void prefetch(const std::vector<int64_t>& qids, int64_t per_queue);
     Stmt* send_heads(const std::vector<int64_t>& qids, int64_t per_queue);
     // Reads a heads query's rows; with `only`, of those queues only.
@@ -99,6 +100,7 @@ struct Store::LeaseRun {
     LeaseRobotsRow robots_row(int64_t hid);
     static const std::string& robots_columns();  // of a host row robots_row reads (id first)
     void read_hosts_ahead(Stmt& st);
+    void prefetch_hosts(const std::vector<int64_t>& host_ids);  // those not read yet, in one statement
     const RobotsRules& rules_for(int64_t hid, const LeaseRobotsRow& r);
     void lease_robots(QueueInfo& qi, const LeaseRobotsRow& r, int64_t hid);
     void lease_url(QueueInfo& qi, LeaseHead head);

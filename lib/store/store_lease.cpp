@@ -181,23 +181,36 @@ void Store::LeaseRun::keep_row(const QueueInfo& qi) {
 
 // Keyset pagination over the ready index; (best, served) is unique
 // because every queue's `served` mark is (see Impl::queue_id_for). Where
-// a read is a round trip, the page comes with its rows and heads
-// (load_page_ahead); SQLite reads each as it is needed.
+// a read is a round trip, a call's first page comes with its rows, heads
+// and hosts (load_page_ahead: one round trip); a later page, which holds
+// queues loaded before (those leased from moved on in the index), reads
+// the rows and heads of its new queues only, then their hosts'
+// (read_heads). SQLite reads each as it is needed.
 void Store::LeaseRun::load_page() {
-    if (m.db.statements_are_round_trips()) return load_page_ahead();
+    const bool round_trips = m.db.statements_are_round_trips();
+    if (round_trips && !paged) {
+        paged = true;
+        return load_page_ahead();
+    }
     enum class C { id, best, served };
     Stmt& q = m.q("SELECT id, best, served FROM queues WHERE sched = " SQL_SCHED_READY " AND (best, served) > (?, ?) "
                   "ORDER BY best, served LIMIT 256");
     static_assert(LeaseOrder::kPageSize == 256, "the ready index is read in pages of kPageSize");
     q.bind(1, order.cursor_best()).bind(2, order.cursor_served());
     int n = 0;
+    std::vector<int64_t> page;
     while (q.step()) {
         ++n;
         SqlRow<C> row(q);
-        order.from_index(row.i64(C::id), row.dbl(C::best), row.i64(C::served));
+        if (order.from_index(row.i64(C::id), row.dbl(C::best), row.i64(C::served)))
+            page.push_back(row.i64(C::id));
     }
     q.reset();
     order.page_read(n);
+    if (!round_trips || page.empty()) return;
+    Stmt* heads_q = send_heads(page, std::min<int64_t>(std::max<int64_t>(req.per_queue, 1), 8) + 1);
+    for (QueueInfo& qi : m.queues(page)) queue_rows.try_emplace(qi.id, std::move(qi));
+    if (heads_q) read_heads(*heads_q);
 }
 
 // The lease's fields that come from where it is leased: its queue, expiry,

@@ -132,7 +132,7 @@ void Store::LeaseRun::read_heads(Stmt& q, const std::unordered_set<int64_t>* onl
         heads[q.i64(0)].push_back(std::move(h));
     }
     q.reset();
-    if (s.net_seed_hosts) m.prefetch_seed_hosts(hosts);  // stamp() reads them
+    prefetch_hosts(hosts);  // robots_row and stamp() read them
 }
 
 // Where a read is a round trip (PostgreSQL): a page of ready queues' rows,
@@ -160,11 +160,14 @@ void Store::LeaseRun::load_page_ahead() {
     Stmt* sent[2] = {&m.q_unflushed((of_class ? kHeadsOfPageOfClass : kHeadsOfPage).c_str()),
                      &m.q_unflushed((of_class ? hosts_of_class_sql : hosts_sql).c_str())};
     for (Stmt* st : sent) {
+        // The hosts: of each queue's first head (its other heads' hosts,
+        // where a queue has several, are read by read_heads).
+        const int64_t limit = st == sent[0] ? per_queue : 1;
         st->bind(1, best).bind(2, served);
         if (of_class)
-            st->bind(3, class_code(req.url_class)).bind(4, per_queue);
+            st->bind(3, class_code(req.url_class)).bind(4, limit);
         else
-            st->bind(3, per_queue);
+            st->bind(3, limit);
         st->send();
     }
     std::unordered_set<int64_t> loaded;
@@ -214,7 +217,7 @@ void Store::LeaseRun::refill(int64_t qid) {
         hosts.push_back(list.back().hid);
     }
     q.reset();
-    if (s.net_seed_hosts) m.prefetch_seed_hosts(hosts);
+    prefetch_hosts(hosts);
 }
 
 std::optional<LeaseHead> Store::LeaseRun::next_head(QueueInfo& qi, int cls, bool& from_pre) {

@@ -1,6 +1,8 @@
 // Store::lease's robots.txt part (frontier(7), ROBOTS.TXT): the host's
 // robots.txt state, and the lease of its robots.txt, the prerequisite of
 // the host's URLs (the decision is lib/policy/lease_policy).
+#include <unordered_set>
+
 #include "policy/lease_id.hpp"
 #include "store/lease_run.hpp"
 #include "store/sql_columns.hpp"
@@ -80,6 +82,20 @@ void Store::LeaseRun::read_hosts_ahead(Stmt& st) {
             m.robots_rules(hid, a->second.at, q.text(1));
     }
     q.reset();
+}
+
+// Round-trip backends: the rows of the heads' hosts not read in this call
+// yet, in one statement (with the rules of those not parsed here).
+void Store::LeaseRun::prefetch_hosts(const std::vector<int64_t>& host_ids) {
+    static const std::string sql = probe_each_sql("hosts", "id", kRobotsColumns);
+    PgArray ids;
+    std::unordered_set<int64_t> asked;
+    for (int64_t h : host_ids)
+        if (!hosts_ahead.count(h) && asked.insert(h).second) ids.add(h);
+    if (!ids.size()) return;
+    Stmt& st = m.q_unflushed(sql.c_str());
+    st.bind(1, ids);
+    read_hosts_ahead(st);
 }
 
 // The rules a host's URLs are matched against: parsed from the row's text,
