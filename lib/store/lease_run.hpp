@@ -101,6 +101,8 @@ struct Store::LeaseRun {
     static const std::string& robots_columns();  // of a host row robots_row reads (id first)
     void read_hosts_ahead(Stmt& st);
     void prefetch_hosts(const std::vector<int64_t>& host_ids);  // those not read yet, in one statement
+    bool robots_anywhere() const;                               // robots.enabled, or some domain's
+    const bool robots = robots_anywhere();                      // host rows are read with pages only then
     const RobotsRules& rules_for(int64_t hid, const LeaseRobotsRow& r);
     void lease_robots(QueueInfo& qi, const LeaseRobotsRow& r, int64_t hid);
     void lease_url(QueueInfo& qi, LeaseHead head);

@@ -193,6 +193,23 @@ void Store::Impl::flush_lease_writes() {
     st.exec();
 }
 
+void Store::Impl::prefetch_seed_hosts(const std::vector<int64_t>& host_ids) {
+    PgArray arr;
+    std::unordered_set<int64_t> asked;
+    for (int64_t h : host_ids)
+        if (!seed_hosts.count(h) && !other_hosts.count(h) && asked.insert(h).second) arr.add(h);
+    if (!arr.size()) return;
+    enum class C { id, seed };
+    static const std::string sql = probe_each_sql("hosts", "id", "id, seed");
+    Stmt& st = q_unflushed(sql.c_str());
+    st.bind(1, arr);
+    while (st.step()) {
+        SqlRow<C> row(st);
+        note_seed_host(row.i64(C::id), !row.is_null(C::seed));
+    }
+    st.reset();
+}
+
 namespace {
 const std::string kHostDelays = probe_each_sql("hosts", "id", "id, crawl_delay");
 const std::string kHostDelaysOfUrls = probe_of_urls_sql("hosts", "host_id", "id, crawl_delay");

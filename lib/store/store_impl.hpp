@@ -321,6 +321,8 @@ struct Store::Impl {
     int64_t host_id_for(const std::string& name);
     bool is_seed_host(int64_t host_id);  // hosts.seed, cached (seed_hosts, other_hosts)
     void note_seed_host(int64_t host_id, bool seed);  // caches hosts.seed read with other columns
+    // Round-trip backends: caches hosts.seed of many hosts in one statement.
+    void prefetch_seed_hosts(const std::vector<int64_t>& host_ids);
     // Both ids of an added URL, through host_queues.
     std::pair<int64_t, int64_t> ids_for(const std::string& host_key, const std::string& queue_key, const Settings& s);
     // The host's rules stored at `at`: parsed from `text` unless cached.

@@ -157,9 +157,13 @@ void Store::LeaseRun::load_page_ahead() {
     const int64_t served = order.cursor_served();
     Stmt& page = m.q(page_sql.c_str());
     page.bind(1, best).bind(2, served).send();
+    // The hosts only with robots.txt on somewhere: their robots.txt state is
+    // needed for every URL; the seed flags alone are read after the heads,
+    // only those not known yet (prefetch_hosts).
     Stmt* sent[2] = {&m.q_unflushed((of_class ? kHeadsOfPageOfClass : kHeadsOfPage).c_str()),
-                     &m.q_unflushed((of_class ? hosts_of_class_sql : hosts_sql).c_str())};
+                     robots ? &m.q_unflushed((of_class ? hosts_of_class_sql : hosts_sql).c_str()) : nullptr};
     for (Stmt* st : sent) {
+        if (!st) continue;
         // The hosts: of each queue's first head (its other heads' hosts,
         // where a queue has several, are read by read_heads).
         const int64_t limit = st == sent[0] ? per_queue : 1;
@@ -181,7 +185,7 @@ void Store::LeaseRun::load_page_ahead() {
     }
     page.reset();
     order.page_read(n);
-    read_hosts_ahead(*sent[1]);  // first: read_heads then knows their seed flags
+    if (sent[1]) read_hosts_ahead(*sent[1]);  // first: read_heads then knows their seed flags
     read_heads(*sent[0], &loaded);
 }
 

@@ -84,9 +84,22 @@ void Store::LeaseRun::read_hosts_ahead(Stmt& st) {
     q.reset();
 }
 
+bool Store::LeaseRun::robots_anywhere() const {
+    if (s.politeness.robots_enabled) return true;
+    for (const auto& [domain, p] : s.domain_politeness)
+        if (p.robots_enabled) return true;
+    return false;
+}
+
 // Round-trip backends: the rows of the heads' hosts not read in this call
-// yet, in one statement (with the rules of those not parsed here).
+// yet, in one statement (with the rules of those not parsed here); with
+// robots.txt off everywhere, only the seed flags not known yet
+// (Impl::prefetch_seed_hosts, which keeps those of seed hosts across calls).
 void Store::LeaseRun::prefetch_hosts(const std::vector<int64_t>& host_ids) {
+    if (!robots) {
+        if (s.net_seed_hosts) m.prefetch_seed_hosts(host_ids);
+        return;
+    }
     static const std::string sql = probe_each_sql("hosts", "id", kRobotsColumns);
     PgArray ids;
     std::unordered_set<int64_t> asked;
