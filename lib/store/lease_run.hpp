@@ -12,10 +12,17 @@
 
 #include "policy/lease_order.hpp"
 #include "policy/lease_policy.hpp"
+#include "store/sql_codes.hpp"
 #include "store/store.hpp"
 #include "store/store_impl.hpp"
 
 namespace frontier {
+
+// A page of ready queues: the keyset over the queues_ready index after
+// (best, served) = (?, ?), in pages of LeaseOrder::kPageSize.
+#define SQL_READY_PAGE                           \
+    "FROM queues WHERE sched = " SQL_SCHED_READY \
+    " AND (best, served) > (?, ?) ORDER BY best, served LIMIT 256"
 
 // A queue's next URL as read for leasing.
 struct LeaseHead {
@@ -88,6 +95,7 @@ struct Store::LeaseRun {
     // Reads a heads query's rows; with `only`, of those queues only.
     void read_heads(Stmt& q, const std::unordered_set<int64_t>* only = nullptr);
     void refill(int64_t qid);
+    int64_t page_head_limit() const;  // the heads read per queue of a page: --per-queue, at most 8, +1
     int64_t refill_limit() const;  // the heads a refill reads: what this call may still take, at most 64, +1
     bool activate_one();
     void retire(int64_t qid);

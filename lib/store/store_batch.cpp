@@ -156,17 +156,12 @@ void Store::Impl::flush_lease_writes() {
         }
     } done{w};
     if (w.ids.size()) {
-        q("UPDATE urls SET state = " SQL_URL_LEASED
-          ", lease_seq = v.seq, attempts = attempts + 1, "
-          "lease_expires = v.expires, holder = v.holder FROM unnest(CAST(? AS bigint[]), CAST(? AS "
-          "bigint[]), "
-          "CAST(? AS REAL[]), CAST(? AS bigint[])) AS v(id, seq, expires, holder) WHERE urls.id = "
-          "ANY(ARRAY[v.id])")
-            .bind(1, w.ids)
-            .bind(2, w.seqs)
-            .bind(3, w.expires)
-            .bind(4, w.holders)
-            .exec();
+        // clang-format off
+        q("UPDATE urls SET state = " SQL_URL_LEASED ", lease_seq = v.seq, attempts = attempts + 1, "
+          "lease_expires = v.expires, holder = v.holder FROM unnest(CAST(? AS bigint[]), CAST(? AS bigint[]), "
+          "CAST(? AS REAL[]), CAST(? AS bigint[])) AS v(id, seq, expires, holder) WHERE urls.id = ANY(ARRAY[v.id])")
+            .bind(1, w.ids).bind(2, w.seqs).bind(3, w.expires).bind(4, w.holders).exec();
+        // clang-format on
     }
     if (w.queues.empty()) return;
     enum { id, n, cost, last_cost, served, at, last_url, best, sched, kCols };

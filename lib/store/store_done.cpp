@@ -182,15 +182,14 @@ void Store::prefetch_leases(const std::vector<int64_t>& url_ids) {
         m.prefetched_leases.try_emplace(id);  // none stored: no such row
     }
     if (!arr.size()) return;
-    const PgArray& ids = arr;
     // A transaction's first batch (a frontier-done in a pipeline commits
     // after every few results): its queue rows and Crawl-delays go in the
     // URL rows' round trip. Later batches read only the rows not known yet.
     const bool ahead = m.fetch_deltas.empty() && m.prefetched_queues.empty();
     Impl::ResultRowsSent sent;
-    if (ahead) sent = m.send_result_rows(ids);
+    if (ahead) sent = m.send_result_rows(arr);
     Stmt& st = m.q(kLeasedRows.c_str());
-    st.bind(1, ids);
+    st.bind(1, arr);
     std::vector<int64_t> queue_ids, host_ids;
     while (st.step()) {
         LeasedRow row = read_leased_row(st);

@@ -193,8 +193,7 @@ void Store::LeaseRun::load_page() {
         return load_page_ahead();
     }
     enum class C { id, best, served };
-    Stmt& q = m.q("SELECT id, best, served FROM queues WHERE sched = " SQL_SCHED_READY " AND (best, served) > (?, ?) "
-                  "ORDER BY best, served LIMIT 256");
+    Stmt& q = m.q("SELECT id, best, served " SQL_READY_PAGE);
     static_assert(LeaseOrder::kPageSize == 256, "the ready index is read in pages of kPageSize");
     q.bind(1, order.cursor_best()).bind(2, order.cursor_served());
     int n = 0;
@@ -208,7 +207,7 @@ void Store::LeaseRun::load_page() {
     q.reset();
     order.page_read(n);
     if (!round_trips || page.empty()) return;
-    Stmt* heads_q = send_heads(page, std::min<int64_t>(std::max<int64_t>(req.per_queue, 1), 8) + 1);
+    Stmt* heads_q = send_heads(page, page_head_limit());
     for (QueueInfo& qi : m.queues(page)) queue_rows.try_emplace(qi.id, std::move(qi));
     if (heads_q) read_heads(*heads_q);
 }

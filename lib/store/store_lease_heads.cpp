@@ -40,27 +40,25 @@ const std::string kNextOfClass =
 const std::string kNextInScan = "SELECT " + kHead + " FROM (SELECT * FROM urls WHERE queue_id = ? AND " HEAD_DUE
                                 HEAD_ORDER " LIMIT 64) AS h WHERE cls = ?" HEAD_ORDER " LIMIT 1";
 static_assert(LeaseOrder::kClassScan == 64, "kNextInScan scans kClassScan URLs");
-// The heads of many queues at once (a LATERAL join over the queue ids,
-// each side an index range scan).
-const std::string kHeadsAll = "SELECT q.qid, u.* FROM unnest(CAST(? AS bigint[])) AS q(qid) CROSS JOIN LATERAL "
-                              "(SELECT " + kHead + " FROM urls WHERE queue_id = q.qid AND " HEAD_DUE HEAD_ORDER
-                              " LIMIT ?) u";
-const std::string kHeadsOfClass = "SELECT q.qid, u.* FROM unnest(CAST(? AS bigint[])) AS q(qid) CROSS JOIN LATERAL "
-                                  "(SELECT " + kHead + " FROM urls WHERE queue_id = q.qid AND " HEAD_DUE
-                                  " AND cls = ?" HEAD_ORDER " LIMIT ?) u";
-// The heads (of those columns) of a page of ready queues, the page a
-// subquery (load_page's keyset over the queues_ready index): what
-// load_page_ahead sends.
-std::string page_heads(const std::string& columns, const char* cls) {
-    return "(SELECT id FROM queues WHERE sched = " SQL_SCHED_READY
-           " AND (best, served) > (?, ?) "
-           "ORDER BY best, served LIMIT 256) AS q CROSS JOIN LATERAL (SELECT " +
-           columns + " FROM urls WHERE queue_id = q.id AND " HEAD_DUE + cls + HEAD_ORDER " LIMIT ?) u";
+// The heads (of those columns) of many queues at once: a LATERAL join of
+// the queues (`queues`, aliased q with their ids in q.id) with each
+// queue's ordered due URLs (each side an index range scan).
+std::string heads_of(const char* queues, const std::string& columns, const char* cls) {
+    return std::string(queues) + " CROSS JOIN LATERAL (SELECT " + columns +
+           " FROM urls WHERE queue_id = q.id AND " + HEAD_DUE + cls + HEAD_ORDER " LIMIT ?) u";
 }
-const std::string kHeadsOfPage = "SELECT q.id, u.* FROM " + page_heads(kHead, "");
-const std::string kHeadsOfPageOfClass = "SELECT q.id, u.* FROM " + page_heads(kHead, " AND cls = ?");
-const std::string kHostIdsOfPage = "SELECT u.host_id FROM " + page_heads("host_id", "");
-const std::string kHostIdsOfPageOfClass = "SELECT u.host_id FROM " + page_heads("host_id", " AND cls = ?");
+// The queues: given by id, or a page of ready queues (load_page's keyset,
+// as a subquery: what load_page_ahead sends).
+const char* const kQueueIds = "unnest(CAST(? AS bigint[])) AS q(id)";
+const char* const kPageQueues = "(SELECT id " SQL_READY_PAGE ") AS q";
+const std::string kHeadsAll = "SELECT q.id, u.* FROM " + heads_of(kQueueIds, kHead, "");
+const std::string kHeadsOfClass = "SELECT q.id, u.* FROM " + heads_of(kQueueIds, kHead, " AND cls = ?");
+const std::string kHeadsOfPage = "SELECT q.id, u.* FROM " + heads_of(kPageQueues, kHead, "");
+const std::string kHeadsOfPageOfClass =
+    "SELECT q.id, u.* FROM " + heads_of(kPageQueues, kHead, " AND cls = ?");
+const std::string kHostIdsOfPage = "SELECT u.host_id FROM " + heads_of(kPageQueues, "host_id", "");
+const std::string kHostIdsOfPageOfClass =
+    "SELECT u.host_id FROM " + heads_of(kPageQueues, "host_id", " AND cls = ?");
 // A queue's heads after a given one (a keyset over the urls_next index).
 const std::string kHeadsAfter = "SELECT " + kHead + " FROM urls WHERE queue_id = ? AND " HEAD_DUE
                                 " AND (rank, tier, tier_key, cost, id) > (?, ?, ?, ?, ?)" HEAD_ORDER " LIMIT ?";
@@ -148,11 +146,9 @@ void Store::LeaseRun::load_page_ahead() {
         "SELECT " + robots_columns() + " FROM hosts WHERE id IN (" + kHostIdsOfPage + ")";
     static const std::string hosts_of_class_sql =
         "SELECT " + robots_columns() + " FROM hosts WHERE id IN (" + kHostIdsOfPageOfClass + ")";
-    static const std::string page_sql =
-        "SELECT " + Impl::queue_info_columns() + " FROM queues WHERE sched = " +
-        SQL_SCHED_READY " AND (best, served) > (?, ?) ORDER BY best, served LIMIT 256";
+    static const std::string page_sql = "SELECT " + Impl::queue_info_columns() + " " SQL_READY_PAGE;
     const bool of_class = !req.url_class.empty();
-    const int64_t per_queue = std::min<int64_t>(std::max<int64_t>(req.per_queue, 1), 8) + 1;
+    const int64_t per_queue = page_head_limit();
     const double best = order.cursor_best();
     const int64_t served = order.cursor_served();
     Stmt& page = m.q(page_sql.c_str());
@@ -197,6 +193,10 @@ void Store::LeaseRun::load_page_ahead() {
 // A queue's prefetched list ran out: its next heads, up to what this call
 // may still take from it (--per-queue, -n; at most 64) + 1 (none when the
 // queue has no due URL left). Only lists of every class are refilled.
+int64_t Store::LeaseRun::page_head_limit() const {
+    return std::min<int64_t>(std::max<int64_t>(req.per_queue, 1), 8) + 1;
+}
+
 int64_t Store::LeaseRun::refill_limit() const {
     return std::min<int64_t>(
                std::min<int64_t>(std::max<int64_t>(req.per_queue, 1), std::max<int64_t>(req.n, 1)), 64) +

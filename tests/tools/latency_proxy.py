@@ -37,7 +37,6 @@ import time
 class Conn:
     def __init__(self):
         self.lock = threading.Lock()
-        self.last = None  # "c" or "s": the side that sent the last chunk
         self.answered = False  # the server's last answer ended; the client has not sent since
         self.turns = 0
         self.chunks = {"c": 0, "s": 0}
@@ -50,7 +49,6 @@ class Conn:
                 self.answered = False
             elif side == "s" and ready_for_query(data):
                 self.answered = True
-            self.last = side
             self.chunks[side] += 1
 
 
