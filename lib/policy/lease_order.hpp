@@ -63,6 +63,9 @@ public:
     // cursor on; a page with fewer than kPageSize rows is its end.
     double cursor_best() const { return cur_best_; }
     int64_t cursor_served() const { return cur_served_; }
+    // The cursor before the first page.
+    static constexpr double kFirstBest = -1e300;
+    static constexpr int64_t kFirstServed = std::numeric_limits<int64_t>::min();
     // A row of the ready index; true when the queue is new to this batch
     // (and now a candidate).
     bool from_index(int64_t qid, double best, int64_t served);
@@ -101,8 +104,8 @@ private:
     std::priority_queue<QueueCandidate, std::vector<QueueCandidate>, std::greater<QueueCandidate>> heap_;
     std::unordered_set<int64_t> loaded_;
     bool index_done_ = false;
-    double cur_best_ = -1e300;
-    int64_t cur_served_ = std::numeric_limits<int64_t>::min();
+    double cur_best_ = kFirstBest;
+    int64_t cur_served_ = kFirstServed;
     bool alternate_ = false;
     int64_t burst_ = 0;
     ClassRun run_;

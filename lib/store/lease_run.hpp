@@ -89,13 +89,17 @@ struct Store::LeaseRun {
     void run();
     void load_page();
     void load_page_ahead();
+    // Sends a first page's statements (load_page_ahead); Store::lease sends
+    // them with the transaction's first read.
+    static Impl::PageSent send_page_ahead(Impl& m, const LeaseRequest& req, bool robots);
     bool paged = false;  // the call's first page was read
     void prefetch(const std::vector<int64_t>& qids, int64_t per_queue);
     Stmt* send_heads(const std::vector<int64_t>& qids, int64_t per_queue);
     // Reads a heads query's rows; with `only`, of those queues only.
     void read_heads(Stmt& q, const std::unordered_set<int64_t>* only = nullptr);
     void refill(int64_t qid);
-    int64_t page_head_limit() const;  // the heads read per queue of a page: --per-queue, at most 8, +1
+    static int64_t page_head_limit(
+        const LeaseRequest& req);  // the heads read per queue of a page: --per-queue, at most 8, +1
     int64_t refill_limit() const;  // the heads a refill reads: what this call may still take, at most 64, +1
     bool activate_one();
     void retire(int64_t qid);
@@ -109,8 +113,8 @@ struct Store::LeaseRun {
     static const std::string& robots_columns();  // of a host row robots_row reads (id first)
     void read_hosts_ahead(Stmt& st);
     void prefetch_hosts(const std::vector<int64_t>& host_ids);  // those not read yet, in one statement
-    bool robots_anywhere() const;                               // robots.enabled, or some domain's
-    const bool robots = robots_anywhere();                      // host rows are read with pages only then
+    static bool robots_anywhere(const Settings& s);             // robots.enabled, or some domain's
+    const bool robots = robots_anywhere(s);                     // host rows are read with pages only then
     const RobotsRules& rules_for(int64_t hid, const LeaseRobotsRow& r);
     void lease_robots(QueueInfo& qi, const LeaseRobotsRow& r, int64_t hid);
     void lease_url(QueueInfo& qi, LeaseHead head);

@@ -46,6 +46,7 @@ void Store::begin() {
     impl_->lease_start = {};
     impl_->due_sent = nullptr;
     impl_->version_sent = nullptr;
+    impl_->page_sent.reset();
     impl_->crawl_delays.clear();  // other processes may have stored robots.txt meanwhile
 }
 
@@ -94,6 +95,7 @@ void Store::rollback() {
     impl_->lease_start = {};
     impl_->due_sent = nullptr;
     impl_->version_sent = nullptr;
+    impl_->page_sent.reset();
     // Queues, hosts and seed domains created in the undone transaction are gone.
     impl_->queue_ids.clear();
     impl_->host_ids.clear();

@@ -63,7 +63,7 @@ bool Store::housekeeping(double now) {
         m.refresh_best(qid);
         m.reschedule(qid);
     }
-    m.q("UPDATE queues SET sched = " SQL_SCHED_READY " WHERE sched = " SQL_SCHED_SLEEPING " AND wake_at <= ?").bind(1, now).exec();
+    m.wake_queues(now);
     return !w.expired.empty() || !w.robots.empty() || !w.due.empty();
 }
 
@@ -78,6 +78,12 @@ const char* const kDueWork = "SELECT 0, queue_id, 0 FROM urls WHERE state = " SQ
 }  // namespace
 
 void Store::send_housekeeping(double now) { impl_->send_due_work(now); }
+
+void Store::Impl::wake_queues(double now) {
+    q("UPDATE queues SET sched = " SQL_SCHED_READY " WHERE sched = " SQL_SCHED_SLEEPING " AND wake_at <= ?")
+        .bind(1, now)
+        .exec();
+}
 
 void Store::Impl::send_due_work(double now) {
     due_sent = &q(kDueWork);

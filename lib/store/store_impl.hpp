@@ -250,6 +250,25 @@ struct Store::Impl {
     // (Store::send_settings_version), read by Store::refresh_sent_settings.
     Stmt* version_sent = nullptr;
     double due_sent_now = 0;
+    // A lease's first page, sent with the transaction's first read
+    // (Store::lease, PostgreSQL) and read by LeaseRun::load_page_ahead: the
+    // page of ready queues, their heads and (robots.txt on somewhere) their
+    // hosts. Dropped (drop_page_sent) when the housekeeping changed rows or
+    // the settings changed.
+    struct PageSent {
+        Stmt* page = nullptr;
+        Stmt* heads = nullptr;
+        Stmt* hosts = nullptr;
+    };
+    std::optional<PageSent> page_sent;
+    void drop_page_sent() {
+        if (!page_sent) return;
+        for (Stmt* st : {page_sent->page, page_sent->heads, page_sent->hosts})
+            if (st) st->reset();
+        page_sent.reset();
+    }
+    // Sleeping queues whose wake time is at or before `now` become ready.
+    void wake_queues(double now);
     void expire_url_leases(double now, const std::unordered_map<int64_t, int64_t>& expired,
                            std::unordered_set<int64_t>& touched);
     void expire_robots_leases(const std::vector<std::pair<int64_t, int64_t>>& rows, std::unordered_set<int64_t>& touched);

@@ -59,9 +59,22 @@ LeaseOutcome Store::lease(LeaseRequest& req) {
     // still goes ahead at the earlier time (one round trip fewer while the
     // lock is held; what comes due in between is found by the next call),
     // SQLite runs it at the later time.
-    if (!req.now_at_lock || db_->statements_are_round_trips()) impl_->send_due_work(req.now);
-    if (impl_->settings && db_->statements_are_round_trips()) refresh_settings(impl_->read_lease_start());
-    else refresh_settings();
+    const bool round_trips = db_->statements_are_round_trips();
+    if (!req.now_at_lock || round_trips) impl_->send_due_work(req.now);
+    // On PostgreSQL, with the settings known, the first page goes with it
+    // too, after the wake of sleeping queues at that clock: the lock is then
+    // held for two round trips (this one and the commit's). A housekeeping
+    // that changes rows, or new settings, make it stale: it is read again.
+    if (round_trips && impl_->settings) {
+        impl_->wake_queues(req.now);
+        impl_->page_sent =
+            LeaseRun::send_page_ahead(*impl_, req, LeaseRun::robots_anywhere(*impl_->settings));
+    }
+    if (impl_->settings && round_trips) {
+        if (refresh_settings(impl_->read_lease_start())) impl_->drop_page_sent();
+    } else {
+        refresh_settings();
+    }
     if (impl_->pending_holder) req.holder = impl_->pending_holder_id();
     // The lock is held once a statement has run (PostgreSQL sends BEGIN and
     // the lock with the first one), so the clock is read again here.
@@ -72,6 +85,8 @@ LeaseOutcome Store::lease(LeaseRequest& req) {
     // leased asks again at once, so what it left is taken; each one's own
     // timer covers what comes due by time: sleeping queues, lease expiries).
     if (!housekeeping(req.now)) db_->commit_unnoticed();
+    else
+        impl_->drop_page_sent();  // the rows it changed may be in the page
     impl_->other_hosts.clear();  // a seed added since the last call counts now
     LeaseRun run(*this, req, settings());
     run.run();
@@ -207,7 +222,7 @@ void Store::LeaseRun::load_page() {
     q.reset();
     order.page_read(n);
     if (!round_trips || page.empty()) return;
-    Stmt* heads_q = send_heads(page, page_head_limit());
+    Stmt* heads_q = send_heads(page, page_head_limit(req));
     for (QueueInfo& qi : m.queues(page)) queue_rows.try_emplace(qi.id, std::move(qi));
     if (heads_q) read_heads(*heads_q);
 }

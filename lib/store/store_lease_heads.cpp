@@ -141,16 +141,16 @@ void Store::LeaseRun::read_heads(Stmt& q, const std::unordered_set<int64_t>* onl
 // statement (Impl::q), and under the writer lock no one else writes.
 // Queues of the page loaded before (LeaseOrder::from_index) keep what
 // this call read of them.
-void Store::LeaseRun::load_page_ahead() {
+Store::Impl::PageSent Store::LeaseRun::send_page_ahead(Impl& m, const LeaseRequest& req, bool robots) {
     static const std::string hosts_sql =
         "SELECT " + robots_columns() + " FROM hosts WHERE id IN (" + kHostIdsOfPage + ")";
     static const std::string hosts_of_class_sql =
         "SELECT " + robots_columns() + " FROM hosts WHERE id IN (" + kHostIdsOfPageOfClass + ")";
     static const std::string page_sql = "SELECT " + Impl::queue_info_columns() + " " SQL_READY_PAGE;
     const bool of_class = !req.url_class.empty();
-    const int64_t per_queue = page_head_limit();
-    const double best = order.cursor_best();
-    const int64_t served = order.cursor_served();
+    const int64_t per_queue = page_head_limit(req);
+    const double best = LeaseOrder::kFirstBest;
+    const int64_t served = LeaseOrder::kFirstServed;
     Stmt& page = m.q(page_sql.c_str());
     page.bind(1, best).bind(2, served).send();
     // The hosts only with robots.txt on somewhere: their robots.txt state is
@@ -170,6 +170,14 @@ void Store::LeaseRun::load_page_ahead() {
             st->bind(3, limit);
         st->send();
     }
+    return {&page, sent[0], sent[1]};
+}
+
+// The call's first page: sent with the transaction's first read, or now.
+void Store::LeaseRun::load_page_ahead() {
+    Impl::PageSent sent = m.page_sent ? *m.page_sent : send_page_ahead(m, req, robots);
+    m.page_sent.reset();
+    Stmt& page = *sent.page;
     std::unordered_set<int64_t> loaded;
     int n = 0;
     while (page.step()) {
@@ -181,8 +189,8 @@ void Store::LeaseRun::load_page_ahead() {
     }
     page.reset();
     order.page_read(n);
-    if (sent[1]) read_hosts_ahead(*sent[1]);  // first: read_heads then knows their seed flags
-    read_heads(*sent[0], &loaded);
+    if (sent.hosts) read_hosts_ahead(*sent.hosts);  // first: read_heads then knows their seed flags
+    read_heads(*sent.heads, &loaded);
 }
 
 // The queue's next due URL: its prefetched head, or read now. `cls` >= 0:
@@ -193,7 +201,7 @@ void Store::LeaseRun::load_page_ahead() {
 // A queue's prefetched list ran out: its next heads, up to what this call
 // may still take from it (--per-queue, -n; at most 64) + 1 (none when the
 // queue has no due URL left). Only lists of every class are refilled.
-int64_t Store::LeaseRun::page_head_limit() const {
+int64_t Store::LeaseRun::page_head_limit(const LeaseRequest& req) {
     return std::min<int64_t>(std::max<int64_t>(req.per_queue, 1), 8) + 1;
 }
 

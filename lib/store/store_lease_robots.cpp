@@ -84,7 +84,7 @@ void Store::LeaseRun::read_hosts_ahead(Stmt& st) {
     q.reset();
 }
 
-bool Store::LeaseRun::robots_anywhere() const {
+bool Store::LeaseRun::robots_anywhere(const Settings& s) {
     if (s.politeness.robots_enabled) return true;
     for (const auto& [domain, p] : s.domain_politeness)
         if (p.robots_enabled) return true;

@@ -12,6 +12,8 @@
 #    PostgreSQL DDL and back-fill give the report the SQLite migration gives);
 #  - counts the round trips of a lease, a lease that finds nothing and a
 #    frontier-done (test_round_trip_counts.sh: at most today's counts);
+#  - a lease whose housekeeping put expired leases back reads its first
+#    page again (test_lease_first_page.sh);
 #  - runs the end-to-end tests test_crawl (a real crawl of a local site by
 #    three pipelines at once, each page fetched once),
 #    test_crash (tools SIGKILLed at random moments; CRASH_ROUNDS, default 4
@@ -101,6 +103,8 @@ pg_script test_holder_record HOLDER_FRONTIER
 pg_script test_round_trip_counts RT_FRONTIER
 # A running frontier-done applies a setting changed between two results.
 pg_script test_done_settings SETTINGS_FRONTIER
+# A lease whose housekeeping put URLs back reads its first page again.
+pg_script test_lease_first_page PAGE_FRONTIER
 
 # End-to-end tests that take their frontier from the environment, each on a
 # fresh database: a real crawl, SIGKILLs at random moments, concurrent workers.

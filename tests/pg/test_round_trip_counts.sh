@@ -74,8 +74,8 @@ blocked=$(psql -qXAt "$RT_FRONTIER" -c "SELECT count(*) FROM urls WHERE state = 
 # (this lease activates the host's queue), a lease 14; before the host rows
 # came with a page, the lease under robots.txt 33; then 12, 11, 8, 13.
 
-[ "$leased" -le 10 ] || fail "a lease of one URL took $leased round trips (at most 10)"
-[ "$empty" -le 9 ] || fail "a lease that found nothing took $empty round trips (at most 9)"
+[ "$leased" -le 9 ] || fail "a lease of one URL took $leased round trips (at most 9)"
+[ "$empty" -le 8 ] || fail "a lease that found nothing took $empty round trips (at most 8)"
 [ "$done_" -le 6 ] || fail "frontier-done of one result took $done_ round trips (at most 6)"
-[ "$many" -le 11 ] || fail "a lease of 9 URLs under robots.txt rules took $many round trips (at most 11)"
+[ "$many" -le 10 ] || fail "a lease of 9 URLs under robots.txt rules took $many round trips (at most 10)"
 echo "ok: round trips: lease $leased, lease of nothing $empty, done $done_, lease of 9 under robots.txt $many"
