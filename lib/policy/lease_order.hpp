@@ -121,6 +121,16 @@ inline bool may_lease_now(int64_t in_flight, int64_t max_in_flight, double wake_
     return in_flight < max_in_flight && wake_at <= now;
 }
 
+// A queue's place in the schedule (frontier(7), LEASES): idle when it is
+// not active, has no due URL (`has_best`) or is at its in-flight cap;
+// sleeping until its wake time; else ready (in the ready index).
+inline QueueSched queue_sched(bool active, bool has_best, int64_t in_flight, int64_t max_in_flight,
+                              double wake_at, double now) {
+    if (!active || !has_best || in_flight >= max_in_flight) return QueueSched::idle;
+    if (wake_at > now) return QueueSched::sleeping;
+    return QueueSched::ready;
+}
+
 // What a lease call that leased nothing says (frontier-lease(1), EXIT
 // STATUS): URLs queued in non-retired queues or leases out: not ready yet;
 // else URLs held in retired queues: paused (a budget stops them); else

@@ -5,6 +5,8 @@
 // static_asserts keep them equal to the enums. Private to lib/store/.
 #pragma once
 
+#include <string>
+
 #include "policy/model.hpp"
 
 #define SQL_URL_QUEUED "0"
@@ -39,3 +41,21 @@ static_assert(code(SQL_SCHED_READY) == static_cast<int>(QueueSched::ready));
 static_assert(code(SQL_SCHED_SLEEPING) == static_cast<int>(QueueSched::sleeping));
 static_assert(code(SQL_SCHED_IDLE) == static_cast<int>(QueueSched::idle));
 }  // namespace frontier::sql_codes_check
+
+namespace frontier {
+
+// queue_sched (lib/policy/lease_order.hpp) as an SQL expression, so that
+// an UPDATE of a queue row sets `sched` with its other changes instead of
+// reading the row back to reschedule it (one round trip fewer on
+// PostgreSQL). `state`, `best`, `in_flight` and `wake_at` are the SQL of
+// the row's new values; `max_in_flight` and `now` are parameters ("?15").
+// tests/unit/test_queue_sched.cpp compares the two.
+inline std::string queue_sched_sql(const std::string& state, const std::string& best,
+                                   const std::string& in_flight, const std::string& wake_at,
+                                   const std::string& max_in_flight, const std::string& now) {
+    return "CASE WHEN (" + state + ") != " SQL_QUEUE_ACTIVE " OR (" + best + ") IS NULL OR (" + in_flight +
+           ") >= " + max_in_flight + " THEN " SQL_SCHED_IDLE " WHEN (" + wake_at + ") > " + now +
+           " THEN " SQL_SCHED_SLEEPING " ELSE " SQL_SCHED_READY " END";
+}
+
+}  // namespace frontier

@@ -12,6 +12,7 @@
 #include "core/clock.hpp"
 #include "core/env.hpp"
 #include "core/error.hpp"
+#include "policy/lease_order.hpp"
 #include "store/schema.hpp"
 #include "store/sql_codes.hpp"
 #include "store/sql_columns.hpp"
@@ -196,15 +197,37 @@ void Store::Impl::flush() {
     flush_pending_urls();
     flush_url_updates();
     flush_fetches();  // first: the queue rows rescheduled below then hold them
+    // A queue whose key is known (added to by a new URL) is rescheduled by
+    // its UPDATE (queue_sched_sql); the others are read back.
+#define NEW_BEST \
+    "CASE WHEN CAST(?4 AS REAL) IS NOT NULL AND (best IS NULL OR ?5 < best) THEN ?6 ELSE best END"
+#define QUEUE_DELTA_SQL                                                                                 \
+    "UPDATE queues SET queued = queued + ?1, enqueued = enqueued + ?2, last_queued_url = coalesce(?3, " \
+    "last_queued_url), "                                                                                \
+    "best = " NEW_BEST
+    static const std::string with_sched =
+        QUEUE_DELTA_SQL ", sched = " +
+        queue_sched_sql("state", NEW_BEST, "in_flight", "wake_at", "?8", "?9") + " WHERE id = ?7";
+    static const std::string alone = QUEUE_DELTA_SQL " WHERE id = ?7";
+#undef QUEUE_DELTA_SQL
+#undef NEW_BEST
     std::vector<int64_t> ids;
     for (auto& [id, d] : queue_deltas) {
-        q("UPDATE queues SET queued = queued + ?, enqueued = enqueued + ?, "
-          "last_queued_url = coalesce(?, last_queued_url), "
-          "best = CASE WHEN CAST(? AS REAL) IS NOT NULL AND (best IS NULL OR ? < best) THEN ? ELSE best END WHERE id = ?")
-            .bind(1, d.queued).bind(2, d.enqueued)
-            .bind(3, d.last_url.empty() ? std::optional<std::string>() : std::optional<std::string>(d.last_url))
-            .bind(4, d.min_rank).bind(5, d.min_rank).bind(6, d.min_rank).bind(7, id).exec();
-        ids.push_back(id);
+        const bool known = !d.key.empty() && settings;
+        Stmt& st = q((known ? with_sched : alone).c_str());
+        st.bind(1, d.queued)
+            .bind(2, d.enqueued)
+            .bind(3,
+                  d.last_url.empty() ? std::optional<std::string>() : std::optional<std::string>(d.last_url))
+            .bind(4, d.min_rank)
+            .bind(5, d.min_rank)
+            .bind(6, d.min_rank)
+            .bind(7, id);
+        if (known)
+            st.bind(8, settings->politeness_for(d.key).max_in_flight).bind(9, now);
+        else
+            ids.push_back(id);
+        st.exec();
     }
     reschedule_each(ids);
     queue_deltas.clear();
@@ -306,11 +329,8 @@ QueueInfo Store::Impl::queue(int64_t id) {
 }
 
 QueueSched Store::Impl::sched_for(const QueueInfo& qi) {
-    const Politeness& p = settings->politeness_for(qi.key);
-    if (qi.state != static_cast<int>(QueueState::active) || !qi.best || qi.in_flight >= p.max_in_flight)
-        return QueueSched::idle;
-    if (qi.wake_at > now) return QueueSched::sleeping;
-    return QueueSched::ready;
+    return queue_sched(qi.state == static_cast<int>(QueueState::active), qi.best.has_value(), qi.in_flight,
+                       settings->politeness_for(qi.key).max_in_flight, qi.wake_at, now);
 }
 
 QueueSched Store::Impl::reschedule(int64_t id) { return reschedule(queue(id)); }

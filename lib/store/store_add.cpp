@@ -229,6 +229,7 @@ void Store::Impl::add_new(const Settings& s, const AddRequest& r) {
                 .exec();
     }
     QueueDelta& d = queue_deltas[qid];
+    if (d.key.empty()) d.key = r.queue_key;
     d.queued += 1;
     d.enqueued += 1;
     d.last_url = r.url.url;

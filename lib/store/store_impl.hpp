@@ -43,6 +43,7 @@ inline constexpr size_t kIdCacheMax = 20000;
 inline constexpr size_t kMaxPendingQueues = 16384;
 
 struct QueueDelta {
+    std::string key;  // the queue's key when known (a new URL's), else empty
     int64_t queued = 0;
     int64_t enqueued = 0;
     std::string last_url;
