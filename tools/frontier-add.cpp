@@ -130,13 +130,23 @@ private:
         out().flush();
     }
 
-    // The chunk's fingerprints from record `from` on, read in one statement
-    // (PostgreSQL: one round trip instead of one per record).
+    // The chunk's fingerprints from record `from` on, read in one statement,
+    // then the host and queue rows of its new URLs, found or made together
+    // (PostgreSQL: a few round trips instead of a few per record or host).
+    // Only records nothing but their being stored can reject: a non-seed
+    // under scope.seed-domains waits for the seeds before it in the chunk.
     void prefetch(Chunk& c, size_t from) {
         fps_.clear();
-        for (size_t i = from; i < c.n; ++i)
-            if (c.items[i].e.scoped) fps_.push_back(c.items[i].e.req.fp);
+        reqs_.clear();
+        for (size_t i = from; i < c.n; ++i) {
+            const EnqueueResult& e = c.items[i].e;
+            if (!e.scoped) continue;
+            fps_.push_back(e.req.fp);
+            if (e.outcome.reason == AddReason::none && (e.seed || !settings_.seed_domains))
+                reqs_.push_back(&e.req);
+        }
         store_.prefetch_fingerprints(fps_);
+        store_.prefetch_new_rows(reqs_);
     }
 
     void store_chunk(Chunk& c) {
@@ -230,6 +240,7 @@ private:
     double now_ = 0;
     int64_t out_of_scope_ = 0;
     std::vector<uint64_t> fps_;
+    std::vector<const AddRequest*> reqs_;
 };
 
 }  // namespace

@@ -400,58 +400,6 @@ std::optional<int64_t> Store::Impl::find_id(const char* sql, const std::string& 
     return id;
 }
 
-int64_t Store::Impl::queue_id_for(const std::string& key, const Settings& s) {
-    if (auto it = queue_ids.find(key); it != queue_ids.end()) return it->second;
-    std::optional<int64_t> id = find_id("SELECT id FROM queues WHERE key = ?", key);
-    if (!id) {
-        // frontier(7), BUDGETS: with hold-queues new queues start inactive, at the back of the FIFO.
-        bool hold = s.hold_queues;
-        int64_t seq = hold ? meta_next("fifo_seq") : 0;
-        BudgetLimits b = budget_for(key);
-        Stmt& ins = q("INSERT INTO queues(key, state, sched, inactive_seq, session_balance, created_at) "
-                      "VALUES (?, ?, 2, ?, ?, ?) RETURNING id");
-        ins.bind(1, key).bind(2, hold ? 1 : 0);
-        if (hold) ins.bind(3, seq); else ins.bind_null(3);
-        ins.bind(4, hold ? 0 : b.replenish).bind(5, now);
-        if (!ins.step()) throw DbError("cannot create queue " + key);
-        id = ins.i64(0);
-        ins.reset();
-        // A unique, negative `served` mark: never-served queues take turns in
-        // creation order, and (best, served) stays a unique key of the ready index.
-        q("UPDATE queues SET served = ? WHERE id = ?").bind(1, *id - (int64_t{1} << 40)).bind(2, *id).exec();
-        count("queues", 1);
-    }
-    if (queue_ids.size() >= kIdCacheMax) queue_ids.clear();  // bounded memory on huge frontiers
-    queue_ids.emplace(key, *id);
-    return *id;
-}
-
-int64_t Store::Impl::host_id_for(const std::string& name) {
-    if (auto it = host_ids.find(name); it != host_ids.end()) return it->second;
-    std::optional<int64_t> id = find_id("SELECT id FROM hosts WHERE name = ?", name);
-    if (!id) {
-        Stmt& ins = q("INSERT INTO hosts(name) VALUES (?) RETURNING id");
-        ins.bind(1, name);
-        if (!ins.step()) throw DbError("cannot create host " + name);
-        id = ins.i64(0);
-        ins.reset();
-    }
-    if (host_ids.size() >= kIdCacheMax) host_ids.clear();
-    host_ids.emplace(name, *id);
-    return *id;
-}
-
-std::pair<int64_t, int64_t> Store::Impl::ids_for(const std::string& host_key, const std::string& queue_key,
-                                                const Settings& s) {
-    if (auto it = host_queues.find(host_key); it != host_queues.end() && it->second.queue_key == queue_key)
-        return {it->second.host_id, it->second.queue_id};
-    int64_t qid = queue_id_for(queue_key, s);
-    int64_t hid = host_id_for(host_key);
-    if (host_queues.size() >= kIdCacheMax) host_queues.clear();
-    host_queues.insert_or_assign(host_key, HostQueue{hid, qid, queue_key});
-    return {hid, qid};
-}
-
 const RobotsRules& Store::Impl::robots_rules(int64_t host_id, double at, std::string_view text) {
     auto it = robots_cache.find(host_id);
     if (it != robots_cache.end() && it->second.at == at) return it->second.rules;

@@ -339,6 +339,11 @@ struct Store::Impl {
     std::optional<int64_t> find_id(const char* sql, const std::string& key);
     int64_t queue_id_for(const std::string& key, const Settings& s);
     int64_t host_id_for(const std::string& name);
+    void remember_queue(const std::string& key, int64_t id);  // in queue_ids (bounded)
+    void remember_host(const std::string& name, int64_t id);  // in host_ids (bounded)
+    // Store::prefetch_new_rows: rows for these queue and host keys, none stored.
+    void create_rows(const std::vector<std::string>& queues, const std::vector<std::string>& hosts,
+                     const Settings& s);
     bool is_seed_host(int64_t host_id);  // hosts.seed, cached (seed_hosts, other_hosts)
     void note_seed_host(int64_t host_id, bool seed);  // caches hosts.seed read with other columns
     // Round-trip backends: caches hosts.seed of many hosts in one statement.

@@ -14,6 +14,8 @@
 #    frontier-done (test_round_trip_counts.sh: at most today's counts);
 #  - a lease whose housekeeping put expired leases back reads its first
 #    page again (test_lease_first_page.sh);
+#  - frontier-add's host and queue rows, made per chunk, are those SQLite
+#    makes one URL at a time (test_add_rows.sh);
 #  - runs the end-to-end tests test_crawl (a real crawl of a local site by
 #    three pipelines at once, each page fetched once),
 #    test_crash (tools SIGKILLed at random moments; CRASH_ROUNDS, default 4
@@ -105,6 +107,8 @@ pg_script test_round_trip_counts RT_FRONTIER
 pg_script test_done_settings SETTINGS_FRONTIER
 # A lease whose housekeeping put URLs back reads its first page again.
 pg_script test_lease_first_page PAGE_FRONTIER
+# frontier-add's host and queue rows made per chunk: the rows SQLite makes.
+pg_script test_add_rows ROWS_FRONTIER
 
 # End-to-end tests that take their frontier from the environment, each on a
 # fresh database: a real crawl, SIGKILLs at random moments, concurrent workers.
