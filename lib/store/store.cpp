@@ -199,14 +199,12 @@ void Store::Impl::flush() {
     flush_fetches();  // first: the queue rows rescheduled below then hold them
     // A queue whose key is known (added to by a new URL) is rescheduled by
     // its UPDATE (queue_sched_sql); the others are read back.
-#define NEW_BEST \
-    "CASE WHEN CAST(?4 AS REAL) IS NOT NULL AND (best IS NULL OR ?5 < best) THEN ?6 ELSE best END"
-#define QUEUE_DELTA_SQL                                                                                 \
-    "UPDATE queues SET queued = queued + ?1, enqueued = enqueued + ?2, last_queued_url = coalesce(?3, " \
-    "last_queued_url), "                                                                                \
-    "best = " NEW_BEST
-    static const std::string with_sched =
-        QUEUE_DELTA_SQL ", sched = " +
+    // clang-format off
+#define NEW_BEST "CASE WHEN CAST(?4 AS REAL) IS NOT NULL AND (best IS NULL OR ?5 < best) THEN ?6 ELSE best END"
+#define QUEUE_DELTA_SQL                                                                                    \
+    "UPDATE queues SET queued = queued + ?1, enqueued = enqueued + ?2, "                                   \
+    "last_queued_url = coalesce(?3, last_queued_url), best = " NEW_BEST
+    static const std::string with_sched = QUEUE_DELTA_SQL ", sched = " +
         queue_sched_sql("state", NEW_BEST, "in_flight", "wake_at", "?8", "?9") + " WHERE id = ?7";
     static const std::string alone = QUEUE_DELTA_SQL " WHERE id = ?7";
 #undef QUEUE_DELTA_SQL
@@ -215,20 +213,14 @@ void Store::Impl::flush() {
     for (auto& [id, d] : queue_deltas) {
         const bool known = !d.key.empty() && settings;
         Stmt& st = q((known ? with_sched : alone).c_str());
-        st.bind(1, d.queued)
-            .bind(2, d.enqueued)
-            .bind(3,
-                  d.last_url.empty() ? std::optional<std::string>() : std::optional<std::string>(d.last_url))
-            .bind(4, d.min_rank)
-            .bind(5, d.min_rank)
-            .bind(6, d.min_rank)
-            .bind(7, id);
-        if (known)
-            st.bind(8, settings->politeness_for(d.key).max_in_flight).bind(9, now);
-        else
-            ids.push_back(id);
+        st.bind(1, d.queued).bind(2, d.enqueued)
+            .bind(3, d.last_url.empty() ? std::optional<std::string>() : std::optional<std::string>(d.last_url))
+            .bind(4, d.min_rank).bind(5, d.min_rank).bind(6, d.min_rank).bind(7, id);
+        if (known) st.bind(8, settings->politeness_for(d.key).max_in_flight).bind(9, now);
+        else ids.push_back(id);
         st.exec();
     }
+    // clang-format on
     reschedule_each(ids);
     queue_deltas.clear();
     if (added) {

@@ -55,35 +55,23 @@ void Store::Impl::after_fetch(const Settings& s, int64_t qid, const FetchFacts& 
 // in-flight count and wake time against its politeness: queue_sched_sql),
 // so that no queue row is read back.
 void Store::Impl::flush_fetches() {
+    // clang-format off
     static const std::string sql =
         "UPDATE queues SET in_flight = max(in_flight - ?1, 0), wake_at = max(wake_at, ?2), n429 = ?3, "
         "retry_after_blocks = retry_after_blocks + ?4, error_count = error_count + ?5, "
-        "total_spend = total_spend + ?6, session_balance = session_balance - ?6, latency_sum = latency_sum + "
-        "?7, "
-        "latency_n = latency_n + ?8, host_down = host_down + ?9, done = done + ?10, failed = failed + ?11, "
-        "queued = queued + ?12, bytes = bytes + ?13, sched = " +
+        "total_spend = total_spend + ?6, session_balance = session_balance - ?6, "
+        "latency_sum = latency_sum + ?7, latency_n = latency_n + ?8, host_down = host_down + ?9, "
+        "done = done + ?10, failed = failed + ?11, queued = queued + ?12, bytes = bytes + ?13, sched = " +
         queue_sched_sql("state", "best", "max(in_flight - ?1, 0)", "max(wake_at, ?2)", "?15", "?16") +
         " WHERE id = ?14";
     for (auto& [qid, d] : fetch_deltas) {
         q(sql.c_str())
-            .bind(1, d.ended)
-            .bind(2, d.wake_at)
-            .bind(3, d.n429)
-            .bind(4, d.ra_blocks)
-            .bind(5, d.errors)
-            .bind(6, d.penalty)
-            .bind(7, d.latency_sum)
-            .bind(8, d.latency_n)
-            .bind(9, d.host_down)
-            .bind(10, d.done)
-            .bind(11, d.failed)
-            .bind(12, d.queued)
-            .bind(13, d.bytes)
-            .bind(14, qid)
-            .bind(15, settings->politeness_for(d.key).max_in_flight)
-            .bind(16, now)
-            .exec();
+            .bind(1, d.ended).bind(2, d.wake_at).bind(3, d.n429).bind(4, d.ra_blocks).bind(5, d.errors)
+            .bind(6, d.penalty).bind(7, d.latency_sum).bind(8, d.latency_n).bind(9, d.host_down)
+            .bind(10, d.done).bind(11, d.failed).bind(12, d.queued).bind(13, d.bytes).bind(14, qid)
+            .bind(15, settings->politeness_for(d.key).max_in_flight).bind(16, now).exec();
     }
+    // clang-format on
     fetch_deltas.clear();
     prefetched_queues.clear();
 }
