@@ -145,8 +145,7 @@ private:
             if (e.outcome.reason == AddReason::none && (e.seed || !settings_.seed_domains))
                 reqs_.push_back(&e.req);
         }
-        store_.prefetch_fingerprints(fps_);
-        store_.prefetch_new_rows(reqs_);
+        store_.prefetch_for_add(fps_, reqs_);
     }
 
     void store_chunk(Chunk& c) {

@@ -184,12 +184,13 @@ public:
     // pages faster than it would build the map: no-op). Call inside a
     // transaction, with the fingerprints of the records about to be added.
     void prefetch_fingerprints(const std::vector<uint64_t>& fps);
-    // After prefetch_fingerprints: finds, or creates, the host and queue
-    // rows of those of these records whose URL it did not find stored, for
-    // all of them at once (PostgreSQL; no-op on SQLite). Only records that
-    // add_url will add unless they are stored: nothing else may reject them
-    // (scope, seed domains); with scope.max-queued set it does nothing.
-    void prefetch_new_rows(const std::vector<const AddRequest*>& reqs);
+    // prefetch_fingerprints, and with it the host and queue rows of these
+    // records (PostgreSQL; no-op on SQLite): those their new URLs need and
+    // are not stored are then created, for all of them at once. Only
+    // records that add_url will add unless they are stored: nothing else
+    // may reject them (scope, seed domains); with scope.max-queued set, no
+    // row is made ahead.
+    void prefetch_for_add(const std::vector<uint64_t>& fps, const std::vector<const AddRequest*>& reqs);
 
     // Reads the URL rows of these leases (the URL ids of their lease ids)
     // in one statement, so that finish() for them asks the database nothing

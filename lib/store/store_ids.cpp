@@ -1,6 +1,6 @@
 // The host and queue rows of added URLs: found by key, or created, one
 // URL at a time (ids_for) or, where each read is a round trip
-// (PostgreSQL), for a chunk of URLs at once (Store::prefetch_new_rows).
+// (PostgreSQL), for a chunk of URLs at once (Store::prefetch_for_add).
 #include <string_view>
 #include <unordered_set>
 
@@ -107,46 +107,56 @@ void read_ids(Stmt* st, std::unordered_set<std::string>& found, Remember&& remem
 }
 }  // namespace
 
-// The rows of the queues and hosts that the new URLs among `reqs` go to,
-// found (one round trip for both tables) or created (one more; and, with
-// budget.hold-queues, one for the FIFO sequence), as queue_id_for and
-// host_id_for would one at a time, in the same order.
-void Store::prefetch_new_rows(const std::vector<const AddRequest*>& reqs) {
+// The stored rows of these fingerprints (prefetch_fingerprints) and, in
+// the same round trip, the host and queue rows of `reqs` not cached; then
+// the rows that the new URLs among `reqs` need and are not stored are
+// created (one round trip more; with budget.hold-queues one for the FIFO
+// sequence first), as queue_id_for and host_id_for would one at a time,
+// in the same order.
+void Store::prefetch_for_add(const std::vector<uint64_t>& fps, const std::vector<const AddRequest*>& reqs) {
     Impl& m = *impl_;
-    if (!db_->statements_are_round_trips() || reqs.empty()) return;
-    const Settings& s = settings();
+    if (!db_->statements_are_round_trips()) return;
     // A record may still be rejected for a full frontier: its rows are made
     // as it is added, not before.
-    if (s.max_queued >= 0) return;
-    std::vector<std::string> queues, hosts;  // not cached, each once, in input order
-    std::unordered_set<std::string_view> seen_q, seen_h;
-    for (const AddRequest* r : reqs) {
-        if (stored(m.prefetched, *r)) continue;
+    const bool rows = !reqs.empty() && settings().max_queued < 0;
+    std::vector<std::string> queues, hosts;  // not cached, each once
+    std::unordered_set<std::string_view> asked_q, asked_h;
+    static const std::vector<const AddRequest*> none;
+    const std::vector<const AddRequest*>& adding = rows ? reqs : none;
+    for (const AddRequest* r : adding) {
         if (auto it = m.host_queues.find(r->host_key);
             it != m.host_queues.end() && it->second.queue_key == r->queue_key)
             continue;
-        if (!m.queue_ids.count(r->queue_key) && seen_q.insert(r->queue_key).second)
+        if (!m.queue_ids.count(r->queue_key) && asked_q.insert(r->queue_key).second)
             queues.push_back(r->queue_key);
-        if (!m.host_ids.count(r->host_key) && seen_h.insert(r->host_key).second) hosts.push_back(r->host_key);
+        if (!m.host_ids.count(r->host_key) && asked_h.insert(r->host_key).second)
+            hosts.push_back(r->host_key);
     }
-    if (queues.empty() && hosts.empty()) return;
     auto send = [&m](const std::string& sql, const std::vector<std::string>& keys) -> Stmt* {
         if (keys.empty()) return nullptr;
         PgArray arr;
         for (const std::string& k : keys) arr.add_text(k, false);
         Stmt& st = m.q(sql.c_str());
-        st.bind(1, arr).send();
+        st.bind(1, arr).send();  // its rows come with the fingerprints' round trip
         return &st;
     };
     Stmt* qs = send(kQueueIdsByKey, queues);
     Stmt* hs = send(kHostIdsByName, hosts);
-    std::unordered_set<std::string> found;
-    read_ids(qs, found, [&m](const std::string& k, int64_t id) { m.remember_queue(k, id); });
-    std::erase_if(queues, [&found](const std::string& k) { return found.count(k) > 0; });
-    found.clear();
-    read_ids(hs, found, [&m](const std::string& k, int64_t id) { m.remember_host(k, id); });
-    std::erase_if(hosts, [&found](const std::string& k) { return found.count(k) > 0; });
-    m.create_rows(queues, hosts, s);
+    prefetch_fingerprints(fps);
+    std::unordered_set<std::string> found_q, found_h;
+    read_ids(qs, found_q, [&m](const std::string& k, int64_t id) { m.remember_queue(k, id); });
+    read_ids(hs, found_h, [&m](const std::string& k, int64_t id) { m.remember_host(k, id); });
+    // Of those not stored, the rows a new URL goes to, in input order.
+    std::vector<std::string> new_q, new_h;
+    std::unordered_set<std::string_view> made_q, made_h;
+    for (const AddRequest* r : adding) {
+        if (stored(m.prefetched, *r)) continue;
+        if (asked_q.count(r->queue_key) && !found_q.count(r->queue_key) && made_q.insert(r->queue_key).second)
+            new_q.push_back(r->queue_key);
+        if (asked_h.count(r->host_key) && !found_h.count(r->host_key) && made_h.insert(r->host_key).second)
+            new_h.push_back(r->host_key);
+    }
+    if (!new_q.empty() || !new_h.empty()) m.create_rows(new_q, new_h, settings());
 }
 
 // New queue and host rows for these keys (none stored), in one round trip

@@ -341,7 +341,7 @@ struct Store::Impl {
     int64_t host_id_for(const std::string& name);
     void remember_queue(const std::string& key, int64_t id);  // in queue_ids (bounded)
     void remember_host(const std::string& name, int64_t id);  // in host_ids (bounded)
-    // Store::prefetch_new_rows: rows for these queue and host keys, none stored.
+    // Store::prefetch_for_add: rows for these queue and host keys, none stored.
     void create_rows(const std::vector<std::string>& queues, const std::vector<std::string>& hosts,
                      const Settings& s);
     bool is_seed_host(int64_t host_id);  // hosts.seed, cached (seed_hosts, other_hosts)
