@@ -98,8 +98,8 @@ struct Store::LeaseRun {
     // Reads a heads query's rows; with `only`, of those queues only.
     void read_heads(Stmt& q, const std::unordered_set<int64_t>* only = nullptr);
     void refill(int64_t qid);
-    static int64_t page_head_limit(
-        const LeaseRequest& req);  // the heads read per queue of a page: --per-queue, at most 8, +1
+    // The heads read per queue of a page: --per-queue, at most 8, +1.
+    static int64_t page_head_limit(const LeaseRequest& req);
     int64_t refill_limit() const;  // the heads a refill reads: what this call may still take, at most 64, +1
     bool activate_one();
     void retire(int64_t qid);

@@ -48,6 +48,7 @@ void Store::begin() {
     impl_->due_sent = nullptr;
     impl_->version_sent = nullptr;
     impl_->page_sent.reset();
+    impl_->woken_at.reset();
     impl_->crawl_delays.clear();  // other processes may have stored robots.txt meanwhile
 }
 
@@ -97,6 +98,7 @@ void Store::rollback() {
     impl_->due_sent = nullptr;
     impl_->version_sent = nullptr;
     impl_->page_sent.reset();
+    impl_->woken_at.reset();
     // Queues, hosts and seed domains created in the undone transaction are gone.
     impl_->queue_ids.clear();
     impl_->host_ids.clear();

@@ -79,7 +79,11 @@ const char* const kDueWork = "SELECT 0, queue_id, 0 FROM urls WHERE state = " SQ
 
 void Store::send_housekeeping(double now) { impl_->send_due_work(now); }
 
+// Once per transaction and clock: a lease on PostgreSQL wakes them with
+// its first read, then its housekeeping would again at the same time.
 void Store::Impl::wake_queues(double now) {
+    if (woken_at && *woken_at >= now) return;
+    woken_at = now;
     q("UPDATE queues SET sched = " SQL_SCHED_READY " WHERE sched = " SQL_SCHED_SLEEPING " AND wake_at <= ?")
         .bind(1, now)
         .exec();

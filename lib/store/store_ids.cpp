@@ -9,6 +9,21 @@
 
 namespace frontier {
 
+namespace {
+// A new queue's `served` mark is its id less this: unique and negative, so
+// never-served queues take turns in creation order, and (best, served)
+// stays a unique key of the ready index.
+constexpr int64_t kNewServedOffset = int64_t{1} << 40;
+}  // namespace
+
+// A new queue's row (frontier(7), BUDGETS): with hold-queues it starts
+// inactive, at the back of the FIFO (`seq`: its place), without a session
+// budget; else active, with its replenish.
+Store::Impl::NewQueue Store::Impl::new_queue(const std::string& key, bool hold, int64_t seq) {
+    if (hold) return {static_cast<int64_t>(QueueState::inactive), seq, 0};
+    return {static_cast<int64_t>(QueueState::active), std::nullopt, budget_for(key).replenish};
+}
+
 // The id caches are bounded: cleared when full (queues and hosts are never
 // deleted, so what they hold stays true).
 void Store::Impl::remember_queue(const std::string& key, int64_t id) {
@@ -25,25 +40,15 @@ int64_t Store::Impl::queue_id_for(const std::string& key, const Settings& s) {
     if (auto it = queue_ids.find(key); it != queue_ids.end()) return it->second;
     std::optional<int64_t> id = find_id("SELECT id FROM queues WHERE key = ?", key);
     if (!id) {
-        // frontier(7), BUDGETS: with hold-queues new queues start inactive, at the back of the FIFO.
-        bool hold = s.hold_queues;
-        int64_t seq = hold ? meta_next("fifo_seq") : 0;
-        BudgetLimits b = budget_for(key);
+        const NewQueue row = new_queue(key, s.hold_queues, s.hold_queues ? meta_next("fifo_seq") : 0);
         Stmt& ins =
             q("INSERT INTO queues(key, state, sched, inactive_seq, session_balance, created_at) "
               "VALUES (?, ?, 2, ?, ?, ?) RETURNING id");
-        ins.bind(1, key).bind(2, hold ? 1 : 0);
-        if (hold)
-            ins.bind(3, seq);
-        else
-            ins.bind_null(3);
-        ins.bind(4, hold ? 0 : b.replenish).bind(5, now);
+        ins.bind(1, key).bind(2, row.state).bind(3, row.seq).bind(4, row.balance).bind(5, now);
         if (!ins.step()) throw DbError("cannot create queue " + key);
         id = ins.i64(0);
         ins.reset();
-        // A unique, negative `served` mark: never-served queues take turns in
-        // creation order, and (best, served) stays a unique key of the ready index.
-        q("UPDATE queues SET served = ? WHERE id = ?").bind(1, *id - (int64_t{1} << 40)).bind(2, *id).exec();
+        q("UPDATE queues SET served = ? WHERE id = ?").bind(1, *id - kNewServedOffset).bind(2, *id).exec();
         count("queues", 1);
     }
     remember_queue(key, *id);
@@ -94,14 +99,15 @@ bool stored(const std::unordered_map<int64_t, std::vector<KnownUrl>>& prefetched
     return false;
 }
 
-// Reads "key, id" rows into the cache (`remember`), noting the keys found.
+// Reads "key, id" rows into the cache (`remember`), noting the keys found
+// (where `found` is given).
 template <class Remember>
-void read_ids(Stmt* st, std::unordered_set<std::string>& found, Remember&& remember) {
+void read_ids(Stmt* st, std::unordered_set<std::string>* found, Remember&& remember) {
     if (!st) return;
     while (st->step()) {
         std::string key = st->str(0);
         remember(key, st->i64(1));
-        found.insert(std::move(key));
+        if (found) found->insert(std::move(key));
     }
     st->reset();
 }
@@ -118,12 +124,10 @@ void Store::prefetch_for_add(const std::vector<uint64_t>& fps, const std::vector
     if (!db_->statements_are_round_trips()) return;
     // A record may still be rejected for a full frontier: its rows are made
     // as it is added, not before.
-    const bool rows = !reqs.empty() && settings().max_queued < 0;
+    if (reqs.empty() || settings().max_queued >= 0) return prefetch_fingerprints(fps);
     std::vector<std::string> queues, hosts;  // not cached, each once
     std::unordered_set<std::string_view> asked_q, asked_h;
-    static const std::vector<const AddRequest*> none;
-    const std::vector<const AddRequest*>& adding = rows ? reqs : none;
-    for (const AddRequest* r : adding) {
+    for (const AddRequest* r : reqs) {
         if (auto it = m.host_queues.find(r->host_key);
             it != m.host_queues.end() && it->second.queue_key == r->queue_key)
             continue;
@@ -144,12 +148,12 @@ void Store::prefetch_for_add(const std::vector<uint64_t>& fps, const std::vector
     Stmt* hs = send(kHostIdsByName, hosts);
     prefetch_fingerprints(fps);
     std::unordered_set<std::string> found_q, found_h;
-    read_ids(qs, found_q, [&m](const std::string& k, int64_t id) { m.remember_queue(k, id); });
-    read_ids(hs, found_h, [&m](const std::string& k, int64_t id) { m.remember_host(k, id); });
+    read_ids(qs, &found_q, [&m](const std::string& k, int64_t id) { m.remember_queue(k, id); });
+    read_ids(hs, &found_h, [&m](const std::string& k, int64_t id) { m.remember_host(k, id); });
     // Of those not stored, the rows a new URL goes to, in input order.
     std::vector<std::string> new_q, new_h;
     std::unordered_set<std::string_view> made_q, made_h;
-    for (const AddRequest* r : adding) {
+    for (const AddRequest* r : reqs) {
         if (stored(m.prefetched, *r)) continue;
         if (asked_q.count(r->queue_key) && !found_q.count(r->queue_key) && made_q.insert(r->queue_key).second)
             new_q.push_back(r->queue_key);
@@ -172,9 +176,8 @@ void Store::Impl::create_rows(const std::vector<std::string>& queues, const std:
     }
     Stmt* qs = nullptr;
     if (!queues.empty()) {
-        // frontier(7), BUDGETS: with hold-queues new queues start inactive, at the back of the FIFO.
         const bool hold = s.hold_queues;
-        int64_t seq = 0;
+        int64_t seq = 0;  // their places in the FIFO follow it
         if (hold) {
             Stmt& st = q("UPDATE meta SET value = value + ? WHERE key = 'fifo_seq' RETURNING value");
             st.bind(1, static_cast<int64_t>(queues.size()));
@@ -184,10 +187,11 @@ void Store::Impl::create_rows(const std::vector<std::string>& queues, const std:
         }
         PgArray keys, states, seqs, balances, created;
         for (const std::string& k : queues) {
+            const NewQueue row = new_queue(k, hold, ++seq);
             keys.add_text(k, false);
-            states.add(static_cast<int64_t>(hold ? 1 : 0));
-            seqs.add(hold ? std::optional<int64_t>(++seq) : std::nullopt);
-            balances.add(hold ? int64_t{0} : budget_for(k).replenish);
+            states.add(row.state);
+            seqs.add(row.seq);
+            balances.add(row.balance);
             created.add(now);
         }
         qs =
@@ -197,8 +201,7 @@ void Store::Impl::create_rows(const std::vector<std::string>& queues, const std:
                "RETURNING key, id");
         qs->bind(1, keys).bind(2, states).bind(3, seqs).bind(4, balances).bind(5, created).send();
     }
-    std::unordered_set<std::string> made;
-    read_ids(hs, made, [this](const std::string& k, int64_t id) { remember_host(k, id); });
+    read_ids(hs, nullptr, [this](const std::string& k, int64_t id) { remember_host(k, id); });
     if (!qs) return;
     PgArray ids;
     while (qs->step()) {
@@ -206,10 +209,10 @@ void Store::Impl::create_rows(const std::vector<std::string>& queues, const std:
         ids.add(qs->i64(1));
     }
     qs->reset();
-    // Each queue's unique, negative `served` mark, as queue_id_for sets it.
-    q("UPDATE queues SET served = queues.id - 1099511627776 FROM unnest(CAST(? AS bigint[])) AS v(id) "
+    q("UPDATE queues SET served = queues.id - ?2 FROM unnest(CAST(?1 AS bigint[])) AS v(id) "
       "WHERE queues.id = ANY(ARRAY[v.id])")
         .bind(1, ids)
+        .bind(2, kNewServedOffset)
         .exec();
     count("queues", static_cast<int64_t>(ids.size()));
 }

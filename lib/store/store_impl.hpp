@@ -270,6 +270,7 @@ struct Store::Impl {
     }
     // Sleeping queues whose wake time is at or before `now` become ready.
     void wake_queues(double now);
+    std::optional<double> woken_at;  // the clock of this transaction's last wake_queues
     void expire_url_leases(double now, const std::unordered_map<int64_t, int64_t>& expired,
                            std::unordered_set<int64_t>& touched);
     void expire_robots_leases(const std::vector<std::pair<int64_t, int64_t>>& rows, std::unordered_set<int64_t>& touched);
@@ -339,6 +340,12 @@ struct Store::Impl {
     std::optional<int64_t> find_id(const char* sql, const std::string& key);
     int64_t queue_id_for(const std::string& key, const Settings& s);
     int64_t host_id_for(const std::string& name);
+    struct NewQueue {
+        int64_t state;
+        std::optional<int64_t> seq;  // inactive_seq
+        int64_t balance;             // session_balance
+    };
+    NewQueue new_queue(const std::string& key, bool hold, int64_t seq);
     void remember_queue(const std::string& key, int64_t id);  // in queue_ids (bounded)
     void remember_host(const std::string& name, int64_t id);  // in host_ids (bounded)
     // Store::prefetch_for_add: rows for these queue and host keys, none stored.

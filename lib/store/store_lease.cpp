@@ -84,9 +84,11 @@ LeaseOutcome Store::lease(LeaseRequest& req) {
     // leases, due retries), its commit wakes no follower (a follower that
     // leased asks again at once, so what it left is taken; each one's own
     // timer covers what comes due by time: sleeping queues, lease expiries).
-    if (!housekeeping(req.now)) db_->commit_unnoticed();
-    else
+    if (!housekeeping(req.now)) {
+        db_->commit_unnoticed();
+    } else {
         impl_->drop_page_sent();  // the rows it changed may be in the page
+    }
     impl_->other_hosts.clear();  // a seed added since the last call counts now
     LeaseRun run(*this, req, settings());
     run.run();

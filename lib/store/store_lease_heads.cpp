@@ -193,14 +193,7 @@ void Store::LeaseRun::load_page_ahead() {
     read_heads(*sent.heads, &loaded);
 }
 
-// The queue's next due URL: its prefetched head, or read now. `cls` >= 0:
-// only a URL of that class (alternation), read apart from the prefetched
-// heads (which are of every class). None: the queue has no such URL (when
-// it has none at all, it is rescheduled; when only the class is missing,
-// class_missing is set and nothing changes).
-// A queue's prefetched list ran out: its next heads, up to what this call
-// may still take from it (--per-queue, -n; at most 64) + 1 (none when the
-// queue has no due URL left). Only lists of every class are refilled.
+// The heads read per queue of a page: --per-queue, at most 8, + 1.
 int64_t Store::LeaseRun::page_head_limit(const LeaseRequest& req) {
     return std::min<int64_t>(std::max<int64_t>(req.per_queue, 1), 8) + 1;
 }
@@ -211,6 +204,9 @@ int64_t Store::LeaseRun::refill_limit() const {
            1;
 }
 
+// A queue's prefetched list ran out: its next heads, up to what this call
+// may still take from it (--per-queue, -n; at most 64) + 1 (none when the
+// queue has no due URL left). Only lists of every class are refilled.
 void Store::LeaseRun::refill(int64_t qid) {
     if (!req.url_class.empty()) return;
     const int64_t limit = refill_limit();
@@ -232,6 +228,11 @@ void Store::LeaseRun::refill(int64_t qid) {
     prefetch_hosts(hosts);
 }
 
+// The queue's next due URL: its prefetched head, or read now. `cls` >= 0:
+// only a URL of that class (alternation), read apart from the prefetched
+// heads (which are of every class). None: the queue has no such URL (when
+// it has none at all, it is rescheduled; when only the class is missing,
+// class_missing is set and nothing changes).
 std::optional<LeaseHead> Store::LeaseRun::next_head(QueueInfo& qi, int cls, bool& from_pre) {
     auto pre = heads.find(qi.id);
     if (cls < 0 && pre != heads.end() && pre->second.empty()) refill(qi.id);
