@@ -37,6 +37,7 @@ struct HeadKey {
     double rank = 0, tier_key = 0;
     int64_t tier = 0, cost = 0, id = 0;
 };
+inline HeadKey key_of(const LeaseHead& h) { return HeadKey{h.rank, h.tier_key, h.tier, h.it.cost, h.id}; }
 
 // A host's robots.txt row, as a lease reads it.
 struct LeaseRobotsRow {
@@ -73,6 +74,9 @@ struct Store::LeaseRun {
     // Queues a URL was taken from other than at the front of their list
     // (LeaseOrder's alternation): their refills write the held leases first.
     std::unordered_set<int64_t> taken_aside;
+    // Queues whose lists hold every due URL they have left: read shorter
+    // than asked (under the writer lock no one else adds to them).
+    std::unordered_set<int64_t> complete;
     bool class_missing = false;  // set by take(): no URL of the wanted class
     // Where a read is a round trip (PostgreSQL): queue rows as this call
     // last read or wrote them, so that a queue taken from again is not read
@@ -92,15 +96,34 @@ struct Store::LeaseRun {
     // Sends a first page's statements (load_page_ahead); Store::lease sends
     // them with the transaction's first read.
     static Impl::PageSent send_page_ahead(Impl& m, const LeaseRequest& req, bool robots);
+    static Impl::PageSent send_ahead(Impl& m, const LeaseRequest& req, bool robots, int64_t inactive);
+    // Where a read is a round trip: the inactive FIFO's first queues as
+    // read ahead (read_inactive_ahead), in order; inactive_all: that is the
+    // whole FIFO (a queue this call rotates out is added at the back).
+    std::deque<QueueInfo> inactive_ahead;
+    bool inactive_all = false;
+    static constexpr int64_t kInactiveAhead = 256;
+    void read_inactive_ahead();
     bool paged = false;  // the call's first page was read
+    // A heads query sent (q), and the queues it asks for with the heads
+    // asked of each.
+    struct HeadsRead {
+        Stmt* q = nullptr;
+        std::unordered_map<int64_t, int64_t> limits;
+    };
     void prefetch(const std::vector<int64_t>& qids, int64_t per_queue);
-    Stmt* send_heads(const std::vector<int64_t>& qids, int64_t per_queue);
-    // Reads a heads query's rows; with `only`, of those queues only.
-    void read_heads(Stmt& q, const std::unordered_set<int64_t>* only = nullptr);
+    HeadsRead send_heads(const std::vector<int64_t>& qids, int64_t per_queue);
+    void read_heads(const HeadsRead& r);
+    // A refill reads, with the queue that ran out (up to kRefillMax heads),
+    // up to kRefillQueues - 1 other queues taken from whose lists are down
+    // to kRefillLow heads (up to kRefillOthers each).
+    static constexpr size_t kRefillQueues = 256, kRefillLow = 2;
+    static constexpr int64_t kRefillMax = 1024, kRefillOthers = 64;
     void refill(int64_t qid);
     // The heads read per queue of a page: --per-queue, at most 8, +1.
     static int64_t page_head_limit(const LeaseRequest& req);
-    int64_t refill_limit() const;  // the heads a refill reads: what this call may still take, at most 64, +1
+    // The heads a refill reads: what this call may still take, at most `cap`, + 1.
+    int64_t refill_limit(int64_t cap = kRefillOthers) const;
     bool activate_one();
     void retire(int64_t qid);
     void spent(QueueInfo& qi);

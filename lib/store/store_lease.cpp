@@ -224,9 +224,9 @@ void Store::LeaseRun::load_page() {
     q.reset();
     order.page_read(n);
     if (!round_trips || page.empty()) return;
-    Stmt* heads_q = send_heads(page, page_head_limit(req));
+    HeadsRead heads_q = send_heads(page, page_head_limit(req));
     for (QueueInfo& qi : m.queues(page)) queue_rows.try_emplace(qi.id, std::move(qi));
-    if (heads_q) read_heads(*heads_q);
+    if (heads_q.q) read_heads(heads_q);
 }
 
 // The lease's fields that come from where it is leased: its queue, expiry,

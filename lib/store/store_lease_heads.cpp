@@ -53,15 +53,38 @@ const char* const kQueueIds = "unnest(CAST(? AS bigint[])) AS q(id)";
 const char* const kPageQueues = "(SELECT id " SQL_READY_PAGE ") AS q";
 const std::string kHeadsAll = "SELECT q.id, u.* FROM " + heads_of(kQueueIds, kHead, "");
 const std::string kHeadsOfClass = "SELECT q.id, u.* FROM " + heads_of(kQueueIds, kHead, " AND cls = ?");
-const std::string kHeadsOfPage = "SELECT q.id, u.* FROM " + heads_of(kPageQueues, kHead, "");
-const std::string kHeadsOfPageOfClass =
-    "SELECT q.id, u.* FROM " + heads_of(kPageQueues, kHead, " AND cls = ?");
-const std::string kHostIdsOfPage = "SELECT u.host_id FROM " + heads_of(kPageQueues, "host_id", "");
-const std::string kHostIdsOfPageOfClass =
-    "SELECT u.host_id FROM " + heads_of(kPageQueues, "host_id", " AND cls = ?");
-// A queue's heads after a given one (a keyset over the urls_next index).
-const std::string kHeadsAfter = "SELECT " + kHead + " FROM urls WHERE queue_id = ? AND " HEAD_DUE
-                                " AND (rank, tier, tier_key, cost, id) > (?, ?, ?, ?, ?)" HEAD_ORDER " LIMIT ?";
+// The first queues of the inactive FIFO (the queues_inactive index), as
+// activate_one takes them.
+#define SQL_INACTIVE_AHEAD "FROM queues WHERE state = " SQL_QUEUE_INACTIVE " ORDER BY inactive_seq LIMIT ?"
+const char* const kInactiveFifo = SQL_INACTIVE_AHEAD;
+const char* const kInactiveQueues = "(SELECT id " SQL_INACTIVE_AHEAD ") AS q";
+// The statements that read queues ahead (send_ahead), for one selection of
+// queues: their rows, their heads (of every class, of one) and their heads'
+// host rows (of every class, of one).
+struct AheadSql {
+    std::string rows, heads, heads_of_class, hosts, hosts_of_class;
+    AheadSql(const std::string& queue_columns, const char* from, const char* queues,
+             const std::string& host_columns)
+        : rows("SELECT " + queue_columns + " " + from),
+          heads("SELECT q.id, u.* FROM " + heads_of(queues, kHead, "")),
+          heads_of_class("SELECT q.id, u.* FROM " + heads_of(queues, kHead, " AND cls = ?")),
+          hosts("SELECT " + host_columns + " FROM hosts WHERE id IN (SELECT u.host_id FROM " +
+                heads_of(queues, "host_id", "") + ")"),
+          hosts_of_class("SELECT " + host_columns + " FROM hosts WHERE id IN (SELECT u.host_id FROM " +
+                         heads_of(queues, "host_id", " AND cls = ?") + ")") {}
+};
+// The heads of many queues, each after a given one (a keyset per queue
+// over the urls_next index): a refill of several queues at once.
+const std::string kHeadsAfter =
+    "SELECT k.qid, u.* FROM unnest(CAST(? AS bigint[]), CAST(? AS double precision[]), CAST(? AS bigint[]), "
+    "CAST(? AS double precision[]), CAST(? AS bigint[]), CAST(? AS bigint[]), CAST(? AS bigint[])) AS k(qid, "
+    "rank, "
+    "tier, tier_key, cost, id, n) CROSS JOIN LATERAL (SELECT " +
+    kHead +
+    " FROM urls WHERE queue_id = k.qid AND " HEAD_DUE
+    " AND (rank, tier, tier_key, cost, id) > (k.rank, k.tier, k.tier_key, k.cost, k.id)" HEAD_ORDER
+    " LIMIT k.n) u";
+#undef SQL_INACTIVE_AHEAD
 #undef HEAD_COLUMNS
 #undef HEAD_ORDER
 #undef HEAD_DUE
@@ -96,17 +119,20 @@ LeaseHead read_head(const Stmt& st, int first) {
 
 // Where a statement is a round trip (PostgreSQL), the heads of every queue
 // of a loaded page are read in one set-based query instead of one per URL
-// (per_queue of them: --per-queue + 1, at most 9), and a queue whose list
-// runs out is read again the same way (refill). Under the writer lock only
-// this lease changes these queues' URLs, so a prefetched list stays exact.
+// (per_queue of them: --per-queue + 1, at most 9), and queues whose lists
+// run out are read again the same way (refill). Under the writer lock only
+// this lease changes these queues' URLs, so a prefetched list stays exact,
+// and a list read shorter than asked holds every due URL its queue has
+// left (`complete`): once it runs out, nothing is read again.
 void Store::LeaseRun::prefetch(const std::vector<int64_t>& qids, int64_t per_queue) {
-    if (Stmt* q = send_heads(qids, per_queue)) read_heads(*q);
+    HeadsRead r = send_heads(qids, per_queue);
+    if (r.q) read_heads(r);
 }
 
 // prefetch's query, sent (Stmt::send: on PostgreSQL it goes with the next
-// read, load_page's queue rows); nullptr when there is none to send.
-Stmt* Store::LeaseRun::send_heads(const std::vector<int64_t>& qids, int64_t per_queue) {
-    if (!m.db.statements_are_round_trips() || qids.empty()) return nullptr;
+// read, load_page's queue rows); none (q null) when there is none to send.
+Store::LeaseRun::HeadsRead Store::LeaseRun::send_heads(const std::vector<int64_t>& qids, int64_t per_queue) {
+    if (!m.db.statements_are_round_trips() || qids.empty()) return {};
     PgArray arr;
     for (int64_t id : qids) arr.add(id);
     Stmt& q = m.q((req.url_class.empty() ? kHeadsAll : kHeadsOfClass).c_str());
@@ -118,18 +144,31 @@ Stmt* Store::LeaseRun::send_heads(const std::vector<int64_t>& qids, int64_t per_
         q.bind(3, per_queue);
     }
     q.send();
-    return &q;
+    HeadsRead r{&q, {}};
+    for (int64_t id : qids) r.limits.emplace(id, per_queue);
+    return r;
 }
 
-void Store::LeaseRun::read_heads(Stmt& q, const std::unordered_set<int64_t>* only) {
+// Appends a heads query's rows (of the queues asked; a page's query has
+// others) to their queues' lists; a queue given fewer than the limit has
+// its list complete.
+void Store::LeaseRun::read_heads(const HeadsRead& r) {
     std::vector<int64_t> hosts;
+    std::unordered_map<int64_t, int64_t> got;
+    Stmt& q = *r.q;
     while (q.step()) {
-        if (only && !only->count(q.i64(0))) continue;
+        const int64_t qid = q.i64(0);
+        if (!r.limits.count(qid)) continue;
         LeaseHead h = read_head(q, 1);
         hosts.push_back(h.hid);
-        heads[q.i64(0)].push_back(std::move(h));
+        heads[qid].push_back(std::move(h));
+        ++got[qid];
     }
     q.reset();
+    for (const auto& [qid, limit] : r.limits) {
+        heads.try_emplace(qid);
+        if (got[qid] < limit) complete.insert(qid);
+    }
     prefetch_hosts(hosts);  // robots_row and stamp() read them
 }
 
@@ -142,35 +181,71 @@ void Store::LeaseRun::read_heads(Stmt& q, const std::unordered_set<int64_t>* onl
 // Queues of the page loaded before (LeaseOrder::from_index) keep what
 // this call read of them.
 Store::Impl::PageSent Store::LeaseRun::send_page_ahead(Impl& m, const LeaseRequest& req, bool robots) {
-    static const std::string hosts_sql =
-        "SELECT " + robots_columns() + " FROM hosts WHERE id IN (" + kHostIdsOfPage + ")";
-    static const std::string hosts_of_class_sql =
-        "SELECT " + robots_columns() + " FROM hosts WHERE id IN (" + kHostIdsOfPageOfClass + ")";
-    static const std::string page_sql = "SELECT " + Impl::queue_info_columns() + " " SQL_READY_PAGE;
+    return send_ahead(m, req, robots, 0);
+}
+
+// The statements of send_page_ahead (inactive 0), or the same for the first
+// `inactive` queues of the inactive FIFO (read_inactive_ahead).
+Store::Impl::PageSent Store::LeaseRun::send_ahead(Impl& m, const LeaseRequest& req, bool robots,
+                                                  int64_t inactive) {
+    static const AheadSql page_sql(Impl::queue_info_columns(), SQL_READY_PAGE, kPageQueues, robots_columns());
+    static const AheadSql fifo_sql(Impl::queue_info_columns(), kInactiveFifo, kInactiveQueues,
+                                   robots_columns());
+    const AheadSql& sql = inactive ? fifo_sql : page_sql;
     const bool of_class = !req.url_class.empty();
     const int64_t per_queue = page_head_limit(req);
-    const double best = LeaseOrder::kFirstBest;
-    const int64_t served = LeaseOrder::kFirstServed;
-    Stmt& page = m.q(page_sql.c_str());
-    page.bind(1, best).bind(2, served).send();
+    // Binds the queues' selection; the next parameter's index.
+    auto select = [&](Stmt& st) {
+        if (inactive) {
+            st.bind(1, inactive);
+            return 2;
+        }
+        st.bind(1, LeaseOrder::kFirstBest).bind(2, LeaseOrder::kFirstServed);
+        return 3;
+    };
+    Stmt& page = m.q(sql.rows.c_str());
+    select(page);
+    page.send();
     // The hosts only with robots.txt on somewhere: their robots.txt state is
     // needed for every URL; the seed flags alone are read after the heads,
     // only those not known yet (prefetch_hosts).
-    Stmt* sent[2] = {&m.q_unflushed((of_class ? kHeadsOfPageOfClass : kHeadsOfPage).c_str()),
-                     robots ? &m.q_unflushed((of_class ? hosts_of_class_sql : hosts_sql).c_str()) : nullptr};
+    Stmt* sent[2] = {&m.q_unflushed((of_class ? sql.heads_of_class : sql.heads).c_str()),
+                     robots ? &m.q_unflushed((of_class ? sql.hosts_of_class : sql.hosts).c_str()) : nullptr};
     for (Stmt* st : sent) {
         if (!st) continue;
         // The hosts: of each queue's first head (its other heads' hosts,
         // where a queue has several, are read by read_heads).
         const int64_t limit = st == sent[0] ? per_queue : 1;
-        st->bind(1, best).bind(2, served);
-        if (of_class)
-            st->bind(3, class_code(req.url_class)).bind(4, limit);
-        else
-            st->bind(3, limit);
+        int i = select(*st);
+        if (of_class) st->bind(i++, class_code(req.url_class));
+        st->bind(i, limit);
         st->send();
     }
     return {&page, sent[0], sent[1]};
+}
+
+// Where a read is a round trip: the first queues of the inactive FIFO, as
+// many as this call may still lease URLs (at most kInactiveAhead), with
+// their heads and hosts, in one round trip, for activate_one to take in
+// order. Under the writer lock only this call changes the FIFO: it takes
+// from its front, and a queue it rotates out goes to its back.
+void Store::LeaseRun::read_inactive_ahead() {
+    const int64_t want =
+        std::clamp<int64_t>(req.n - static_cast<int64_t>(out.items.size()), 1, kInactiveAhead);
+    Impl::PageSent sent = send_ahead(m, req, robots, want);
+    HeadsRead r{sent.heads, {}};
+    int64_t n = 0;
+    while (sent.page->step()) {
+        ++n;
+        inactive_ahead.push_back(Impl::read_queue_info(*sent.page));
+        // A queue rotated out earlier in this call keeps its list.
+        if (!heads.count(inactive_ahead.back().id))
+            r.limits.emplace(inactive_ahead.back().id, page_head_limit(req));
+    }
+    sent.page->reset();
+    inactive_all = n < want;
+    if (sent.hosts) read_hosts_ahead(*sent.hosts);
+    read_heads(r);
 }
 
 // The call's first page: sent with the transaction's first read, or now.
@@ -190,7 +265,9 @@ void Store::LeaseRun::load_page_ahead() {
     page.reset();
     order.page_read(n);
     if (sent.hosts) read_hosts_ahead(*sent.hosts);  // first: read_heads then knows their seed flags
-    read_heads(*sent.heads, &loaded);
+    HeadsRead r{sent.heads, {}};
+    for (int64_t id : loaded) r.limits.emplace(id, page_head_limit(req));
+    read_heads(r);
 }
 
 // The heads read per queue of a page: --per-queue, at most 8, + 1.
@@ -198,34 +275,72 @@ int64_t Store::LeaseRun::page_head_limit(const LeaseRequest& req) {
     return std::min<int64_t>(std::max<int64_t>(req.per_queue, 1), 8) + 1;
 }
 
-int64_t Store::LeaseRun::refill_limit() const {
-    return std::min<int64_t>(
-               std::min<int64_t>(std::max<int64_t>(req.per_queue, 1), std::max<int64_t>(req.n, 1)), 64) +
-           1;
+int64_t Store::LeaseRun::refill_limit(int64_t cap) const {
+    const int64_t left = req.n - static_cast<int64_t>(out.items.size());
+    return std::min({std::max<int64_t>(req.per_queue, 1), std::max<int64_t>(left, 1), cap}) + 1;
 }
 
 // A queue's prefetched list ran out: its next heads, up to what this call
-// may still take from it (--per-queue, -n; at most 64) + 1 (none when the
-// queue has no due URL left). Only lists of every class are refilled.
+// may still take from it (--per-queue, -n; at most 64) + 1, read in one
+// statement with those of the other queues running low (kRefillLow; a
+// lease that took many URLs of one queue takes them from many). Only
+// lists of every class are refilled, and none that is complete.
 void Store::LeaseRun::refill(int64_t qid) {
-    if (!req.url_class.empty()) return;
-    const int64_t limit = refill_limit();
+    if (!req.url_class.empty() || complete.count(qid)) return;
     auto k = taken_key.find(qid);
-    if (k == taken_key.end()) return prefetch({qid}, limit);
-    const HeadKey& key = k->second;
+    if (k == taken_key.end()) return prefetch({qid}, refill_limit());
+    PgArray qids, ranks, tiers, tier_keys, costs, ids, limits;
+    HeadsRead r;
+    auto ask = [&](int64_t q, const HeadKey& key, int64_t limit) {
+        r.limits.emplace(q, limit);
+        limits.add(limit);
+        qids.add(q);
+        ranks.add(key.rank);
+        tiers.add(key.tier);
+        tier_keys.add(key.tier_key);
+        costs.add(key.cost);
+        ids.add(key.id);
+    };
+    ask(qid, k->second, refill_limit(kRefillMax));
+    const int64_t others = refill_limit();
+    // The others: queues this call took from the front of (so it may take
+    // more), whose lists are short, not complete, and none taken aside
+    // (whose held leases would have to be written first). A list's next
+    // heads come after its last one, which this call has not taken.
+    for (const auto& [q, list] : heads) {
+        if (r.limits.size() >= kRefillQueues) break;
+        if (q == qid || list.size() > kRefillLow || complete.count(q) || taken_aside.count(q)) continue;
+        auto t = taken_key.find(q);
+        if (t == taken_key.end()) continue;
+        ask(q, list.empty() ? t->second : key_of(list.back()), others);
+    }
+    // Then the queues next in the inactive FIFO, read ahead, in order (a
+    // lease that drains each queue it activates takes them next), until
+    // what the asked queues hold (their queued counts) covers what this
+    // call may still take.
+    const int64_t left = req.n - static_cast<int64_t>(out.items.size());
+    auto row = queue_rows.find(qid);
+    int64_t expect = row == queue_rows.end() ? left : row->second.queued;
+    for (const QueueInfo& f : inactive_ahead) {
+        if (r.limits.size() >= kRefillQueues || expect >= left) break;
+        auto l = heads.find(f.id);
+        if (l == heads.end() || l->second.empty() || complete.count(f.id) || taken_aside.count(f.id))
+            continue;
+        ask(f.id, key_of(l->second.back()), others);
+        expect += std::min<int64_t>(others - 1, f.queued - static_cast<int64_t>(l->second.size()));
+    }
     // A URL of this queue taken aside (alternation) may lie after the key,
     // its lease still held: written first, it is not read again.
     Stmt& q = taken_aside.count(qid) ? m.q(kHeadsAfter.c_str()) : m.q_unflushed(kHeadsAfter.c_str());
-    q.bind(1, qid).bind(2, key.rank).bind(3, key.tier).bind(4, key.tier_key).bind(5, key.cost).bind(6, key.id);
-    q.bind(7, limit);
-    std::vector<int64_t> hosts;
-    std::deque<LeaseHead>& list = heads[qid];
-    while (q.step()) {
-        list.push_back(read_head(q, 0));
-        hosts.push_back(list.back().hid);
-    }
-    q.reset();
-    prefetch_hosts(hosts);
+    q.bind(1, qids)
+        .bind(2, ranks)
+        .bind(3, tiers)
+        .bind(4, tier_keys)
+        .bind(5, costs)
+        .bind(6, ids)
+        .bind(7, limits);
+    r.q = &q;
+    read_heads(r);
 }
 
 // The queue's next due URL: its prefetched head, or read now. `cls` >= 0:
@@ -235,15 +350,24 @@ void Store::LeaseRun::refill(int64_t qid) {
 // class_missing is set and nothing changes).
 std::optional<LeaseHead> Store::LeaseRun::next_head(QueueInfo& qi, int cls, bool& from_pre) {
     auto pre = heads.find(qi.id);
-    if (cls < 0 && pre != heads.end() && pre->second.empty()) refill(qi.id);
-    from_pre = cls < 0 && pre != heads.end() && !pre->second.empty();
-    if (from_pre) return pre->second.front();
-    Stmt& q = m.q((cls >= 0 ? kNextInScan : req.url_class.empty() ? kNextAll : kNextOfClass).c_str());
-    q.bind(1, qi.id);
-    if (cls >= 0) q.bind(2, cls);
-    else if (!req.url_class.empty()) q.bind(2, class_code(req.url_class));
-    if (!q.step()) {
-        q.reset();
+    bool none_left = false;
+    if (cls < 0 && pre != heads.end()) {
+        if (pre->second.empty()) refill(qi.id);
+        from_pre = !pre->second.empty();
+        if (from_pre) return pre->second.front();
+        none_left = complete.count(qi.id) > 0;
+    }
+    Stmt* q = nullptr;
+    if (!none_left) {
+        q = &m.q((cls >= 0 ? kNextInScan : req.url_class.empty() ? kNextAll : kNextOfClass).c_str());
+        q->bind(1, qi.id);
+        if (cls >= 0)
+            q->bind(2, cls);
+        else if (!req.url_class.empty())
+            q->bind(2, class_code(req.url_class));
+    }
+    if (none_left || !q->step()) {
+        if (q) q->reset();
         if (cls >= 0) {
             class_missing = true;
             return std::nullopt;
@@ -253,8 +377,8 @@ std::optional<LeaseHead> Store::LeaseRun::next_head(QueueInfo& qi, int cls, bool
         forget_row(qi.id);
         return std::nullopt;
     }
-    LeaseHead h = read_head(q, 0);
-    q.reset();
+    LeaseHead h = read_head(*q, 0);
+    q->reset();
     return h;
 }
 
@@ -266,7 +390,7 @@ void Store::LeaseRun::consume(int64_t qid, int64_t url_id, bool from_pre) {
     auto& l = pre->second;
     if (from_pre) {
         const LeaseHead& h = l.front();
-        taken_key[qid] = HeadKey{h.rank, h.tier_key, h.tier, h.it.cost, h.id};
+        taken_key[qid] = key_of(h);
         l.pop_front();
         return;
     }

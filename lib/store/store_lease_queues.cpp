@@ -22,29 +22,43 @@ void Store::LeaseRun::retire(int64_t qid) {
 // The next queue of the inactive FIFO becomes active (or retires, over its
 // budget); false when none is inactive.
 bool Store::LeaseRun::activate_one() {
-    enum class C { id, key, total_spend };
-    Stmt& q = m.q("SELECT id, key, total_spend FROM queues WHERE state = " SQL_QUEUE_INACTIVE " ORDER BY inactive_seq LIMIT 1");
-    if (!q.step()) {
+    std::optional<QueueInfo> ahead;
+    if (m.db.statements_are_round_trips()) {
+        if (inactive_ahead.empty() && !inactive_all) read_inactive_ahead();
+        if (inactive_ahead.empty()) return false;
+        ahead = std::move(inactive_ahead.front());
+        inactive_ahead.pop_front();
+    } else {
+        enum class C { id, key, total_spend };
+        Stmt& q = m.q("SELECT id, key, total_spend FROM queues WHERE state = " SQL_QUEUE_INACTIVE
+                      " ORDER BY inactive_seq LIMIT 1");
+        if (!q.step()) {
+            q.reset();
+            return false;
+        }
+        SqlRow<C> row(q);
+        ahead = QueueInfo{};
+        ahead->id = row.i64(C::id);
+        ahead->key = row.str(C::key);
+        ahead->total_spend = row.i64(C::total_spend);
         q.reset();
-        return false;
     }
-    SqlRow<C> row(q);
-    int64_t qid = row.i64(C::id);
-    std::string key = row.str(C::key);
-    int64_t spend = row.i64(C::total_spend);
-    q.reset();
-    BudgetLimits b = m.budget_for(key);
-    if (activation(spend, b.replenish, b.total) == Activation::retire) {
+    const int64_t qid = ahead->id;
+    BudgetLimits b = m.budget_for(ahead->key);
+    if (activation(ahead->total_spend, b.replenish, b.total) == Activation::retire) {
         retire(qid);
         return true;
     }
     m.q("UPDATE queues SET state = " SQL_QUEUE_ACTIVE ", inactive_seq = NULL, session_balance = ? WHERE id = ?")
         .bind(1, b.replenish).bind(2, qid).exec();
-    // Round-trip backends: the queue's heads go with its row (one round
-    // trip), unless this call read them before (a queue it rotated out).
-    Stmt* heads_q = heads.count(qid) ? nullptr : send_heads({qid}, refill_limit());
-    QueueInfo qi = m.queue(qid);
-    if (heads_q) read_heads(*heads_q);
+    // Round-trip backends: the row as read ahead (with its heads), now active.
+    QueueInfo qi = std::move(*ahead);
+    if (m.db.statements_are_round_trips()) {
+        qi.state = static_cast<int>(QueueState::active);
+        qi.session_balance = b.replenish;
+    } else {
+        qi = m.queue(qid);
+    }
     keep_row(qi);
     if (m.reschedule(qi) == QueueSched::ready && qi.best) order.activated(qid, *qi.best, qi.served);
     return true;
@@ -56,10 +70,16 @@ void Store::LeaseRun::spent(QueueInfo& qi) {
     BudgetLimits b = m.budget_for(qi.key);
     bool others = false;
     if (qi.session_balance <= 0 && !over_total(qi.total_spend, b.total)) {
-        Stmt& q = m.q("SELECT 1 FROM queues WHERE state = " SQL_QUEUE_INACTIVE " AND id != ? LIMIT 1");
-        q.bind(1, qi.id);
-        others = q.step();
-        q.reset();
+        // Another inactive queue: one read ahead (qi is active), or none
+        // when those read were the whole FIFO; else asked.
+        if (!inactive_ahead.empty() || inactive_all) {
+            others = !inactive_ahead.empty();
+        } else {
+            Stmt& q = m.q("SELECT 1 FROM queues WHERE state = " SQL_QUEUE_INACTIVE " AND id != ? LIMIT 1");
+            q.bind(1, qi.id);
+            others = q.step();
+            q.reset();
+        }
     }
     switch (after_spend(qi.total_spend, qi.session_balance, b.replenish, b.total, others)) {
         case AfterSpend::keep: break;
@@ -72,6 +92,7 @@ void Store::LeaseRun::spent(QueueInfo& qi) {
             m.q("UPDATE queues SET state = " SQL_QUEUE_INACTIVE ", inactive_seq = ?, sched = " SQL_SCHED_IDLE " WHERE id = ?")
                 .bind(1, seq).bind(2, qi.id).exec();
             qi.state = static_cast<int>(QueueState::inactive);
+            if (inactive_all) inactive_ahead.push_back(qi);  // the FIFO's back
             break;
         }
         case AfterSpend::refill:

@@ -16,6 +16,8 @@
 #    page again (test_lease_first_page.sh);
 #  - frontier-add's host and queue rows, made per chunk, are those SQLite
 #    makes one URL at a time (test_add_rows.sh);
+#  - leases take the same URLs in the same order as on SQLite, with heads
+#    read ahead and refilled together (test_lease_order.sh);
 #  - runs the end-to-end tests test_crawl (a real crawl of a local site by
 #    three pipelines at once, each page fetched once),
 #    test_crash (tools SIGKILLed at random moments; CRASH_ROUNDS, default 4
@@ -109,6 +111,8 @@ pg_script test_done_settings SETTINGS_FRONTIER
 pg_script test_lease_first_page PAGE_FRONTIER
 # frontier-add's host and queue rows made per chunk: the rows SQLite makes.
 pg_script test_add_rows ROWS_FRONTIER
+# A lease's heads read ahead and refilled together: the order SQLite gives.
+pg_script test_lease_order ORDER_FRONTIER
 
 # End-to-end tests that take their frontier from the environment, each on a
 # fresh database: a real crawl, SIGKILLs at random moments, concurrent workers.
