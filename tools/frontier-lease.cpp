@@ -225,6 +225,10 @@ public:
         : o_(o), store_(store), req_(req), progress_(show_progress(o.common)), started_(monotonic_seconds()),
           last_report_(started_), last_poll_(started_) {
         req_.now_at_lock = true;  // the clock read once the write lock is held (frontier-lease(1))
+        // lease.ttl as each lease's transaction reads the settings: no read
+        // of them before it (on PostgreSQL a round trip per batch).
+        req_.ttl_from_settings = !o_.ttl;
+        if (o_.ttl) req_.ttl = *o_.ttl;
     }
 
     int run() {
@@ -234,22 +238,25 @@ public:
                 if (progress_) follow_summary(emitted_, started_, true);
                 return 0;
             }
-            store_.refresh_settings();
-            req_.ttl = lease_ttl(o_, store_);
             req_.now = frontier::now();
-            bool too_soon = false;
-            LeaseOutcome r = next_leases(too_soon);
+            bool too_soon = false, on_known = false;
+            LeaseOutcome r = next_leases(too_soon, on_known);
             for (auto& it : r.items) print_item(it);
             emitted_ += static_cast<int64_t>(r.items.size());
             out().flush();
             if (progress_ && monotonic_seconds() - last_report_ >= 2) report(r);
-            if (r.status == LeaseStatus::emitted) continue;
+            if (r.status == LeaseStatus::emitted) {
+                known_out_ = r.in_flight;
+                continue;
+            }
             if ((r.status == LeaseStatus::finished || r.status == LeaseStatus::paused) && !o_.forever) {
                 if (progress_) follow_summary(emitted_, started_, false);
                 explain(r, req_.now, o_.common.quiet);
                 return r.status == LeaseStatus::paused ? 4 : 0;
             }
-            wait_for_work(r, too_soon);
+            // Not leased on the count a batch left: what committed since
+            // (results that lowered it) is not drained before the wait.
+            wait_for_work(r, too_soon, !on_known);
         }
     }
 
@@ -258,8 +265,14 @@ private:
     // under --refill-ratio of --max-in-flight, or the hosts being
     // fetched under --host-ratio of those right after the last poll,
     // but not sooner than --min-poll-interval after it (`too_soon`).
-    LeaseOutcome next_leases(bool& too_soon) {
-        int64_t out_now = store_.leases_out();
+    // Right after a batch, on PostgreSQL, the leases out are those it counted
+    // under the lock (known_out_: a read would cost a round trip); results
+    // committed since then wake the wait that follows (`on_known`: none was
+    // taken on that count).
+    LeaseOutcome next_leases(bool& too_soon, bool& on_known) {
+        const bool known = known_out_ && store_.can_wait_for_change();
+        int64_t out_now = known ? *known_out_ : store_.leases_out();
+        known_out_.reset();
         double threshold = o_.refill_ratio * static_cast<double>(o_.max_in_flight);
         bool low = static_cast<double>(out_now) < threshold || out_now == 0;
         if (!low && o_.host_ratio > 0 && hosts_at_poll_ > 0 && out_now < o_.max_in_flight)
@@ -276,6 +289,7 @@ private:
         } else {
             r.status = LeaseStatus::not_ready;
             r.in_flight = out_now;
+            on_known = known;
         }
         return r;
     }
@@ -291,12 +305,12 @@ private:
 
     // Sleeps until the next URL is due or another process commits (results
     // coming back, new URLs), checking the file's data version cheaply.
-    void wait_for_work(const LeaseOutcome& r, bool too_soon) {
+    void wait_for_work(const LeaseOutcome& r, bool too_soon, bool drain) {
         double wait = o_.poll_interval;
         if (r.next_due) wait = std::min(wait, std::max(0.0, *r.next_due - req_.now));
         if (too_soon) wait = std::min(wait, std::max(0.0, last_poll_ + o_.min_poll_interval - monotonic_seconds()));
         if (store_.can_wait_for_change()) {  // PostgreSQL: blocks on LISTEN, no polling
-            store_.data_version();  // what came before this wait (during the lease) is seen
+            if (drain) store_.data_version();  // what came before this wait (during the lease) is seen
             const double until = monotonic_seconds() + wait;
             for (double left = wait; left > 0 && !stop_requested(); left = until - monotonic_seconds())
                 if (store_.wait_for_change(std::min(left, 0.05))) break;
@@ -316,6 +330,7 @@ private:
     const double started_;
     double last_report_, last_poll_;
     bool polled_ = false;
+    std::optional<int64_t> known_out_;  // leases out as the last batch left them
     int64_t hosts_at_poll_ = 0;
     int64_t emitted_ = 0, last_emitted_ = 0;
 };

@@ -82,6 +82,9 @@ struct LeaseRequest {
     // another writer (frontier-done rescheduling the queue at its own, later
     // now) would otherwise find that queue not yet due and lease nothing.
     bool now_at_lock = false;
+    // `ttl` is lease.ttl as the lease's own transaction reads the settings
+    // (--follow without --ttl): no read of the settings before it.
+    bool ttl_from_settings = false;
     // The lease holder recorded with every lease (Store::start_holder);
     // none: leases with no holder (frontier-lease --detached).
     std::optional<int64_t> holder;

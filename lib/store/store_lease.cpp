@@ -75,6 +75,7 @@ LeaseOutcome Store::lease(LeaseRequest& req) {
     } else {
         refresh_settings();
     }
+    if (req.ttl_from_settings) req.ttl = std::min(settings().lease_ttl, kMaxLeaseTtl);
     if (impl_->pending_holder) req.holder = impl_->pending_holder_id();
     // The lock is held once a statement has run (PostgreSQL sends BEGIN and
     // the lock with the first one), so the clock is read again here.
@@ -102,7 +103,9 @@ const std::string kLeaseStart =
     "SELECT 0 AS kind, value AS n, CAST(NULL AS TEXT) AS name FROM meta WHERE key = 'settings_version' "
     "UNION ALL SELECT 1, value, NULL FROM meta WHERE key = 'serve_seq' "
     "UNION ALL SELECT 2, coalesce(sum(n), 0), NULL FROM counters WHERE name IN ('leased', 'robots_leased') "
-    "UNION ALL SELECT 3, value, NULL FROM meta WHERE key = 'class_run'";
+    "UNION ALL SELECT 3, value, NULL FROM meta WHERE key = 'class_run' "
+    "UNION ALL SELECT 5, count(*), NULL FROM (SELECT 1 FROM queues WHERE state = " SQL_QUEUE_INACTIVE
+    " LIMIT 1) AS i";
 const std::string kLeaseStartWithHeat =
     kLeaseStart + " UNION ALL SELECT 4, n, name FROM counters WHERE name >= 'heat:' AND name < 'heat;' AND n > 0";
 }  // namespace
@@ -121,6 +124,8 @@ int64_t Store::Impl::read_lease_start() {
         else if (kind == 2) leases_out_stored = st.i64(1);
         else if (kind == 3 && !st.is_null(1)) lease_start.class_run = st.i64(1);
         else if (kind == 4) lease_start.heat.push_back(st.str(2));
+        else if (kind == 5)
+            lease_start.inactive = st.i64(1) > 0;
     }
     st.reset();
     lease_start.read = true;
