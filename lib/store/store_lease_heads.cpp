@@ -75,15 +75,14 @@ struct AheadSql {
 };
 // The heads of many queues, each after a given one (a keyset per queue
 // over the urls_next index): a refill of several queues at once.
+// clang-format off
 const std::string kHeadsAfter =
     "SELECT k.qid, u.* FROM unnest(CAST(? AS bigint[]), CAST(? AS double precision[]), CAST(? AS bigint[]), "
-    "CAST(? AS double precision[]), CAST(? AS bigint[]), CAST(? AS bigint[]), CAST(? AS bigint[])) AS k(qid, "
-    "rank, "
-    "tier, tier_key, cost, id, n) CROSS JOIN LATERAL (SELECT " +
-    kHead +
-    " FROM urls WHERE queue_id = k.qid AND " HEAD_DUE
-    " AND (rank, tier, tier_key, cost, id) > (k.rank, k.tier, k.tier_key, k.cost, k.id)" HEAD_ORDER
-    " LIMIT k.n) u";
+    "CAST(? AS double precision[]), CAST(? AS bigint[]), CAST(? AS bigint[]), CAST(? AS bigint[])) "
+    "AS k(qid, rank, tier, tier_key, cost, id, n) "
+    "CROSS JOIN LATERAL (SELECT " + kHead + " FROM urls WHERE queue_id = k.qid AND " HEAD_DUE
+    " AND (rank, tier, tier_key, cost, id) > (k.rank, k.tier, k.tier_key, k.cost, k.id)" HEAD_ORDER " LIMIT k.n) u";
+// clang-format on
 #undef SQL_INACTIVE_AHEAD
 #undef HEAD_COLUMNS
 #undef HEAD_ORDER
@@ -281,10 +280,10 @@ int64_t Store::LeaseRun::refill_limit(int64_t cap) const {
 }
 
 // A queue's prefetched list ran out: its next heads, up to what this call
-// may still take from it (--per-queue, -n; at most 64) + 1, read in one
-// statement with those of the other queues running low (kRefillLow; a
-// lease that took many URLs of one queue takes them from many). Only
-// lists of every class are refilled, and none that is complete.
+// may still take from it (--per-queue, -n; at most kRefillMax) + 1, read
+// in one statement with those of other queues likely to run out next
+// (below). Only lists of every class are refilled, and none that is
+// complete.
 void Store::LeaseRun::refill(int64_t qid) {
     if (!req.url_class.empty() || complete.count(qid)) return;
     auto k = taken_key.find(qid);
@@ -332,13 +331,8 @@ void Store::LeaseRun::refill(int64_t qid) {
     // A URL of this queue taken aside (alternation) may lie after the key,
     // its lease still held: written first, it is not read again.
     Stmt& q = taken_aside.count(qid) ? m.q(kHeadsAfter.c_str()) : m.q_unflushed(kHeadsAfter.c_str());
-    q.bind(1, qids)
-        .bind(2, ranks)
-        .bind(3, tiers)
-        .bind(4, tier_keys)
-        .bind(5, costs)
-        .bind(6, ids)
-        .bind(7, limits);
+    q.bind(1, qids).bind(2, ranks).bind(3, tiers).bind(4, tier_keys).bind(5, costs).bind(6, ids);
+    q.bind(7, limits);
     r.q = &q;
     read_heads(r);
 }
