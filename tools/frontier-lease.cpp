@@ -233,20 +233,22 @@ public:
 
     int run() {
         if (!o_.common.quiet) warn_leases_out(store_);
+        seen_version_ = store_.data_version();
         for (;;) {
             if (stop_requested()) {
                 if (progress_) follow_summary(emitted_, started_, true);
                 return 0;
             }
             req_.now = frontier::now();
-            bool too_soon = false, on_known = false;
-            LeaseOutcome r = next_leases(too_soon, on_known);
+            bool too_soon = false;
+            LeaseOutcome r = next_leases(too_soon);
             for (auto& it : r.items) print_item(it);
             emitted_ += static_cast<int64_t>(r.items.size());
             out().flush();
             if (progress_ && monotonic_seconds() - last_report_ >= 2) report(r);
             if (r.status == LeaseStatus::emitted) {
                 known_out_ = r.in_flight;
+                last_full_ = static_cast<int64_t>(r.items.size()) >= req_.n;
                 continue;
             }
             if ((r.status == LeaseStatus::finished || r.status == LeaseStatus::paused) && !o_.forever) {
@@ -254,9 +256,7 @@ public:
                 explain(r, req_.now, o_.common.quiet);
                 return r.status == LeaseStatus::paused ? 4 : 0;
             }
-            // Not leased on the count a batch left: what committed since
-            // (results that lowered it) is not drained before the wait.
-            wait_for_work(r, too_soon, !on_known);
+            wait_for_work(r, too_soon);
         }
     }
 
@@ -265,21 +265,28 @@ private:
     // under --refill-ratio of --max-in-flight, or the hosts being
     // fetched under --host-ratio of those right after the last poll,
     // but not sooner than --min-poll-interval after it (`too_soon`).
-    // Right after a batch, on PostgreSQL, the leases out are those it counted
-    // under the lock (known_out_: a read would cost a round trip); results
-    // committed since then wake the wait that follows (`on_known`: none was
-    // taken on that count).
-    LeaseOutcome next_leases(bool& too_soon, bool& on_known) {
-        const bool known = known_out_ && store_.can_wait_for_change();
-        int64_t out_now = known ? *known_out_ : store_.leases_out();
+    // Right after a batch, on PostgreSQL (where a read costs a round trip),
+    // the leases out are those it counted under the lock (known_out_) when
+    // they say to wait (results committed since then end the wait), or when
+    // the batch was full (more may be ready now). After a short batch,
+    // which took all that was ready, they are read again, as before a wait:
+    // another batch at once would find nothing, and hold the writer lock
+    // that the results coming back need.
+    LeaseOutcome next_leases(bool& too_soon) {
+        const double threshold = o_.refill_ratio * static_cast<double>(o_.max_in_flight);
+        auto is_low = [&](int64_t out) { return static_cast<double>(out) < threshold || out == 0; };
+        const bool known = known_out_ && store_.can_wait_for_change() && (!is_low(*known_out_) || last_full_);
+        const int64_t out_now = known ? *known_out_ : store_.leases_out();
         known_out_.reset();
-        double threshold = o_.refill_ratio * static_cast<double>(o_.max_in_flight);
-        bool low = static_cast<double>(out_now) < threshold || out_now == 0;
+        bool low = is_low(out_now);
         if (!low && o_.host_ratio > 0 && hosts_at_poll_ > 0 && out_now < o_.max_in_flight)
             low = static_cast<double>(store_.queues_in_flight()) < o_.host_ratio * static_cast<double>(hosts_at_poll_);
         too_soon = polled_ && monotonic_seconds() - last_poll_ < o_.min_poll_interval;
         LeaseOutcome r;
         if (low && !too_soon) {
+            // Commits from here on end the next wait: those the batch sees
+            // too (a wake for nothing), and those it does not.
+            seen_version_ = store_.data_version();
             req_.max_in_flight = o_.max_in_flight;
             req_.n = std::min<int64_t>(o_.n, o_.max_in_flight);
             r = store_.lease(req_);
@@ -289,7 +296,6 @@ private:
         } else {
             r.status = LeaseStatus::not_ready;
             r.in_flight = out_now;
-            on_known = known;
         }
         return r;
     }
@@ -304,22 +310,25 @@ private:
     }
 
     // Sleeps until the next URL is due or another process commits (results
-    // coming back, new URLs), checking the file's data version cheaply.
-    void wait_for_work(const LeaseOutcome& r, bool too_soon, bool drain) {
+    // coming back, new URLs), checking the file's data version cheaply: a
+    // commit since the last batch began ends it at once (one that batch
+    // already saw costs a look for nothing; none is missed).
+    void wait_for_work(const LeaseOutcome& r, bool too_soon) {
         double wait = o_.poll_interval;
         if (r.next_due) wait = std::min(wait, std::max(0.0, *r.next_due - req_.now));
         if (too_soon) wait = std::min(wait, std::max(0.0, last_poll_ + o_.min_poll_interval - monotonic_seconds()));
         if (store_.can_wait_for_change()) {  // PostgreSQL: blocks on LISTEN, no polling
-            if (drain) store_.data_version();  // what came before this wait (during the lease) is seen
             const double until = monotonic_seconds() + wait;
             for (double left = wait; left > 0 && !stop_requested(); left = until - monotonic_seconds())
                 if (store_.wait_for_change(std::min(left, 0.05))) break;
             return;
         }
-        int64_t version = store_.data_version();
         for (double slept = 0; slept < wait && !stop_requested(); slept += 0.002) {
+            if (int64_t v = store_.data_version(); v != seen_version_) {
+                seen_version_ = v;
+                break;
+            }
             sleep_for(0.002);
-            if (store_.data_version() != version) break;
         }
     }
 
@@ -331,6 +340,8 @@ private:
     double last_report_, last_poll_;
     bool polled_ = false;
     std::optional<int64_t> known_out_;  // leases out as the last batch left them
+    bool last_full_ = false;            // that batch took -n URLs
+    int64_t seen_version_ = 0;          // the data version as the last batch began (wait_for_work)
     int64_t hosts_at_poll_ = 0;
     int64_t emitted_ = 0, last_emitted_ = 0;
 };
