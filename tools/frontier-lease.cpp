@@ -248,7 +248,7 @@ public:
             if (progress_ && monotonic_seconds() - last_report_ >= 2) report(r);
             if (r.status == LeaseStatus::emitted) {
                 known_out_ = r.in_flight;
-                last_full_ = static_cast<int64_t>(r.items.size()) >= req_.n;
+                last_full_ = static_cast<int64_t>(r.items.size()) >= req_.n || r.more_ready;
                 continue;
             }
             if ((r.status == LeaseStatus::finished || r.status == LeaseStatus::paused) && !o_.forever) {
@@ -268,8 +268,9 @@ private:
     // Right after a batch, on PostgreSQL (where a read costs a round trip),
     // the leases out are those it counted under the lock (known_out_) when
     // they say to wait (results committed since then end the wait), or when
-    // the batch was full (more may be ready now). After a short batch,
-    // which took all that was ready, they are read again, as before a wait:
+    // the batch was full (-n URLs, or a queue held to --per-queue with more
+    // ready: another batch may take more now). After a short batch, which
+    // took all that was ready, they are read again, as before a wait:
     // another batch at once would find nothing, and hold the writer lock
     // that the results coming back need.
     LeaseOutcome next_leases(bool& too_soon) {
@@ -340,7 +341,7 @@ private:
     double last_report_, last_poll_;
     bool polled_ = false;
     std::optional<int64_t> known_out_;  // leases out as the last batch left them
-    bool last_full_ = false;            // that batch took -n URLs
+    bool last_full_ = false;            // that batch took -n URLs, or left more ready
     int64_t seen_version_ = 0;          // the data version as the last batch began (wait_for_work)
     int64_t hosts_at_poll_ = 0;
     int64_t emitted_ = 0, last_emitted_ = 0;

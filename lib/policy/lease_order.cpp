@@ -65,6 +65,8 @@ void LeaseOrder::leased(const QueueCandidate& c, int cls, bool more, double best
     int64_t& k = taken_[c.qid];
     ++k;
     if (k < per_queue_ && more) heap_.push({best + discount_ * static_cast<double>(k), served, c.qid});
+    else if (more)
+        capped_with_more_ = true;
 }
 
 LeaseStatus empty_lease_status(int64_t workable, int64_t retired_queued) {

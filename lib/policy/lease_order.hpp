@@ -94,6 +94,9 @@ public:
     // free in-flight slot and no wait); then it competes again at its new
     // best rank and served mark.
     void leased(const QueueCandidate& c, int cls, bool more, double best, int64_t served);
+    // A queue gave its --per-queue URLs in this batch while it could have
+    // given more: another batch at once may take them.
+    bool capped_with_more() const { return capped_with_more_; }
 
 private:
     void push_back_deferred();
@@ -101,6 +104,7 @@ private:
     int64_t per_queue_;
     double discount_;
     std::unordered_map<int64_t, int64_t>& taken_;
+    bool capped_with_more_ = false;
     std::priority_queue<QueueCandidate, std::vector<QueueCandidate>, std::greater<QueueCandidate>> heap_;
     std::unordered_set<int64_t> loaded_;
     bool index_done_ = false;

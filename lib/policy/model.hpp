@@ -129,6 +129,10 @@ struct LeaseOutcome {
     std::optional<double> next_due;  // for not_ready: when the next URL is due
     int64_t in_flight = 0;           // leases out frontier-wide after this call
     int64_t retired_urls = 0;        // for paused: URLs held in retired queues
+    // For emitted: a queue gave its --per-queue URLs while it had more
+    // ready (a batch at once may take more; else this one took all there was
+    // but for -n).
+    bool more_ready = false;
 };
 
 }  // namespace frontier

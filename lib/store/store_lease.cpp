@@ -186,6 +186,7 @@ void Store::LeaseRun::run() {
         m.q("INSERT INTO meta(key, value) VALUES ('class_run', ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value")
             .bind(1, encode_class_run(order.run())).exec();
     out.in_flight = m.leases_out();
+    out.more_ready = order.capped_with_more();
     if (out.items.empty()) explain_nothing();
     else out.status = LeaseStatus::emitted;
 }

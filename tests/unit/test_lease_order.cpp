@@ -21,8 +21,9 @@ struct ModelQueue {
 
 // Runs a batch of `want` leases over `queues` (ids 1..N in the map) the way
 // Store::LeaseRun::run drives LeaseOrder; returns "qid" per lease.
-std::vector<int64_t> batch(std::map<int64_t, ModelQueue> queues, int64_t want, int64_t per_queue, double discount,
-                           int64_t burst = 0, ClassRun run = {}, std::unordered_map<int64_t, int64_t>* taken = nullptr) {
+std::vector<int64_t> batch(std::map<int64_t, ModelQueue> queues, int64_t want, int64_t per_queue,
+                           double discount, int64_t burst = 0, ClassRun run = {},
+                           std::unordered_map<int64_t, int64_t>* taken = nullptr, bool* capped = nullptr) {
     std::unordered_map<int64_t, int64_t> here;
     LeaseOrder order(per_queue, discount, taken ? *taken : here);
     if (burst > 0) order.alternate(run, burst);
@@ -66,6 +67,7 @@ std::vector<int64_t> batch(std::map<int64_t, ModelQueue> queues, int64_t want, i
         got.push_back(c.qid);
         order.leased(c, cls, !q.urls.empty(), q.urls.empty() ? 0 : q.urls.front().first, q.served);
     }
+    if (capped) *capped = order.capped_with_more();
     return got;
 }
 
@@ -108,6 +110,23 @@ TEST_CASE("--per-queue holds across the transactions of one batch", "[lease][ord
     // The next transaction of the batch: queue 1 gave its one URL.
     CHECK(batch(qs, 1, 1, 0, 0, {}, &taken) == V{2});
     CHECK(batch(qs, 1, 1, 0, 0, {}, &taken).empty());
+}
+
+TEST_CASE("a batch says when a queue held to --per-queue had more ready", "[lease][order]") {
+    std::map<int64_t, ModelQueue> qs = {
+        {1, {{{1, 0}, {1, 0}, {1, 0}}, 1}},
+        {2, {{{2, 0}}, 2}},
+    };
+    bool capped = true;
+    // Queue 1 gives its 2 and keeps one URL: another batch may take it.
+    CHECK(batch(qs, 10, 2, 0, 0, {}, nullptr, &capped) == V{1, 1, 2});
+    CHECK(capped);
+    // With 3 per queue every URL is taken: nothing more is ready.
+    CHECK(batch(qs, 10, 3, 0, 0, {}, nullptr, &capped) == V{1, 1, 1, 2});
+    CHECK_FALSE(capped);
+    // -n ends the batch before any queue reaches its cap.
+    CHECK(batch(qs, 1, 2, 0, 0, {}, nullptr, &capped) == V{1});
+    CHECK_FALSE(capped);
 }
 
 TEST_CASE("URL classes alternate across queues with a burst limit", "[lease][order]") {
