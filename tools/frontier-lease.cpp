@@ -123,10 +123,9 @@ int exit_code(LeaseStatus s) {
 // Leases per transaction of a non-follow batch (~0.5 KiB each until printed).
 constexpr int64_t kLeaseChunk = 10000;
 
-// The lease lifetime of a batch: --ttl, else the lease.ttl setting (a
-// stored value from before the bound is held to kMaxLeaseTtl).
+// The lease lifetime of a batch: --ttl, else the lease.ttl setting.
 double lease_ttl(const LeaseOptions& o, Store& store) {
-    return o.ttl ? *o.ttl : std::min(store.settings().lease_ttl, kMaxLeaseTtl);
+    return o.ttl ? *o.ttl : store.settings().bounded_lease_ttl();
 }
 
 void check_options(const LeaseOptions& o) {

@@ -4,6 +4,7 @@
 // Pure C++: no SQL here.
 #pragma once
 
+#include <algorithm>
 #include <map>
 #include <memory>
 #include <optional>
@@ -89,6 +90,9 @@ inline constexpr double kMaxLeaseTtl = 604800;
 struct Settings {
     QueueKeyMode queue_key = QueueKeyMode::host;
     double lease_ttl = 600;
+    // The lease lifetime lease.ttl gives (a stored value from before the
+    // bound is held to kMaxLeaseTtl).
+    double bounded_lease_ttl() const { return std::min(lease_ttl, kMaxLeaseTtl); }
     int64_t class_burst = 5;  // lease.class-burst (0: off)
     Politeness politeness;
     std::map<std::string, Politeness> domain_politeness;  // domain -> effective values

@@ -126,6 +126,7 @@ struct Store::LeaseRun {
     static int64_t page_head_limit(const LeaseRequest& req);
     // The heads a refill reads: what this call may still take, at most `cap`, + 1.
     int64_t refill_limit(int64_t cap = kRefillOthers) const;
+    int64_t left_to_take() const { return req.n - static_cast<int64_t>(out.items.size()); }  // URLs, by -n
     bool activate_one();
     void retire(int64_t qid);
     void spent(QueueInfo& qi);

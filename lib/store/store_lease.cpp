@@ -75,7 +75,7 @@ LeaseOutcome Store::lease(LeaseRequest& req) {
     } else {
         refresh_settings();
     }
-    if (req.ttl_from_settings) req.ttl = std::min(settings().lease_ttl, kMaxLeaseTtl);
+    if (req.ttl_from_settings) req.ttl = settings().bounded_lease_ttl();
     if (impl_->pending_holder) req.holder = impl_->pending_holder_id();
     // The lock is held once a statement has run (PostgreSQL sends BEGIN and
     // the lock with the first one), so the clock is read again here.

@@ -56,7 +56,6 @@ const std::string kHeadsOfClass = "SELECT q.id, u.* FROM " + heads_of(kQueueIds,
 // The first queues of the inactive FIFO (the queues_inactive index), as
 // activate_one takes them.
 #define SQL_INACTIVE_AHEAD "FROM queues WHERE state = " SQL_QUEUE_INACTIVE " ORDER BY inactive_seq LIMIT ?"
-const char* const kInactiveFifo = SQL_INACTIVE_AHEAD;
 const char* const kInactiveQueues = "(SELECT id " SQL_INACTIVE_AHEAD ") AS q";
 // The statements that read queues ahead (send_ahead), for one selection of
 // queues: their rows, their heads (of every class, of one) and their heads'
@@ -83,7 +82,6 @@ const std::string kHeadsAfter =
     "CROSS JOIN LATERAL (SELECT " + kHead + " FROM urls WHERE queue_id = k.qid AND " HEAD_DUE
     " AND (rank, tier, tier_key, cost, id) > (k.rank, k.tier, k.tier_key, k.cost, k.id)" HEAD_ORDER " LIMIT k.n) u";
 // clang-format on
-#undef SQL_INACTIVE_AHEAD
 #undef HEAD_COLUMNS
 #undef HEAD_ORDER
 #undef HEAD_DUE
@@ -188,7 +186,7 @@ Store::Impl::PageSent Store::LeaseRun::send_page_ahead(Impl& m, const LeaseReque
 Store::Impl::PageSent Store::LeaseRun::send_ahead(Impl& m, const LeaseRequest& req, bool robots,
                                                   int64_t inactive) {
     static const AheadSql page_sql(Impl::queue_info_columns(), SQL_READY_PAGE, kPageQueues, robots_columns());
-    static const AheadSql fifo_sql(Impl::queue_info_columns(), kInactiveFifo, kInactiveQueues,
+    static const AheadSql fifo_sql(Impl::queue_info_columns(), SQL_INACTIVE_AHEAD, kInactiveQueues,
                                    robots_columns());
     const AheadSql& sql = inactive ? fifo_sql : page_sql;
     const bool of_class = !req.url_class.empty();
@@ -223,14 +221,15 @@ Store::Impl::PageSent Store::LeaseRun::send_ahead(Impl& m, const LeaseRequest& r
     return {&page, sent[0], sent[1]};
 }
 
+#undef SQL_INACTIVE_AHEAD
+
 // Where a read is a round trip: the first queues of the inactive FIFO, as
 // many as this call may still lease URLs (at most kInactiveAhead), with
 // their heads and hosts, in one round trip, for activate_one to take in
 // order. Under the writer lock only this call changes the FIFO: it takes
 // from its front, and a queue it rotates out goes to its back.
 void Store::LeaseRun::read_inactive_ahead() {
-    const int64_t want =
-        std::clamp<int64_t>(req.n - static_cast<int64_t>(out.items.size()), 1, kInactiveAhead);
+    const int64_t want = std::clamp<int64_t>(left_to_take(), 1, kInactiveAhead);
     Impl::PageSent sent = send_ahead(m, req, robots, want);
     HeadsRead r{sent.heads, {}};
     int64_t n = 0;
@@ -275,8 +274,7 @@ int64_t Store::LeaseRun::page_head_limit(const LeaseRequest& req) {
 }
 
 int64_t Store::LeaseRun::refill_limit(int64_t cap) const {
-    const int64_t left = req.n - static_cast<int64_t>(out.items.size());
-    return std::min({std::max<int64_t>(req.per_queue, 1), std::max<int64_t>(left, 1), cap}) + 1;
+    return std::min({std::max<int64_t>(req.per_queue, 1), std::max<int64_t>(left_to_take(), 1), cap}) + 1;
 }
 
 // A queue's prefetched list ran out: its next heads, up to what this call
@@ -317,7 +315,7 @@ void Store::LeaseRun::refill(int64_t qid) {
     // lease that drains each queue it activates takes them next), until
     // what the asked queues hold (their queued counts) covers what this
     // call may still take.
-    const int64_t left = req.n - static_cast<int64_t>(out.items.size());
+    const int64_t left = left_to_take();
     auto row = queue_rows.find(qid);
     int64_t expect = row == queue_rows.end() ? left : row->second.queued;
     for (const QueueInfo& f : inactive_ahead) {
