@@ -15,6 +15,7 @@
 //   had none or no queue is left; then the batch goes on in rank order.
 #pragma once
 
+#include <algorithm>
 #include <cstdint>
 #include <limits>
 #include <queue>
@@ -41,11 +42,19 @@ public:
     // Queues whose other-class search found nothing before alternation is
     // given up for the batch (the seed scans 64 items, MAX_SCAN).
     static constexpr int64_t kClassScan = 64;
-    // Rows per page of the ready index.
+    // Rows per page of the ready index at most.
     static constexpr int kPageSize = 256;
+    // Rows per page for a call of `n` URLs: twice n, at least 32, at most
+    // kPageSize. A small call (a pipeline's) reads the rows and heads of
+    // the few queues it can take from, not of 256; one that needs more
+    // queues reads the next page (next() says when).
+    static int page_size_for(int64_t n) {
+        return static_cast<int>(std::clamp<int64_t>(2 * n, 32, kPageSize));
+    }
 
-    LeaseOrder(int64_t per_queue, double host_discount, std::unordered_map<int64_t, int64_t>& taken)
-        : per_queue_(per_queue), discount_(host_discount), taken_(taken) {}
+    LeaseOrder(int64_t per_queue, double host_discount, std::unordered_map<int64_t, int64_t>& taken,
+               int page_size = kPageSize)
+        : per_queue_(per_queue), discount_(host_discount), taken_(taken), page_size_(page_size) {}
 
     // Turns alternation on, starting from the stored run.
     void alternate(ClassRun run, int64_t burst) {
@@ -59,8 +68,9 @@ public:
     ClassRun run() const { return run_; }
     bool run_changed() const { return run_changed_; }
 
-    // The ready index is read in pages, in (best, served) order, from the
-    // cursor on; a page with fewer than kPageSize rows is its end.
+    // The ready index is read in pages of page_size() rows, in (best,
+    // served) order, from the cursor on; a shorter page is its end.
+    int page_size() const { return page_size_; }
     double cursor_best() const { return cur_best_; }
     int64_t cursor_served() const { return cur_served_; }
     // The cursor before the first page.
@@ -70,7 +80,7 @@ public:
     // (and now a candidate).
     bool from_index(int64_t qid, double best, int64_t served);
     void page_read(int rows) {
-        if (rows < kPageSize) index_done_ = true;
+        if (rows < page_size_) index_done_ = true;
     }
     // A queue made active (from the inactive FIFO) and ready.
     void activated(int64_t qid, double best, int64_t served);
@@ -104,6 +114,7 @@ private:
     int64_t per_queue_;
     double discount_;
     std::unordered_map<int64_t, int64_t>& taken_;
+    int page_size_;
     bool capped_with_more_ = false;
     std::priority_queue<QueueCandidate, std::vector<QueueCandidate>, std::greater<QueueCandidate>> heap_;
     std::unordered_set<int64_t> loaded_;

@@ -19,10 +19,10 @@
 namespace frontier {
 
 // A page of ready queues: the keyset over the queues_ready index after
-// (best, served) = (?, ?), in pages of LeaseOrder::kPageSize.
-#define SQL_READY_PAGE                           \
-    "FROM queues WHERE sched = " SQL_SCHED_READY \
-    " AND (best, served) > (?, ?) ORDER BY best, served LIMIT 256"
+// (best, served) = (?, ?), in pages of ? rows (LeaseOrder::page_size).
+#define SQL_READY_PAGE                                                                                       \
+    "FROM queues WHERE sched = " SQL_SCHED_READY " AND (best, served) > (?, ?) ORDER BY best, served LIMIT " \
+                                                 "?"
 
 // A queue's next URL as read for leasing.
 struct LeaseHead {
@@ -53,8 +53,13 @@ struct LeaseRobotsRow {
 // heads, and the rows it reads and writes.
 struct Store::LeaseRun {
     LeaseRun(Store& store, const LeaseRequest& r, const Settings& settings)
-        : st(store), m(*store.impl_), req(r), s(settings), now(r.now),
-          order(r.per_queue, r.host_discount, r.taken ? *r.taken : taken_here) {}
+        : st(store),
+          m(*store.impl_),
+          req(r),
+          s(settings),
+          now(r.now),
+          order(r.per_queue, r.host_discount, r.taken ? *r.taken : taken_here,
+                LeaseOrder::page_size_for(r.n)) {}
 
     Store& st;
     Impl& m;

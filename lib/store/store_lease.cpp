@@ -217,8 +217,7 @@ void Store::LeaseRun::load_page() {
     }
     enum class C { id, best, served };
     Stmt& q = m.q("SELECT id, best, served " SQL_READY_PAGE);
-    static_assert(LeaseOrder::kPageSize == 256, "the ready index is read in pages of kPageSize");
-    q.bind(1, order.cursor_best()).bind(2, order.cursor_served());
+    q.bind(1, order.cursor_best()).bind(2, order.cursor_served()).bind(3, order.page_size());
     int n = 0;
     std::vector<int64_t> page;
     while (q.step()) {

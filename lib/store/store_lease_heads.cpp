@@ -197,8 +197,10 @@ Store::Impl::PageSent Store::LeaseRun::send_ahead(Impl& m, const LeaseRequest& r
             st.bind(1, inactive);
             return 2;
         }
-        st.bind(1, LeaseOrder::kFirstBest).bind(2, LeaseOrder::kFirstServed);
-        return 3;
+        st.bind(1, LeaseOrder::kFirstBest)
+            .bind(2, LeaseOrder::kFirstServed)
+            .bind(3, LeaseOrder::page_size_for(req.n));
+        return 4;
     };
     Stmt& page = m.q(sql.rows.c_str());
     select(page);

@@ -23,24 +23,29 @@ struct ModelQueue {
 // Store::LeaseRun::run drives LeaseOrder; returns "qid" per lease.
 std::vector<int64_t> batch(std::map<int64_t, ModelQueue> queues, int64_t want, int64_t per_queue,
                            double discount, int64_t burst = 0, ClassRun run = {},
-                           std::unordered_map<int64_t, int64_t>* taken = nullptr, bool* capped = nullptr) {
+                           std::unordered_map<int64_t, int64_t>* taken = nullptr, bool* capped = nullptr,
+                           int page = LeaseOrder::kPageSize) {
     std::unordered_map<int64_t, int64_t> here;
-    LeaseOrder order(per_queue, discount, taken ? *taken : here);
+    LeaseOrder order(per_queue, discount, taken ? *taken : here, page);
     if (burst > 0) order.alternate(run, burst);
     int64_t served = 100;
     std::vector<int64_t> got;
-    bool paged = false;
     QueueCandidate c{};
     while (static_cast<int64_t>(got.size()) < want) {
         LeaseOrder::Step step = order.next(c);
         if (step == LeaseOrder::Step::load_page) {
-            REQUIRE_FALSE(paged);  // the model's index fits one page
-            paged = true;
-            // The ready index in (best, served) order.
+            // The ready index in (best, served) order, from the cursor on, as
+            // it is now (a queue leased from moved on in it), `page` rows.
             std::vector<QueueCandidate> rows;
-            for (auto& [id, q] : queues)
-                if (!q.urls.empty()) rows.push_back({q.urls.front().first, q.served, id});
+            const QueueCandidate cursor{order.cursor_best(), order.cursor_served(), 0};
+            for (auto& [id, q] : queues) {
+                QueueCandidate r{q.urls.empty() ? 0 : q.urls.front().first, q.served, 0};
+                if (!q.urls.empty() &&
+                    (r.eff > cursor.eff || (r.eff == cursor.eff && r.served > cursor.served)))
+                    rows.push_back({r.eff, r.served, id});
+            }
             std::sort(rows.begin(), rows.end(), [](auto& a, auto& b) { return b > a; });
+            if (rows.size() > static_cast<size_t>(page)) rows.resize(static_cast<size_t>(page));
             for (auto& r : rows) order.from_index(r.qid, r.eff, r.served);
             order.page_read(static_cast<int>(rows.size()));
             continue;
@@ -176,4 +181,30 @@ TEST_CASE("a lease call that leases nothing says why", "[lease][order]") {
     CHECK(may_lease_now(0, 1, 100, 100));
     CHECK_FALSE(may_lease_now(1, 1, 100, 100));
     CHECK_FALSE(may_lease_now(0, 1, 101, 100));
+}
+
+TEST_CASE("a batch read in small pages takes what one page gives", "[lease][order]") {
+    CHECK(LeaseOrder::page_size_for(1) == 32);
+    CHECK(LeaseOrder::page_size_for(16) == 32);
+    CHECK(LeaseOrder::page_size_for(100) == 200);
+    CHECK(LeaseOrder::page_size_for(1000) == LeaseOrder::kPageSize);
+    // 40 queues, ranks interleaved, some served alike: whatever the page
+    // size, the same queues in the same order (next() reads on while an
+    // unread queue could come first).
+    std::map<int64_t, ModelQueue> qs;
+    for (int64_t id = 1; id <= 40; ++id) {
+        ModelQueue q;
+        for (int k = 0; k < 1 + id % 4; ++k)
+            q.urls.push_back({static_cast<double>((id * 7 + k * 5) % 11), (id + k) % 2});
+        q.served = id % 6;
+        qs[id] = q;
+    }
+    for (int64_t per_queue : {1, 2, 5})
+        for (double discount : {0.0, 1.5})
+            for (int64_t burst : {0, 2}) {
+                const V whole = batch(qs, 60, per_queue, discount, burst);
+                REQUIRE(whole.size() > 30);
+                for (int page : {1, 2, 3, 7, 32})
+                    CHECK(batch(qs, 60, per_queue, discount, burst, {}, nullptr, nullptr, page) == whole);
+            }
 }

@@ -48,6 +48,7 @@ struct PgStmt {
     PGresult* res = nullptr;
     int row = -1;
     bool queued = false;       // sent (pg_stmt_send), its result not yet read
+    bool plan_each_run = false;  // never prepared: planned for its parameters at every run (kPlanEachRun)
     int nrows = 0;
 };
 
