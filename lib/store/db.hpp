@@ -100,13 +100,6 @@ private:
 // PostgreSQL database (lib/store/pg/). Db::open picks the backend from the
 // path. The SQL the store writes is SQLite's; the PostgreSQL backend
 // translates its parameters and types (lib/store/pg/db_pg_sql.cpp).
-// A statement whose SQL begins with this comment is planned for its
-// parameters at every run, never by a plan cached from earlier ones
-// (PostgreSQL): for `key = ANY(array)` probes, whose plan cached while a
-// table was small (a sequential scan, a hash join) would then read the
-// whole table at every run. SQLite plans every statement once; it ignores it.
-inline constexpr std::string_view kPlanEachRun = "/* plan each run */ ";
-
 class Db {
 public:
     // Opens (or creates) the frontier at `path`: a file, or a postgresql://

@@ -42,10 +42,21 @@ std::string known_by_fp(const std::string& fp) {
     return sql;
 }
 const std::string kKnownByFp = known_by_fp("?1");
-// The rows of many fingerprints (a PostgreSQL array): one index scan of
-// each table for the whole array, half the time of a subquery per key
-// (probe_each_sql); planned at each run, as the tables grow (kPlanEachRun).
-const std::string kKnownByFps = std::string(kPlanEachRun) + known_by_fp("ANY(CAST(?1 AS bigint[]))");
+// The rows of many fingerprints (a PostgreSQL array): per table, a probe
+// of its index per key, then of urls per id found, as probe_each_sql (a
+// quarter less time than a UNION ALL of both joins per key).
+std::string known_by_fps() {
+    std::string sql;
+    for (const char* t : {"url_fps", "url_fps_new"}) {
+        if (!sql.empty()) sql += " UNION ALL ";
+        sql +=
+            std::string("SELECT u.* FROM unnest(CAST(?1 AS bigint[])) AS k(key), LATERAL (SELECT id FROM ") +
+            t + " WHERE fp = k.key OFFSET 0) AS f, LATERAL (SELECT " + kKnown +
+            " FROM urls WHERE urls.id = f.id OFFSET 0) AS u";
+    }
+    return sql;
+}
+const std::string kKnownByFps = known_by_fps();
 
 KnownUrl read_known(const Stmt& f) {
     using C = KnownCol;

@@ -47,8 +47,7 @@ struct PgStmt {
     std::vector<int> lengths, formats;  // of binary parameters (format 1; text: 0)
     PGresult* res = nullptr;
     int row = -1;
-    bool queued = false;       // sent (pg_stmt_send), its result not yet read
-    bool plan_each_run = false;  // never prepared: planned for its parameters at every run (kPlanEachRun)
+    bool queued = false;  // sent (pg_stmt_send), its result not yet read
     int nrows = 0;
 };
 

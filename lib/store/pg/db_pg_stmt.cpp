@@ -46,7 +46,6 @@ void prepare_on_server(PgStmt* s) {
 // Execute in one round trip (most run once per tool). It is prepared by
 // name, one round trip more, when it runs again. True: run it unnamed now.
 bool run_unnamed(PgStmt* s) {
-    if (s->plan_each_run) return true;
     if (s->generation == s->c->generation) return false;
     if (s->ran_in != s->c->generation) {
         s->ran_in = s->c->generation;
@@ -71,7 +70,6 @@ PgStmt* pg_stmt_new(PgConn* c, std::string_view sql) {
     std::vector<bool> used;
     s->text = pg_translate(sql, used);
     s->nparams = static_cast<int>(used.size());
-    s->plan_each_run = sql.starts_with(kPlanEachRun);
     // The server infers each parameter's type from the SQL; one the SQL does
     // not use (bound anyway, as SQLite allows) is declared text.
     s->types.assign(used.size(), 0);
