@@ -1,19 +1,23 @@
 // frontier-lease: hand out URLs that may be fetched now, each with a lease.
 
+#include <unistd.h>
+
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <ctime>
+#include <random>
 
 #include "core/clock.hpp"
 #include "core/error.hpp"
-#include "json/json.hpp"
-#include "net/address_guard.hpp"
 #include "core/output.hpp"
 #include "core/process_group.hpp"
 #include "core/signals.hpp"
-#include "store/store.hpp"
 #include "core/tool.hpp"
+#include "json/json.hpp"
+#include "net/address_guard.hpp"
+#include "policy/lease_policy.hpp"
+#include "store/store.hpp"
 
 namespace frontier {
 
@@ -238,6 +242,7 @@ public:
                 if (progress_) follow_summary(emitted_, started_, true);
                 return 0;
             }
+            if (const double d = backoff_.delay(unit_(rng_), o_.poll_interval); d > 0) pause(d);
             req_.now = frontier::now();
             bool too_soon = false;
             LeaseOutcome r = next_leases(too_soon);
@@ -281,6 +286,11 @@ private:
         bool low = is_low(out_now);
         if (!low && o_.host_ratio > 0 && hosts_at_poll_ > 0 && out_now < o_.max_in_flight)
             low = static_cast<double>(store_.queues_in_flight()) < o_.host_ratio * static_cast<double>(hosts_at_poll_);
+        // The leases out count those that expired until a batch puts them
+        // back: a batch runs at the first one's expiry (and at the start,
+        // to learn it), or a follower at --max-in-flight whose leases all
+        // expired (their pipeline gone) would wait for another process.
+        if (!low && (!polled_ || (next_due_ && req_.now >= *next_due_))) low = true;
         too_soon = polled_ && monotonic_seconds() - last_poll_ < o_.min_poll_interval;
         LeaseOutcome r;
         if (low && !too_soon) {
@@ -289,13 +299,22 @@ private:
             seen_version_ = store_.data_version();
             req_.max_in_flight = o_.max_in_flight;
             req_.n = std::min<int64_t>(o_.n, o_.max_in_flight);
+            const double began = monotonic_seconds();
             r = store_.lease(req_);
             last_poll_ = monotonic_seconds();
+            // Nothing, with --max-in-flight leases out: another follower
+            // took what this one saw free (FollowBackoff).
+            if (!r.items.empty())
+                backoff_.won();
+            else if (r.in_flight >= o_.max_in_flight)
+                backoff_.lost(last_poll_ - began);
+            next_due_ = r.items.empty() ? r.next_due : std::nullopt;
             polled_ = true;
             if (o_.host_ratio > 0) hosts_at_poll_ = store_.queues_in_flight();
         } else {
             r.status = LeaseStatus::not_ready;
             r.in_flight = out_now;
+            r.next_due = next_due_;
         }
         return r;
     }
@@ -313,6 +332,13 @@ private:
     // coming back, new URLs), checking the file's data version cheaply: a
     // commit since the last batch began ends it at once (one that batch
     // already saw costs a look for nothing; none is missed).
+    // Sleeps `seconds` (FollowBackoff), or until asked to stop.
+    void pause(double seconds) {
+        const double until = monotonic_seconds() + seconds;
+        for (double left = seconds; left > 0 && !stop_requested(); left = until - monotonic_seconds())
+            sleep_for(std::min(left, 0.05));
+    }
+
     void wait_for_work(const LeaseOutcome& r, bool too_soon) {
         double wait = o_.poll_interval;
         if (r.next_due) wait = std::min(wait, std::max(0.0, *r.next_due - req_.now));
@@ -344,6 +370,11 @@ private:
     int64_t seen_version_ = 0;          // the data version as the last batch began (wait_for_work)
     int64_t hosts_at_poll_ = 0;
     int64_t emitted_ = 0, last_emitted_ = 0;
+    FollowBackoff backoff_;
+    std::optional<double> next_due_;  // when the last batch of nothing said the next URL comes due
+    std::minstd_rand rng_{static_cast<unsigned>(::getpid()) ^
+                          static_cast<unsigned>(monotonic_seconds() * 1e6)};
+    std::uniform_real_distribution<double> unit_{0.0, 1.0};
 };
 
 }  // namespace

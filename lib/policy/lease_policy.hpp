@@ -80,4 +80,32 @@ RobotsStep robots_step(RobotsState state, double robots_at, double retry_at, boo
 
 inline constexpr double kRobotsMaxAge = 86400;
 
+// frontier-lease --follow: a follower that lost a race for the last free
+// --max-in-flight slots (its lease found them taken by another follower
+// woken by the same commit) waits a random part of a window before it
+// looks again, so that followers do not all take the writer lock for
+// nothing at every result (frontier-lease(1), Follow mode). The window is
+// its last lease call's duration, doubled per race lost in a row (at most
+// 16 times), never more than the poll interval; a lease that takes URLs
+// closes it.
+class FollowBackoff {
+public:
+    void lost(double call_seconds) {
+        losses_ = losses_ < kMaxDoublings ? losses_ + 1 : kMaxDoublings;
+        call_ = call_seconds;
+    }
+    void won() { losses_ = 0; }
+    // Seconds to wait before the next look; `unit` uniform in [0, 1).
+    double delay(double unit, double poll_interval) const {
+        if (losses_ == 0) return 0;
+        const double window = call_ * static_cast<double>(int64_t{1} << losses_);
+        return unit * (window < poll_interval ? window : poll_interval);
+    }
+
+private:
+    static constexpr int kMaxDoublings = 4;
+    int losses_ = 0;
+    double call_ = 0;
+};
+
 }  // namespace frontier

@@ -159,14 +159,15 @@ struct Store::Impl {
     // with the settings version (read_lease_start, store_lease.cpp): the
     // serve_seq mark and the leases out (into serve_seq and
     // leases_out_stored), the heat counters' names (until both classes were
-    // seen), meta 'class_run' and whether any queue is inactive. Valid in
-    // that transaction only.
+    // seen), meta 'class_run', whether any queue is inactive and when the
+    // first lease out expires. Valid in that transaction only.
     struct LeaseStart {
         bool read = false;
         bool heat_read = false;
         std::vector<std::string> heat;
         std::optional<int64_t> class_run;
         bool inactive = true;  // some queue is inactive (read false: none)
+        std::optional<double> first_expiry;  // of the URL and robots.txt leases out
     } lease_start;
     // Reads them; returns the stored settings version.
     int64_t read_lease_start();

@@ -105,7 +105,9 @@ const std::string kLeaseStart =
     "UNION ALL SELECT 2, coalesce(sum(n), 0), NULL FROM counters WHERE name IN ('leased', 'robots_leased') "
     "UNION ALL SELECT 3, value, NULL FROM meta WHERE key = 'class_run' "
     "UNION ALL SELECT 5, count(*), NULL FROM (SELECT 1 FROM queues WHERE state = " SQL_QUEUE_INACTIVE
-    " LIMIT 1) AS i";
+    " LIMIT 1) AS i "
+    "UNION ALL SELECT 6, NULL, CAST(min((SELECT min(lease_expires) FROM urls WHERE state = " SQL_URL_LEASED
+    "), (SELECT min(robots_lease_expires) FROM hosts WHERE robots_lease_expires IS NOT NULL)) AS TEXT)";
 const std::string kLeaseStartWithHeat =
     kLeaseStart + " UNION ALL SELECT 4, n, name FROM counters WHERE name >= 'heat:' AND name < 'heat;' AND n > 0";
 }  // namespace
@@ -126,6 +128,8 @@ int64_t Store::Impl::read_lease_start() {
         else if (kind == 4) lease_start.heat.push_back(st.str(2));
         else if (kind == 5)
             lease_start.inactive = st.i64(1) > 0;
+        else if (kind == 6 && !st.is_null(2))
+            lease_start.first_expiry = std::stod(st.str(2));
     }
     st.reset();
     lease_start.read = true;
@@ -187,8 +191,17 @@ void Store::LeaseRun::run() {
             .bind(1, encode_class_run(order.run())).exec();
     out.in_flight = m.leases_out();
     out.more_ready = order.capped_with_more();
-    if (out.items.empty()) explain_nothing();
-    else out.status = LeaseStatus::emitted;
+    if (!out.items.empty()) {
+        out.status = LeaseStatus::emitted;
+    } else if (want <= 0 && m.lease_start.read) {
+        // --max-in-flight leases are out (another follower took the last
+        // free ones): what frees one is a result, or the first lease out
+        // expiring; known from the first read, no round trip more.
+        out.status = LeaseStatus::not_ready;
+        out.next_due = m.lease_start.first_expiry;
+    } else {
+        explain_nothing();
+    }
 }
 
 QueueInfo Store::LeaseRun::queue_row(int64_t qid) {

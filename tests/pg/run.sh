@@ -25,9 +25,10 @@
 #    at once), test_lease_round_robin (round robin over 600 tied queues,
 #    one queue past the prefetched heads), test_lease_large_batch (a
 #    batch of 12,000 leased in two transactions), test_done_429_cached
-#    (a 429 served from the stored copy) and test_lease_holder (leases of a
-#    gone process group reclaimed at the next start, no others) against a
-#    database each.
+#    (a 429 served from the stored copy), test_lease_holder (leases of a
+#    gone process group reclaimed at the next start, no others) and
+#    test_follow_capped (a follower at --max-in-flight wakes when the first
+#    lease out expires) against a database each.
 # Prints "PASS name" / "FAIL name" lines, like the other suites (exit 1 when
 # any failed), and stops the
 # cluster. `tests/pg/run.sh FILTER` runs the cases whose name contains FILTER.
@@ -116,7 +117,7 @@ pg_script test_lease_order ORDER_FRONTIER
 
 # End-to-end tests that take their frontier from the environment, each on a
 # fresh database: a real crawl, SIGKILLs at random moments, concurrent workers.
-for t in test_crawl test_crash test_concurrency test_lease_round_robin test_lease_large_batch test_done_429_cached test_lease_holder; do
+for t in test_crawl test_crash test_concurrency test_lease_round_robin test_lease_large_batch test_done_429_cached test_lease_holder test_follow_capped; do
     [ -n "$filter" ] && [[ "$t" != *$filter* ]] && continue
     db="e2e_$t"
     psql -qX "$base/postgres" -c "CREATE DATABASE $db" >/dev/null

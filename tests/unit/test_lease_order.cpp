@@ -208,3 +208,19 @@ TEST_CASE("a batch read in small pages takes what one page gives", "[lease][orde
                     CHECK(batch(qs, 60, per_queue, discount, burst, {}, nullptr, nullptr, page) == whole);
             }
 }
+
+TEST_CASE("a follower that lost a race for free slots backs off", "[lease][follow]") {
+    FollowBackoff b;
+    CHECK(b.delay(0.5, 1.0) == 0);  // never lost: looks at once
+    b.lost(0.002);
+    CHECK(b.delay(0.5, 1.0) == Approx(0.002));  // half of 2 x 2 ms
+    b.lost(0.002);
+    b.lost(0.002);
+    CHECK(b.delay(1.0, 1.0) == Approx(0.016));  // doubled per race lost in a row
+    for (int i = 0; i < 10; ++i) b.lost(0.002);
+    CHECK(b.delay(1.0, 1.0) == Approx(0.032));  // at most 16 times the call
+    CHECK(b.delay(1.0, 0.02) == Approx(0.02));  // never past the poll interval
+    CHECK(b.delay(0.0, 1.0) == 0);
+    b.won();
+    CHECK(b.delay(0.9, 1.0) == 0);  // a batch that took URLs closes the window
+}
