@@ -240,18 +240,40 @@ void Store::Impl::flush() {
         count("heatd:" + k.first + "\t" + (k.second == 3 ? std::string("3+") : std::to_string(k.second)), n);
     heat_depth_added.clear();
     flush_timeline();
-    for (auto& [name, d] : counter_deltas) {
-        if (d == 0) continue;
-        q("INSERT INTO counters(name, n) VALUES (?, ?) ON CONFLICT(name) DO UPDATE SET n = counters.n + excluded.n")
-            .bind(1, name).bind(2, d).exec();
-    }
-    counter_deltas.clear();
+    flush_counters();
     if (fps_buffered) count_fingerprints();
     if (serve_seq) {  // read with the lease's start: written only when it moved
         if (serve_seq != serve_seq_stored)
             q("UPDATE meta SET value = ? WHERE key = 'serve_seq'").bind(1, *serve_seq).exec();
         serve_seq.reset();
     }
+}
+
+// The counters' deltas: one upsert each, or where a statement is a round
+// trip (PostgreSQL) one for all of them (arrays of names and deltas).
+void Store::Impl::flush_counters() {
+    const bool together = db.statements_are_round_trips();
+    PgArray names, deltas;
+    for (auto& [name, d] : counter_deltas) {
+        if (d == 0) continue;
+        if (together) {
+            names.add_text(name, false);
+            deltas.add(d);
+            continue;
+        }
+        q("INSERT INTO counters(name, n) VALUES (?, ?) ON CONFLICT(name) DO UPDATE SET n = counters.n + "
+          "excluded.n")
+            .bind(1, name)
+            .bind(2, d)
+            .exec();
+    }
+    counter_deltas.clear();
+    if (!names.size()) return;
+    q("INSERT INTO counters(name, n) SELECT * FROM unnest(CAST(? AS TEXT[]), CAST(? AS bigint[])) "
+      "ON CONFLICT(name) DO UPDATE SET n = counters.n + excluded.n")
+        .bind(1, names)
+        .bind(2, deltas)
+        .exec();
 }
 
 // The fingerprints this transaction put in url_fps_new, counted in meta

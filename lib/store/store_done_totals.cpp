@@ -53,8 +53,10 @@ void Store::Impl::after_fetch(const Settings& s, int64_t qid, const FetchFacts& 
 
 // Each queue's deltas in one UPDATE, which also reschedules it (its new
 // in-flight count and wake time against its politeness: queue_sched_sql),
-// so that no queue row is read back.
+// so that no queue row is read back. Where a statement is a round trip
+// (PostgreSQL), one UPDATE for all of them (flush_fetches_set).
 void Store::Impl::flush_fetches() {
+    if (db.statements_are_round_trips() && !fetch_deltas.empty()) return flush_fetches_set();
     // clang-format off
     static const std::string sql =
         "UPDATE queues SET in_flight = max(in_flight - ?1, 0), wake_at = max(wake_at, ?2), n429 = ?3, "
@@ -72,6 +74,74 @@ void Store::Impl::flush_fetches() {
             .bind(15, settings->politeness_for(d.key).max_in_flight).bind(16, now).exec();
     }
     // clang-format on
+    fetch_deltas.clear();
+    prefetched_queues.clear();
+}
+
+// flush_fetches in one statement: the deltas as arrays (unnest), each
+// queue row found by a primary-key probe (as the lease's URL writes,
+// Impl::flush_lease_writes), in queue id order.
+void Store::Impl::flush_fetches_set() {
+    enum {
+        id,
+        ended,
+        wake,
+        n429,
+        ra,
+        errors,
+        penalty,
+        lat_sum,
+        lat_n,
+        down,
+        done,
+        failed,
+        queued,
+        bytes,
+        mif,
+        kCols
+    };
+    PgArray a[kCols];
+    std::vector<int64_t> ids;
+    ids.reserve(fetch_deltas.size());
+    for (const auto& [qid, d] : fetch_deltas) ids.push_back(qid);
+    std::sort(ids.begin(), ids.end());
+    for (int64_t qid : ids) {
+        const FetchDelta& d = fetch_deltas.at(qid);
+        a[id].add(qid);
+        a[ended].add(d.ended);
+        a[wake].add(d.wake_at);
+        a[n429].add(d.n429);
+        a[ra].add(d.ra_blocks);
+        a[errors].add(d.errors);
+        a[penalty].add(d.penalty);
+        a[lat_sum].add(d.latency_sum);
+        a[lat_n].add(d.latency_n);
+        a[down].add(d.host_down);
+        a[done].add(d.done);
+        a[failed].add(d.failed);
+        a[queued].add(d.queued);
+        a[bytes].add(d.bytes);
+        a[mif].add(settings->politeness_for(d.key).max_in_flight);
+    }
+    // clang-format off
+    static const std::string sql =
+        "UPDATE queues SET in_flight = max(in_flight - v.d_ended, 0), wake_at = max(wake_at, v.d_wake), "
+        "n429 = v.d_n429, retry_after_blocks = retry_after_blocks + v.d_ra, error_count = error_count + v.d_errors, "
+        "total_spend = total_spend + v.d_penalty, session_balance = session_balance - v.d_penalty, "
+        "latency_sum = latency_sum + v.d_lat_sum, latency_n = latency_n + v.d_lat_n, "
+        "host_down = host_down + v.d_down, done = done + v.d_done, failed = failed + v.d_failed, "
+        "queued = queued + v.d_queued, bytes = bytes + v.d_bytes, sched = " +
+        queue_sched_sql("state", "best", "max(in_flight - v.d_ended, 0)", "max(wake_at, v.d_wake)", "v.d_mif", "?16") +
+        " FROM unnest(CAST(?1 AS bigint[]), CAST(?2 AS bigint[]), CAST(?3 AS REAL[]), CAST(?4 AS bigint[]), "
+        "CAST(?5 AS bigint[]), CAST(?6 AS bigint[]), CAST(?7 AS bigint[]), CAST(?8 AS REAL[]), CAST(?9 AS bigint[]), "
+        "CAST(?10 AS bigint[]), CAST(?11 AS bigint[]), CAST(?12 AS bigint[]), CAST(?13 AS bigint[]), "
+        "CAST(?14 AS bigint[]), CAST(?15 AS bigint[])) AS v(d_id, d_ended, d_wake, d_n429, d_ra, d_errors, "
+        "d_penalty, d_lat_sum, d_lat_n, d_down, d_done, d_failed, d_queued, d_bytes, d_mif) "
+        "WHERE queues.id = ANY(ARRAY[v.d_id])";
+    // clang-format on
+    Stmt& st = q(sql.c_str());
+    for (int i = 0; i < kCols; ++i) st.bind(i + 1, a[i]);
+    st.bind(16, now).exec();
     fetch_deltas.clear();
     prefetched_queues.clear();
 }

@@ -408,6 +408,8 @@ struct Store::Impl {
     ResultRowsSent send_result_rows(const PgArray& url_ids);
     void read_result_rows(const ResultRowsSent& sent);  // either statement may be none
     void flush_fetches();
+    void flush_fetches_set();
+    void flush_counters();
     // frontier-done's URL-row updates, written in row-id order by flush()
     // (see url_updates.hpp). Code that reads a URL row in a transaction
     // that may hold one calls settle_url first.
