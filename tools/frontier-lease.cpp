@@ -314,7 +314,7 @@ private:
         } else {
             r.status = LeaseStatus::not_ready;
             r.in_flight = out_now;
-            r.next_due = next_due_;
+            if (next_due_ && *next_due_ > req_.now) r.next_due = next_due_;  // a batch runs at it
         }
         return r;
     }
@@ -328,10 +328,6 @@ private:
         last_emitted_ = emitted_;
     }
 
-    // Sleeps until the next URL is due or another process commits (results
-    // coming back, new URLs), checking the file's data version cheaply: a
-    // commit since the last batch began ends it at once (one that batch
-    // already saw costs a look for nothing; none is missed).
     // Sleeps `seconds` (FollowBackoff), or until asked to stop.
     void pause(double seconds) {
         const double until = monotonic_seconds() + seconds;
@@ -339,6 +335,10 @@ private:
             sleep_for(std::min(left, 0.05));
     }
 
+    // Sleeps until the next URL is due or another process commits (results
+    // coming back, new URLs), checking the file's data version cheaply: a
+    // commit since the last batch began ends it at once (one that batch
+    // already saw costs a look for nothing; none is missed).
     void wait_for_work(const LeaseOutcome& r, bool too_soon) {
         double wait = o_.poll_interval;
         if (r.next_due) wait = std::min(wait, std::max(0.0, *r.next_due - req_.now));
