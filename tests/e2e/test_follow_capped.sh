@@ -8,16 +8,9 @@ set -u
 F=${E2E_FRONTIER:-$PWD/capped.db}
 export FRONTIER=$F
 fail() { echo "FAIL: $*"; exit 1; }
-configure() {
-    local f=$1 kv
-    shift
-    for kv in "$@"; do
-        # shellcheck disable=SC2086
-        frontier-config -f "$f" $kv >/dev/null || fail "config $kv"
-    done
-}
 
-configure "$FRONTIER" "robots.enabled false" "politeness.min-delay 0" "politeness.delay-factor 0"
+frontier-config -q robots.enabled false && frontier-config -q politeness.min-delay 0 &&
+    frontier-config -q politeness.delay-factor 0 || fail "config"
 printf '%s\n' http://a.example/1 http://b.example/1 http://c.example/1 | frontier-add -q || fail "add"
 # Two leases that no one answers, out for 2 s.
 frontier-lease -q --detached -n 2 --ttl 2 > first.jsonl || fail "first lease"
