@@ -242,7 +242,8 @@ public:
                 if (progress_) follow_summary(emitted_, started_, true);
                 return 0;
             }
-            if (const double d = backoff_.delay(unit_(rng_), o_.poll_interval); d > 0) pause(d);
+            sleep_for(
+                backoff_.delay(unit_(rng_), o_.poll_interval));  // 0 unless it lost a race; ends at SIGTERM
             req_.now = frontier::now();
             bool too_soon = false;
             LeaseOutcome r = next_leases(too_soon);
@@ -326,13 +327,6 @@ private:
              " queued");
         last_report_ = t;
         last_emitted_ = emitted_;
-    }
-
-    // Sleeps `seconds` (FollowBackoff), or until asked to stop.
-    void pause(double seconds) {
-        const double until = monotonic_seconds() + seconds;
-        for (double left = seconds; left > 0 && !stop_requested(); left = until - monotonic_seconds())
-            sleep_for(std::min(left, 0.05));
     }
 
     // Sleeps until the next URL is due or another process commits (results
