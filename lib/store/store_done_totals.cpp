@@ -51,29 +51,86 @@ void Store::Impl::after_fetch(const Settings& s, int64_t qid, const FetchFacts& 
     if (fetch_deltas.size() >= kMaxPendingQueues) flush_fetches();
 }
 
+namespace {
+
+// A queue's fetch deltas as the UPDATE of flush_fetches takes them, in
+// parameter order (?1 to ?15; the time is the last, kNowParam).
+enum FetchCol {
+    kEnded,
+    kWake,
+    kN429,
+    kRa,
+    kErrors,
+    kPenalty,
+    kLatSum,
+    kLatN,
+    kDown,
+    kDone,
+    kFailed,
+    kQueued,
+    kBytes,
+    kQueueId,
+    kMaxInFlight,
+    kFetchCols
+};
+constexpr int kNowParam = kFetchCols + 1;
+
+// Calls put(column, value) for each of queue `qid`'s deltas `d`.
+template <class Delta, class Put>
+void fetch_columns(int64_t qid, const Delta& d, int64_t max_in_flight, Put&& put) {
+    put(kEnded, d.ended);
+    put(kWake, d.wake_at);
+    put(kN429, d.n429);
+    put(kRa, d.ra_blocks);
+    put(kErrors, d.errors);
+    put(kPenalty, d.penalty);
+    put(kLatSum, d.latency_sum);
+    put(kLatN, d.latency_n);
+    put(kDown, d.host_down);
+    put(kDone, d.done);
+    put(kFailed, d.failed);
+    put(kQueued, d.queued);
+    put(kBytes, d.bytes);
+    put(kQueueId, qid);
+    put(kMaxInFlight, max_in_flight);
+}
+
+// The UPDATE of queue rows by their deltas, each delta named by `v`, then
+// `rest` (which rows, and where the deltas come from).
+template <class Name>
+std::string fetch_update_sql(Name&& v, const std::string& rest) {
+    const std::string in_flight = "max(in_flight - " + v(kEnded) + ", 0)";
+    const std::string wake_at = "max(wake_at, " + v(kWake) + ")";
+    return "UPDATE queues SET in_flight = " + in_flight + ", wake_at = " + wake_at + ", n429 = " + v(kN429) +
+           ", retry_after_blocks = retry_after_blocks + " + v(kRa) + ", error_count = error_count + " +
+           v(kErrors) + ", total_spend = total_spend + " + v(kPenalty) +
+           ", session_balance = session_balance - " + v(kPenalty) + ", latency_sum = latency_sum + " +
+           v(kLatSum) + ", latency_n = latency_n + " + v(kLatN) + ", host_down = host_down + " + v(kDown) +
+           ", done = done + " + v(kDone) + ", failed = failed + " + v(kFailed) + ", queued = queued + " +
+           v(kQueued) + ", bytes = bytes + " + v(kBytes) + ", sched = " +
+           queue_sched_sql("state", "best", in_flight, wake_at, v(kMaxInFlight),
+                           "?" + std::to_string(kNowParam)) +
+           rest;
+}
+
+std::string fetch_param(int col) { return "?" + std::to_string(col + 1); }
+std::string fetch_unnest_column(int col) { return "v.d" + std::to_string(col); }
+
+}  // namespace
+
 // Each queue's deltas in one UPDATE, which also reschedules it (its new
 // in-flight count and wake time against its politeness: queue_sched_sql),
 // so that no queue row is read back. Where a statement is a round trip
 // (PostgreSQL), one UPDATE for all of them (flush_fetches_set).
 void Store::Impl::flush_fetches() {
     if (db.statements_are_round_trips() && !fetch_deltas.empty()) return flush_fetches_set();
-    // clang-format off
-    static const std::string sql =
-        "UPDATE queues SET in_flight = max(in_flight - ?1, 0), wake_at = max(wake_at, ?2), n429 = ?3, "
-        "retry_after_blocks = retry_after_blocks + ?4, error_count = error_count + ?5, "
-        "total_spend = total_spend + ?6, session_balance = session_balance - ?6, "
-        "latency_sum = latency_sum + ?7, latency_n = latency_n + ?8, host_down = host_down + ?9, "
-        "done = done + ?10, failed = failed + ?11, queued = queued + ?12, bytes = bytes + ?13, sched = " +
-        queue_sched_sql("state", "best", "max(in_flight - ?1, 0)", "max(wake_at, ?2)", "?15", "?16") +
-        " WHERE id = ?14";
+    static const std::string sql = fetch_update_sql(fetch_param, " WHERE id = " + fetch_param(kQueueId));
     for (auto& [qid, d] : fetch_deltas) {
-        q(sql.c_str())
-            .bind(1, d.ended).bind(2, d.wake_at).bind(3, d.n429).bind(4, d.ra_blocks).bind(5, d.errors)
-            .bind(6, d.penalty).bind(7, d.latency_sum).bind(8, d.latency_n).bind(9, d.host_down)
-            .bind(10, d.done).bind(11, d.failed).bind(12, d.queued).bind(13, d.bytes).bind(14, qid)
-            .bind(15, settings->politeness_for(d.key).max_in_flight).bind(16, now).exec();
+        Stmt& st = q(sql.c_str());
+        fetch_columns(qid, d, settings->politeness_for(d.key).max_in_flight,
+                      [&](int col, auto value) { st.bind(col + 1, value); });
+        st.bind(kNowParam, now).exec();
     }
-    // clang-format on
     fetch_deltas.clear();
     prefetched_queues.clear();
 }
@@ -82,66 +139,31 @@ void Store::Impl::flush_fetches() {
 // queue row found by a primary-key probe (as the lease's URL writes,
 // Impl::flush_lease_writes), in queue id order.
 void Store::Impl::flush_fetches_set() {
-    enum {
-        id,
-        ended,
-        wake,
-        n429,
-        ra,
-        errors,
-        penalty,
-        lat_sum,
-        lat_n,
-        down,
-        done,
-        failed,
-        queued,
-        bytes,
-        mif,
-        kCols
-    };
-    PgArray a[kCols];
+    static const std::string sql = [] {
+        std::string arrays, names;
+        for (int col = 0; col < kFetchCols; ++col) {
+            const bool real = col == kWake || col == kLatSum;
+            arrays +=
+                (col ? ", CAST(" : "CAST(") + fetch_param(col) + (real ? " AS REAL[])" : " AS bigint[])");
+            names += (col ? ", d" : "d") + std::to_string(col);
+        }
+        return fetch_update_sql(fetch_unnest_column, " FROM unnest(" + arrays + ") AS v(" + names +
+                                                         ") WHERE queues.id = ANY(ARRAY[" +
+                                                         fetch_unnest_column(kQueueId) + "])");
+    }();
     std::vector<int64_t> ids;
     ids.reserve(fetch_deltas.size());
     for (const auto& [qid, d] : fetch_deltas) ids.push_back(qid);
     std::sort(ids.begin(), ids.end());
+    PgArray a[kFetchCols];
     for (int64_t qid : ids) {
         const FetchDelta& d = fetch_deltas.at(qid);
-        a[id].add(qid);
-        a[ended].add(d.ended);
-        a[wake].add(d.wake_at);
-        a[n429].add(d.n429);
-        a[ra].add(d.ra_blocks);
-        a[errors].add(d.errors);
-        a[penalty].add(d.penalty);
-        a[lat_sum].add(d.latency_sum);
-        a[lat_n].add(d.latency_n);
-        a[down].add(d.host_down);
-        a[done].add(d.done);
-        a[failed].add(d.failed);
-        a[queued].add(d.queued);
-        a[bytes].add(d.bytes);
-        a[mif].add(settings->politeness_for(d.key).max_in_flight);
+        fetch_columns(qid, d, settings->politeness_for(d.key).max_in_flight,
+                      [&](int col, auto value) { a[col].add(value); });
     }
-    // clang-format off
-    static const std::string sql =
-        "UPDATE queues SET in_flight = max(in_flight - v.d_ended, 0), wake_at = max(wake_at, v.d_wake), "
-        "n429 = v.d_n429, retry_after_blocks = retry_after_blocks + v.d_ra, error_count = error_count + v.d_errors, "
-        "total_spend = total_spend + v.d_penalty, session_balance = session_balance - v.d_penalty, "
-        "latency_sum = latency_sum + v.d_lat_sum, latency_n = latency_n + v.d_lat_n, "
-        "host_down = host_down + v.d_down, done = done + v.d_done, failed = failed + v.d_failed, "
-        "queued = queued + v.d_queued, bytes = bytes + v.d_bytes, sched = " +
-        queue_sched_sql("state", "best", "max(in_flight - v.d_ended, 0)", "max(wake_at, v.d_wake)", "v.d_mif", "?16") +
-        " FROM unnest(CAST(?1 AS bigint[]), CAST(?2 AS bigint[]), CAST(?3 AS REAL[]), CAST(?4 AS bigint[]), "
-        "CAST(?5 AS bigint[]), CAST(?6 AS bigint[]), CAST(?7 AS bigint[]), CAST(?8 AS REAL[]), CAST(?9 AS bigint[]), "
-        "CAST(?10 AS bigint[]), CAST(?11 AS bigint[]), CAST(?12 AS bigint[]), CAST(?13 AS bigint[]), "
-        "CAST(?14 AS bigint[]), CAST(?15 AS bigint[])) AS v(d_id, d_ended, d_wake, d_n429, d_ra, d_errors, "
-        "d_penalty, d_lat_sum, d_lat_n, d_down, d_done, d_failed, d_queued, d_bytes, d_mif) "
-        "WHERE queues.id = ANY(ARRAY[v.d_id])";
-    // clang-format on
     Stmt& st = q(sql.c_str());
-    for (int i = 0; i < kCols; ++i) st.bind(i + 1, a[i]);
-    st.bind(16, now).exec();
+    for (int col = 0; col < kFetchCols; ++col) st.bind(col + 1, a[col]);
+    st.bind(kNowParam, now).exec();
     fetch_deltas.clear();
     prefetched_queues.clear();
 }
