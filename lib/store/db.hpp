@@ -214,6 +214,10 @@ public:
         const char* key;          // after an integer key column: " INTEGER PRIMARY KEY" / " BIGINT PRIMARY KEY"
         const char* id_key;       // after the key column "id", numbered by the database (an identity on PostgreSQL)
         const char* keyed_table;  // after a table keyed by other columns: " WITHOUT ROWID" (SQLite) / ""
+        // The queued URLs' lease order kept in the tables url_next and
+        // url_next_new by triggers (SQLite), not in the index urls_next
+        // (PostgreSQL): lib/store/schema_def.hpp, kLeaseOrderSql.
+        bool lease_order_tables;
     };
     virtual const Ddl& ddl() const = 0;
     // The whole part of the non-negative number `expr`, as an integer.

@@ -103,6 +103,20 @@ void migrate_to_7(Db& db) {
     db.exec("DROP INDEX urls_fp");
 }
 
+// 8: where the backend keeps the lease order in tables (SQLite,
+// Db::Ddl::lease_order_tables; issue #27), the queued URLs that are due
+// leave the index urls_next for the tables url_next (all of them, in key
+// order) and url_next_new (empty), kept by triggers from now on
+// (schema_def.hpp, kLeaseOrderSql). PostgreSQL keeps the index.
+void migrate_to_8(Db& db) {
+    if (!db.ddl().lease_order_tables) return;
+    db.exec(create_lease_order_sql(
+        db,
+        "INSERT INTO url_next SELECT queue_id, rank, tier, tier_key, cost, id, recrawl, cls FROM urls WHERE "
+        "state = " SQL_URL_QUEUED
+        " AND due_at IS NULL ORDER BY queue_id, rank, tier, tier_key, cost, id;\nDROP INDEX urls_next;\n"));
+}
+
 // The connection's sorts go to disk while a migration's back-fill groups
 // and indexes the whole URL table (as in frontier-report --check); its
 // usual settings come back after.
@@ -134,8 +148,8 @@ void ensure_schema(Db& db, bool may_write) {
                       std::to_string(kSchemaVersion) + "; run any writing tool (e.g. frontier-config) once");
     // The back-fill of version 4 groups and indexes the whole URL table;
     // version 6 rebuilds urls_next (a sort of the queued URLs), version 7
-    // sorts every URL's fingerprint.
-    LargeSorts sorts(db, v < 7);
+    // sorts every URL's fingerprint, version 8 the queued URLs' lease order.
+    LargeSorts sorts(db, v < 8);
     Transaction tx(db);
     v = user_version(db);  // another process may have migrated meanwhile
     if (v == 0) {
@@ -167,6 +181,10 @@ void ensure_schema(Db& db, bool may_write) {
     if (v == 6) {
         migrate_to_7(db);
         v = 7;
+    }
+    if (v == 7) {
+        migrate_to_8(db);
+        v = 8;
     }
     db.set_schema_version(kSchemaVersion);
     tx.commit();

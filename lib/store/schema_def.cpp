@@ -11,6 +11,46 @@ const char* const kUrlsNextIndexSql =
     "CREATE INDEX urls_next ON urls(queue_id, rank, tier, tier_key, cost, id, recrawl) WHERE state = " SQL_URL_QUEUED
     " AND due_at IS NULL";
 
+// The key of url_next and url_next_new of a URL row (`r`: old or new), as
+// a condition on their columns, and the row's entry, as values.
+#define LEASE_KEY_OF(r)                                                                       \
+    "queue_id = " r ".queue_id AND rank = " r ".rank AND tier = " r ".tier AND tier_key = " r \
+    ".tier_key "                                                                              \
+    "AND cost = " r ".cost AND id = " r ".id"
+#define LEASE_ENTRY_OF(r) \
+    r ".queue_id, " r ".rank, " r ".tier, " r ".tier_key, " r ".cost, " r ".id, " r ".recrawl, " r ".cls"
+#define LEASE_DUE(r) "(" r ".state = " SQL_URL_QUEUED " AND " r ".due_at IS NULL)"
+#define LEASE_SAME_ENTRY                                                                               \
+    "(old.queue_id = new.queue_id AND old.rank = new.rank AND old.tier = new.tier AND old.tier_key = " \
+    "new.tier_key AND old.cost = new.cost AND old.recrawl = new.recrawl AND old.cls = new.cls)"
+// A row's entry leaves both tables (`when`: a condition on the row) or
+// enters url_next_new.
+#define LEASE_LEAVE(r, when)                                                                    \
+    "DELETE FROM url_next WHERE " when LEASE_KEY_OF(r) "; DELETE FROM url_next_new WHERE " when \
+    LEASE_KEY_OF(r) "; "
+#define LEASE_ENTER(r, when) "INSERT INTO url_next_new SELECT " LEASE_ENTRY_OF(r) when "; "
+// The triggers that keep url_next and url_next_new (schema_def.cpp,
+// lease_order_table) exact: one entry per queued URL that is due, none for
+// any other. An update is one trigger whose statements run in order (the
+// old entry leaves, then the new one enters, which may have the same key).
+// clang-format off
+const char* const kLeaseOrderSql =
+    "CREATE TRIGGER url_next_insert AFTER INSERT ON urls WHEN " LEASE_DUE("new") " BEGIN "
+    LEASE_ENTER("new", "") "END;\n"
+    "CREATE TRIGGER url_next_update AFTER UPDATE OF state, due_at, queue_id, rank, tier, tier_key, cost, recrawl, cls "
+    "ON urls WHEN (" LEASE_DUE("old") " OR " LEASE_DUE("new") ") AND NOT (" LEASE_DUE("old") " AND " LEASE_DUE("new")
+    " AND " LEASE_SAME_ENTRY ") BEGIN "
+    LEASE_LEAVE("old", LEASE_DUE("old") " AND ") LEASE_ENTER("new", " WHERE " LEASE_DUE("new")) "END;\n"
+    "CREATE TRIGGER url_next_delete AFTER DELETE ON urls WHEN " LEASE_DUE("old") " BEGIN "
+    LEASE_LEAVE("old", "") "END";
+// clang-format on
+#undef LEASE_KEY_OF
+#undef LEASE_ENTRY_OF
+#undef LEASE_DUE
+#undef LEASE_SAME_ENTRY
+#undef LEASE_LEAVE
+#undef LEASE_ENTER
+
 namespace {
 
 using T = ColumnType;
@@ -142,58 +182,57 @@ TableDef hosts_table() {
 // One row per URL: where it is queued, its state, lease, last fetch and
 // revisit history.
 TableDef urls_table() {
-    return
-    {"urls",
-     "id",
-     {{"id", T::integer, true},
-      {"fp", T::integer, true},
-      {"url", T::text, true},
-      {"queue_id", T::integer, true},
-      {"host_id", T::integer, true},
-      {"state", T::integer, true, "0"},
-      {"due_at", T::real, false},
-      {"rank", T::real, true},
-      {"priority", T::real, true},
-      {"tier", T::integer, true, "0"},
-      {"tier_key", T::real, true, "0"},
-      {"cost", T::integer, true},
-      {"cls", T::integer, true, "0"},
-      {"depth", T::integer, true, "0"},
-      {"type", T::text, false},
-      {"discovery", T::text, false},
-      {"via", T::text, false},
-      {"meta", T::text, false},
-      {"recrawl", T::integer, true, "0"},
-      {"last_modified", T::real, false},
-      {"added_at", T::real, false},
-      {"attempts", T::integer, true, "0"},
-      {"retries", T::integer, true, "0"},
-      {"lease_seq", T::integer, true, "0"},
-      {"lease_expires", T::real, false},
-      {"reason", T::text, false},
-      {"status", T::integer, false},
-      {"error_class", T::text, false},
-      {"fetched_at", T::real, false},
-      {"etag", T::text, false},
-      {"http_last_modified", T::text, false},
-      {"content_hash", T::text, false},
-      {"last_visit", T::real, false},
-      {"last_success", T::real, false},
-      {"visits", T::integer, true, "0"},
-      {"successes", T::integer, true, "0"},
-      {"changes", T::integer, true, "0"},
-      {"interval", T::real, false},
-      {"next_visit", T::real, false},
-      {"failures", T::integer, true, "0"},
-      {"eventful", T::integer, false},
-      {"first_success", T::real, false},
-      local({"holder", T::integer, false})},
-     {},
-     {kUrlsNextIndexSql,
-      "CREATE INDEX urls_due ON urls(due_at) WHERE due_at IS NOT NULL",
-      "CREATE INDEX urls_lease ON urls(lease_expires) WHERE state = " SQL_URL_LEASED,
-      "CREATE INDEX urls_failed ON urls(fetched_at) WHERE state = " SQL_URL_FAILED,
-      "CREATE INDEX urls_seed ON urls(id) WHERE depth = 0 AND coalesce(discovery, '') IN ('', 'seed')"}};
+    return {
+        "urls",
+        "id",
+        {{"id", T::integer, true},
+         {"fp", T::integer, true},
+         {"url", T::text, true},
+         {"queue_id", T::integer, true},
+         {"host_id", T::integer, true},
+         {"state", T::integer, true, "0"},
+         {"due_at", T::real, false},
+         {"rank", T::real, true},
+         {"priority", T::real, true},
+         {"tier", T::integer, true, "0"},
+         {"tier_key", T::real, true, "0"},
+         {"cost", T::integer, true},
+         {"cls", T::integer, true, "0"},
+         {"depth", T::integer, true, "0"},
+         {"type", T::text, false},
+         {"discovery", T::text, false},
+         {"via", T::text, false},
+         {"meta", T::text, false},
+         {"recrawl", T::integer, true, "0"},
+         {"last_modified", T::real, false},
+         {"added_at", T::real, false},
+         {"attempts", T::integer, true, "0"},
+         {"retries", T::integer, true, "0"},
+         {"lease_seq", T::integer, true, "0"},
+         {"lease_expires", T::real, false},
+         {"reason", T::text, false},
+         {"status", T::integer, false},
+         {"error_class", T::text, false},
+         {"fetched_at", T::real, false},
+         {"etag", T::text, false},
+         {"http_last_modified", T::text, false},
+         {"content_hash", T::text, false},
+         {"last_visit", T::real, false},
+         {"last_success", T::real, false},
+         {"visits", T::integer, true, "0"},
+         {"successes", T::integer, true, "0"},
+         {"changes", T::integer, true, "0"},
+         {"interval", T::real, false},
+         {"next_visit", T::real, false},
+         {"failures", T::integer, true, "0"},
+         {"eventful", T::integer, false},
+         {"first_success", T::real, false},
+         local({"holder", T::integer, false})},
+        {},
+        {"CREATE INDEX urls_due ON urls(due_at) WHERE due_at IS NOT NULL",
+         "CREATE INDEX urls_lease ON urls(lease_expires) WHERE state = " SQL_URL_LEASED,
+         "CREATE INDEX urls_failed ON urls(fetched_at) WHERE state = " SQL_URL_FAILED,
+         "CREATE INDEX urls_seed ON urls(id) WHERE depth = 0 AND coalesce(discovery, '') IN ('', 'seed')"}};
 }
 
 // A URL's fingerprint and id (frontier(7), FILE FORMAT): those of the URLs
@@ -208,6 +247,27 @@ TableDef fingerprint_table(const char* name) {
     return t;
 }
 
+// The queued URLs' lease order where it is kept in tables (SQLite, see
+// kLeaseOrderSql): url_next, large, and url_next_new, small. The key is
+// urls_next's (the order, then the unique id); `recrawl` and `cls` let the
+// report's count of revisits and a lease of one class (--class) read no
+// URL row. Derived from urls: not exported (the triggers fill them).
+TableDef lease_order_table(const char* name) {
+    TableDef t{name,
+               "queue_id, rank, tier, tier_key, cost, id",
+               {{"queue_id", T::integer, true},
+                {"rank", T::real, true},
+                {"tier", T::integer, true},
+                {"tier_key", T::real, true},
+                {"cost", T::integer, true},
+                {"id", T::integer, true},
+                {"recrawl", T::integer, true},
+                {"cls", T::integer, true}}};
+    t.exported = false;
+    t.lease_order = true;
+    return t;
+}
+
 std::vector<TableDef> make_tables() {
     std::vector<TableDef> tables = small_tables();
     tables.push_back(queues_table());
@@ -215,6 +275,8 @@ std::vector<TableDef> make_tables() {
     tables.push_back(urls_table());
     tables.push_back(fingerprint_table("url_fps"));
     tables.push_back(fingerprint_table("url_fps_new"));
+    tables.push_back(lease_order_table("url_next"));
+    tables.push_back(lease_order_table("url_next_new"));
     return tables;
 }
 
@@ -273,9 +335,19 @@ static std::string create_table_sql(const Db& db, const TableDef& t) {
 }
 
 std::string create_schema_sql(const Db& db) {
+    const bool order_tables = db.ddl().lease_order_tables;
     std::string sql;
-    for (const TableDef& t : schema_tables()) sql += create_table_sql(db, t);
+    for (const TableDef& t : schema_tables())
+        if (!t.lease_order) sql += create_table_sql(db, t);
+    sql += order_tables ? create_lease_order_sql(db, "") : std::string(kUrlsNextIndexSql) + ";\n";
     return sql;
+}
+
+std::string create_lease_order_sql(const Db& db, const std::string& fill) {
+    std::string sql;
+    for (const TableDef& t : schema_tables())
+        if (t.lease_order) sql += create_table_sql(db, t);
+    return sql + fill + kLeaseOrderSql + ";\n";
 }
 
 }  // namespace frontier

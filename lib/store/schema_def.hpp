@@ -36,6 +36,7 @@ struct TableDef {
     std::vector<const char*> unique = {};   // the other UNIQUE keys (one column each)
     std::vector<const char*> indexes = {};  // CREATE INDEX statements, valid in both dialects
     bool exported = true;                   // as ColumnDef::exported
+    bool lease_order = false;               // only where Db::Ddl::lease_order_tables (SQLite)
 };
 
 // Every table, in the order of the export stream: settings before the rows
@@ -46,13 +47,26 @@ const std::vector<TableDef>& schema_tables();
 // lease order (a new file's urls table and the migration to version 6 both
 // use this one text). `recrawl` is its last column since version 6, after
 // the unique `id`: it leaves the order as it was and makes the report's count
-// of revisited URLs that may be visited now an index-only scan.
+// of revisited URLs that may be visited now an index-only scan. Since
+// version 8 PostgreSQL only (Db::Ddl::lease_order_tables).
 extern const char* const kUrlsNextIndexSql;
+// Since version 8, where Db::Ddl::lease_order_tables (SQLite): the same
+// order in the tables url_next and url_next_new, kept by the triggers of
+// this text (frontier(7), FILE FORMAT; issue #27). A URL that enters the
+// order enters the small url_next_new, whose pages stay in the page cache;
+// Store::commit moves its entries into url_next in key order, a slice at
+// a time, with the fingerprints (move_lease_order). Adding a URL then
+// changes a cached page instead of a random page of a large index.
+extern const char* const kLeaseOrderSql;
 
 class Db;
 
 // The CREATE TABLE and CREATE INDEX statements of a new frontier, in the
 // words of `db`'s backend (Db::ddl), without the meta rows.
 std::string create_schema_sql(const Db& db);
+// Where Db::Ddl::lease_order_tables: the CREATE statements of url_next and
+// url_next_new, then `fill` (statements that fill them), then their
+// triggers (kLeaseOrderSql).
+std::string create_lease_order_sql(const Db& db, const std::string& fill);
 
 }  // namespace frontier

@@ -67,6 +67,7 @@ void Store::commit() {
     if (impl_->fps_to_move) {
         try {
             impl_->move_fingerprints();
+            impl_->move_lease_order();
         } catch (const DbError&) {
         }
     }
@@ -326,6 +327,37 @@ void Store::Impl::move_fingerprints() {
     }
 }
 
+// Where the lease order is kept in tables (frontier(7), FILE FORMAT): the
+// entries of url_next_new into url_next in key order, 65,536 per
+// transaction of its own, until url_next_new is empty. Run with the move of
+// the fingerprints: the URLs added since the last move are most of its
+// entries (the others, URLs queued again, move with them).
+void Store::Impl::move_lease_order() {
+    if (!db.ddl().lease_order_tables) return;
+    for (;;) {
+        Transaction tx(db);
+        Stmt last = db.prepare("SELECT " SQL_ORDER_KEY " FROM url_next_new ORDER BY " SQL_ORDER_KEY
+                               " LIMIT 1 OFFSET 65535");
+        const bool more = last.step();
+        const std::string where = more ? " WHERE (" SQL_ORDER_KEY ") <= (?1, ?2, ?3, ?4, ?5, ?6)" : "";
+        auto bound = [&](Stmt st) {
+            if (more)
+                st.bind(1, last.i64(0))
+                    .bind(2, last.dbl(1))
+                    .bind(3, last.i64(2))
+                    .bind(4, last.dbl(3))
+                    .bind(5, last.i64(4))
+                    .bind(6, last.i64(5));
+            return st;
+        };
+        bound(db.prepare(move_lease_order_sql(where))).exec();
+        bound(db.prepare("DELETE FROM url_next_new" + where)).exec();
+        last.reset();
+        tx.commit();
+        if (!more) break;
+    }
+}
+
 int64_t fp_buffer_limit() {
     static const int64_t limit =
         env_whole_number("FRONTIER_FP_BUFFER", 1, int64_t{1} << 40, "fingerprints from 1 to 2^40")
@@ -394,8 +426,15 @@ QueueSched Store::Impl::reschedule(const QueueInfo& qi) {
 }
 
 std::optional<double> Store::Impl::best_rank(int64_t id) {
-    Stmt& st = q("SELECT rank FROM urls WHERE queue_id = ? AND state = " SQL_URL_QUEUED " AND due_at IS NULL "
-                 "ORDER BY rank, tier, tier_key, cost, id LIMIT 1");
+    // Where the lease order is kept in tables (frontier(7), FILE FORMAT): the
+    // first of the queue's two key ranges.
+    Stmt& st =
+        q(db.ddl().lease_order_tables
+              ? "SELECT rank FROM url_next WHERE queue_id = ?1 UNION ALL SELECT rank FROM url_next_new "
+                "WHERE queue_id = ?1 ORDER BY 1 LIMIT 1"
+              : "SELECT rank FROM urls WHERE queue_id = ? AND state = " SQL_URL_QUEUED
+                " AND due_at IS NULL "
+                "ORDER BY rank, tier, tier_key, cost, id LIMIT 1");
     st.bind(1, id);
     std::optional<double> best;
     if (st.step()) best = st.dbl(0);

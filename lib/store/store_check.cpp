@@ -288,6 +288,36 @@ UrlRecount check_fingerprints(Checker& c, Db& db, double now) {
     return rc;
 }
 
+// The lease order where it is kept in tables (Db::Ddl::lease_order_tables,
+// frontier(7), FILE FORMAT): each queued URL that is due has its entry,
+// with its row's values, in url_next or url_next_new, and there are no
+// others (an entry in both is counted twice). PostgreSQL keeps it in the
+// index urls_next: nothing to check.
+void check_lease_order(Checker& c, Db& db) {
+    c.start("lease-order");
+    if (!db.ddl().lease_order_tables) return;
+#define DUE_URLS "FROM urls u WHERE u.state = " SQL_URL_QUEUED " AND u.due_at IS NULL"
+#define ENTRY_OF_U(t)                                                                                    \
+    "SELECT 1 FROM " t                                                                                   \
+    " n WHERE n.queue_id = u.queue_id AND n.rank = u.rank AND n.tier = u.tier AND "                      \
+    "n.tier_key = u.tier_key AND n.cost = u.cost AND n.id = u.id AND n.recrawl = u.recrawl AND n.cls = " \
+    "u.cls"
+    enum class M { id, url };
+    Stmt missing = db.prepare("SELECT u.id, u.url " DUE_URLS " AND NOT EXISTS (" ENTRY_OF_U(
+        "url_next") ") AND NOT EXISTS (" ENTRY_OF_U("url_next_new") ")");
+    for (SqlRow<M> m(missing); missing.step();)
+        c.fail("url " + std::to_string(m.i64(M::id)) + " " + short_url(m.text(M::url)) +
+               ": queued and due, but not in url_next or url_next_new as its row says");
+    const int64_t entries =
+        scalar(db, "SELECT (SELECT count(*) FROM url_next) + (SELECT count(*) FROM url_next_new)");
+    const int64_t due = scalar(db, "SELECT count(*) " DUE_URLS);
+    if (entries != due)
+        c.fail("url_next and url_next_new hold " + std::to_string(entries) + " entries for " +
+               std::to_string(due) + " queued URLs that are due");
+#undef DUE_URLS
+#undef ENTRY_OF_U
+}
+
 RobotsLeases check_leases(Checker& c, Db& db, const UrlRecount& rc, double now) {
     c.start("lease");
     for (auto& p : rc.lease_problems) c.fail(p);
@@ -435,6 +465,7 @@ CheckResult check_frontier(Store& store, double now, int64_t max_details) {
     r.hosts = scalar(db, "SELECT count(*) FROM hosts");
     check_url_rows(c, db);
     UrlRecount rc = check_fingerprints(c, db, now);
+    check_lease_order(c, db);
     RobotsLeases robots = check_leases(c, db, rc, now);
     check_counters(c, db, r, rc, robots);
     check_queues(c, db, rc, robots);

@@ -34,6 +34,15 @@ inline std::string move_fingerprints_sql(const Db& db, const std::string& where)
            " INTO url_fps(fp, id) SELECT fp, id FROM url_fps_new" + where + " ORDER BY fp, id";
 }
 
+// The key of url_next and url_next_new (schema_def.hpp, kLeaseOrderSql),
+// and the statement that moves the entries of url_next_new (those `where`
+// selects) to url_next in key order: OR IGNORE as move_fingerprints_sql
+// (no entry is ever in both tables).
+#define SQL_ORDER_KEY "queue_id, rank, tier, tier_key, cost, id"
+inline std::string move_lease_order_sql(const std::string& where) {
+    return "INSERT OR IGNORE INTO url_next SELECT * FROM url_next_new" + where + " ORDER BY " SQL_ORDER_KEY;
+}
+
 // Entries kept in each per-process cache keyed by queue or host (ids,
 // Crawl-delays): bounded memory on huge frontiers.
 inline constexpr size_t kIdCacheMax = 20000;
@@ -213,6 +222,7 @@ struct Store::Impl {
     int64_t fps_to_move = 0;   // in url_fps_new after the commit, to move to url_fps
     void count_fingerprints();
     void move_fingerprints();
+    void move_lease_order();
     int64_t depth_added[4] = {0, 0, 0, 0};
     std::map<std::pair<std::string, std::string>, int64_t> heat_added;  // (discovery, type)
     std::map<std::pair<std::string, int>, int64_t> heat_depth_added;  // (discovery, depth 0..3): heatd:* counters

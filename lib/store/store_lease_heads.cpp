@@ -40,6 +40,26 @@ const std::string kNextOfClass =
 const std::string kNextInScan = "SELECT " + kHead + " FROM (SELECT * FROM urls WHERE queue_id = ? AND " HEAD_DUE
                                 HEAD_ORDER " LIMIT 64) AS h WHERE cls = ?" HEAD_ORDER " LIMIT 1";
 static_assert(LeaseOrder::kClassScan == 64, "kNextInScan scans kClassScan URLs");
+// The same three where the order is kept in tables (SQLite, frontier(7),
+// FILE FORMAT): a merge of the queue's key ranges in url_next and
+// url_next_new (each in key order, so SQLite merges them without a sort),
+// then the head's row by id.
+std::string order_entries(const char* cls, const char* limit) {
+    std::string sql;
+    for (const char* t : {"url_next", "url_next_new"})
+        sql += std::string(sql.empty() ? "" : " UNION ALL ") +
+               "SELECT rank, tier, tier_key, cost, id, cls FROM " + t + " WHERE queue_id = ?1" + cls;
+    return sql + " ORDER BY 1, 2, 3, 4, 5" + limit;
+}
+std::string head_by_id(const std::string& id) {
+    return "SELECT " + kHead + " FROM urls WHERE id = (" + id + ")";
+}
+const std::string kOrderNextAll = head_by_id("SELECT id FROM (" + order_entries("", " LIMIT 1") + ")");
+const std::string kOrderNextOfClass =
+    head_by_id("SELECT id FROM (" + order_entries(" AND cls = ?2", " LIMIT 1") + ")");
+const std::string kOrderNextInScan =
+    head_by_id("SELECT id FROM (" + order_entries("", " LIMIT 64") +
+               ") WHERE cls = ?2 ORDER BY rank, tier, tier_key, cost, id LIMIT 1");
 // The heads (of those columns) of many queues at once: a LATERAL join of
 // the queues (`queues`, aliased q with their ids in q.id) with each
 // queue's ordered due URLs (each side an index range scan).
@@ -353,7 +373,11 @@ std::optional<LeaseHead> Store::LeaseRun::next_head(QueueInfo& qi, int cls, bool
     }
     Stmt* q = nullptr;
     if (!none_left) {
-        q = &m.q((cls >= 0 ? kNextInScan : req.url_class.empty() ? kNextAll : kNextOfClass).c_str());
+        const bool tables = m.db.ddl().lease_order_tables;
+        q = &m.q((cls >= 0                ? (tables ? kOrderNextInScan : kNextInScan)
+                  : req.url_class.empty() ? (tables ? kOrderNextAll : kNextAll)
+                                          : (tables ? kOrderNextOfClass : kNextOfClass))
+                     .c_str());
         q->bind(1, qi.id);
         if (cls >= 0)
             q->bind(2, cls);

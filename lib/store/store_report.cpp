@@ -77,8 +77,9 @@ namespace {
 // (state 0, no due time) and those whose revisit or retry time has passed
 // but that no lease call has queued yet. The second part and next_due walk
 // the urls_due index from `now`; the first part is an index-only scan of
-// urls_next, whose last column is the recrawl flag (schema version 6): it
-// reads the queued URLs' index entries, not their rows (issue #27: report
+// urls_next, whose last column is the recrawl flag (schema version 6), or
+// a scan of url_next and url_next_new (queued_revisits_sql): it reads the
+// queued URLs' order entries, not their rows (issue #27: report
 // 2.8 s -> 0.12 s at 1M queued revisited URLs). A separate index of
 // revisited URLs would make it a range read but was measured to cost
 // frontier-lease / frontier-done 25-70%, so it is not kept.
@@ -98,7 +99,7 @@ RevisitSummary read_revisits(Db& db, std::map<std::string, int64_t>& c, int64_t 
         if (with_now) st.bind(1, now);
         if (st.step()) read(st);
     };
-    one(kQueuedRevisitsSql, false, [&](Stmt& st) { r.due_now += st.i64(0); });
+    one(queued_revisits_sql(db), false, [&](Stmt& st) { r.due_now += st.i64(0); });
     one("SELECT count(*) FROM urls WHERE recrawl = 1 AND state IN " SQL_REVISITABLE_STATES " AND due_at <= ?1", true,
         [&](Stmt& st) { r.due_now += st.i64(0); });
     one("SELECT min(due_at) FROM urls WHERE recrawl = 1 AND state IN " SQL_REVISITABLE_STATES " AND due_at > ?1", true,

@@ -32,11 +32,16 @@
 #    fixture migrated by them, two URLs added), for the migration to 7, which
 #    moves every URL's fingerprint from the index urls_fp to the table
 #    url_fps: each URL added again is a duplicate, and a new one is added.
-# When a schema version 8 is released, add tests/fixtures/schema-v7.sql (made
-# by the v7 tools) and list it in VERSIONS.
+#  - tests/fixtures/schema-v7.sql: a v7 file made by the v7 tools (the v6
+#    fixture migrated by them, three URLs added), for the migration to 8,
+#    which moves the queued URLs' lease order from the index urls_next to
+#    the tables url_next and url_next_new, kept by triggers: the leases in
+#    order after the migration are those of the v7 tools.
+# When a schema version 9 is released, add tests/fixtures/schema-v8.sql (made
+# by the v8 tools) and list it in VERSIONS.
 set -euo pipefail
 FIX=$ROOT/tests/fixtures
-VERSIONS="1 3 4 5 6"
+VERSIONS="1 3 4 5 6 7"
 export FRONTIER_NOW=1800000210
 frontier-config -f fresh.db lease.ttl 600
 CUR=$(sqlite3 fresh.db "pragma user_version")
@@ -44,7 +49,7 @@ echo "current schema version: $CUR"
 
 schema_of() {  # table -> sorted "name type" of its columns; indexes with their definitions
     sqlite3 "$1" "select m.name || '.' || p.name || ' ' || p.type || ' notnull=' || p.\"notnull\" || ' default=' || coalesce(p.dflt_value, '-') || ' pk=' || p.pk from sqlite_master m, pragma_table_info(m.name) p
-                  where m.type = 'table' order by 1; select 'index ' || name || ' ' || coalesce(sql, '-') from sqlite_master where type = 'index' order by 1"
+                  where m.type = 'table' order by 1; select type || ' ' || name || ' ' || coalesce(sql, '-') from sqlite_master where type IN ('index', 'trigger') order by 1"
 }
 
 for V in $VERSIONS; do
@@ -132,14 +137,13 @@ PY
         echo "v4: 2 URL leases and 1 robots.txt lease out, without holder"
     fi
     if [ "$V" = 5 ]; then
-        # urls_next ends with recrawl; the revisit counts read from it are
-        # the v5 tools' (the report subset above checks them too).
-        sqlite3 $db "SELECT sql FROM sqlite_master WHERE name = 'urls_next'" | grep -q "id, recrawl)" ||
-            { echo "v5: urls_next after migration: $(sqlite3 $db "SELECT sql FROM sqlite_master WHERE name = 'urls_next'")"; exit 1; }
+        # urls_next ended with recrawl (version 6); since version 8 the lease
+        # order tables hold it: the revisit counts read from them are the v5
+        # tools' (the report subset above checks them too).
         got=$(frontier-report -f $db --json | jq -c '.revisits | [.urls, .due_now, .next_due]')
         want=$(jq -c '.revisits | [.urls, .due_now, .next_due]' "$FIX/schema-v5.report.json")
         [ "$got" = "$want" ] && [ "$want" != "[null,null,null]" ] || { echo "v5: revisits $got, want $want"; exit 1; }
-        echo "v5: urls_next ends with recrawl; revisits $got as before"
+        echo "v5: revisits $got as before"
     fi
     if [ "$V" = 6 ]; then
         # Every URL's fingerprint in url_fps, none waiting, urls_fp gone; the
@@ -154,6 +158,20 @@ PY
         [ "$got" = "frontier-add: 1 added, $(($(wc -l < v6-urls.txt) - 1)) duplicate, 0 updated, 0 rejected" ] ||
             { echo "v6: adding the v6 URLs again: $got"; exit 1; }
         echo "v6: every fingerprint in url_fps; $got"
+    fi
+    if [ "$V" = 7 ]; then
+        # Every queued URL that is due has its entry in url_next, none waits
+        # in url_next_new, urls_next is gone; the first lease is the v7
+        # tools' (their lease of this fixture at this time, run by hand).
+        got=$(sqlite3 $db "SELECT (SELECT count(*) FROM url_next), (SELECT count(*) FROM urls WHERE state = 0
+              AND due_at IS NULL), (SELECT count(*) FROM url_next_new), (SELECT count(*) FROM sqlite_master
+              WHERE name = 'urls_next')")
+        [ "$got" = "6|6|0|0" ] || { echo "v7: lease order after migration: $got, want 6|6|0|0"; exit 1; }
+        cp $db v7-lease.db
+        got=$(FRONTIER_NOW=1800003811 frontier-lease -f v7-lease.db -n 100 --per-queue 10 | jq -r .url | tr '\n' ' ')
+        [ "$got" = "http://a.example/7 http://b.example/x http://e.example/new1 " ] ||
+            { echo "v7: first lease after migration: $got"; exit 1; }
+        echo "v7: the lease order in url_next; the first lease is the v7 tools': $got"
     fi
     # A second writer finds nothing to migrate.
     frontier-add -f $db < /dev/null 2> /dev/null

@@ -1,0 +1,40 @@
+# SQLite keeps the lease order in url_next and url_next_new (frontier(7),
+# FILE FORMAT): a URL that becomes queued and due enters url_next_new; the
+# entries move to url_next, in key order, with the fingerprints once a
+# transaction leaves FRONTIER_FP_BUFFER of them; a lease takes a queue's
+# next URL from both, merged in key order; a leased URL leaves, one whose
+# lease expired comes back, one given a new priority keeps one entry with
+# its new rank; --check finds each entry once (and fails when one is
+# missing or one is too many); an export leaves both out and the import
+# builds url_next.
+order() { sqlite3 "$1" "SELECT (SELECT count(*) FROM url_next) || ' in url_next, ' || (SELECT count(*) FROM url_next_new) || ' in url_next_new'"; }
+export FRONTIER_FP_BUFFER=3
+frontier-config -f f.db robots.enabled false
+frontier-config -f f.db lease.ttl 60
+frontier-config -f f.db politeness.max-in-flight 10
+frontier-config -f f.db budget.hold-queues false
+printf '{"url":"http://a.example/%s","priority":%s}\n' 1 5 2 3 | frontier-add -q -f f.db
+order f.db
+printf '{"url":"http://a.example/%s","priority":%s}\n' 3 4 4 1 | frontier-add -q -f f.db
+order f.db
+# Two more, after the move: the best (priority 2) waits in url_next_new
+# between the moved ones (1, then 3) in the lease order.
+printf '{"url":"http://a.example/%s","priority":%s}\n' 5 2 6 9 | frontier-add -q -f f.db
+order f.db
+frontier-lease -f f.db -n 3 --per-queue 3 | jq -r .url
+order f.db
+frontier-report -f f.db --check | grep lease-order
+frontier-export -q -f f.db | frontier-import -q -f g.db
+order g.db
+# The leases expire: their URLs come back to url_next_new, and the order
+# is the same again; a new priority (a.example/6: 9 -> 0) moves its entry.
+echo '{"url":"http://a.example/6","priority":0}' | frontier-add -f f.db | jq -r '.url + " " + .status'
+FRONTIER_NOW=1800000100 frontier-lease -f f.db -n 10 --per-queue 10 | jq -r .url | tr '\n' ' '; echo
+order f.db
+FRONTIER_NOW=1800000100 frontier-report -f f.db --check | grep lease-order
+# An entry missing (a.example/3), then one too many: --check fails.
+sqlite3 g.db "DELETE FROM url_next WHERE id = 3"
+frontier-report -f g.db --check | grep -A3 lease-order; echo "exit=${PIPESTATUS[0]}"
+sqlite3 g.db "INSERT INTO url_next SELECT queue_id, rank, tier, tier_key, cost, id, recrawl, cls FROM urls WHERE id = 3"
+sqlite3 g.db "INSERT INTO url_next VALUES (1, 0, 0, 0, 1, 99, 0, 0)"
+frontier-report -f g.db --check | grep -A2 lease-order; echo "exit=${PIPESTATUS[0]}"
