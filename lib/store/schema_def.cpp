@@ -33,16 +33,21 @@ const char* const kUrlsNextIndexSql =
 // lease_order_table) exact: one entry per queued URL that is due, none for
 // any other. An update is one trigger whose statements run in order (the
 // old entry leaves, then the new one enters, which may have the same key).
+// A URL row is inserted with its entry by the code that inserts it
+// (frontier-add, frontier-import: kLeaseEntrySql), as its fingerprint is:
+// an AFTER INSERT trigger copies every column of the new row, and cost
+// frontier-add 12-20% below 1M URLs (frontier-report --check verifies).
 // clang-format off
 const char* const kLeaseOrderSql =
-    "CREATE TRIGGER url_next_insert AFTER INSERT ON urls WHEN " LEASE_DUE("new") " BEGIN "
-    LEASE_ENTER("new", "") "END;\n"
     "CREATE TRIGGER url_next_update AFTER UPDATE OF state, due_at, queue_id, rank, tier, tier_key, cost, recrawl, cls "
     "ON urls WHEN (" LEASE_DUE("old") " OR " LEASE_DUE("new") ") AND NOT (" LEASE_DUE("old") " AND " LEASE_DUE("new")
     " AND " LEASE_SAME_ENTRY ") BEGIN "
     LEASE_LEAVE("old", LEASE_DUE("old") " AND ") LEASE_ENTER("new", " WHERE " LEASE_DUE("new")) "END;\n"
     "CREATE TRIGGER url_next_delete AFTER DELETE ON urls WHEN " LEASE_DUE("old") " BEGIN "
     LEASE_LEAVE("old", "") "END";
+const char* const kLeaseEntrySql =
+    "INSERT INTO url_next_new SELECT queue_id, rank, tier, tier_key, cost, id, recrawl, cls FROM urls "
+    "WHERE id = ? AND " LEASE_DUE("urls");
 // clang-format on
 #undef LEASE_KEY_OF
 #undef LEASE_ENTRY_OF

@@ -52,12 +52,17 @@ const std::vector<TableDef>& schema_tables();
 extern const char* const kUrlsNextIndexSql;
 // Since version 8, where Db::Ddl::lease_order_tables (SQLite): the same
 // order in the tables url_next and url_next_new, kept by the triggers of
-// this text (frontier(7), FILE FORMAT; issue #27). A URL that enters the
+// this text and by the code that inserts URL rows (kLeaseEntrySql)
+// (frontier(7), FILE FORMAT; issue #27). A URL that enters the
 // order enters the small url_next_new, whose pages stay in the page cache;
 // Store::commit moves its entries into url_next in key order, a slice at
 // a time, with the fingerprints (move_lease_order). Adding a URL then
 // changes a cached page instead of a random page of a large index.
 extern const char* const kLeaseOrderSql;
+// The entry of the URL row whose id is the parameter, put in url_next_new
+// if that URL is queued and due: what inserts a URL row runs after it
+// (kLeaseOrderSql's triggers cover updates and deletes only).
+extern const char* const kLeaseEntrySql;
 
 class Db;
 

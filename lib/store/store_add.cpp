@@ -235,10 +235,23 @@ void Store::Impl::add_new(const Settings& s, const AddRequest& r) {
 #undef INSERT_URL
         row.columns([&](int i, const auto& v) { ins.bind(i, v); });
         ins.exec();
-        if (sqlite)
+        if (sqlite) {
             q("INSERT INTO url_fps_new(fp, id) VALUES (?, last_insert_rowid())")
                 .bind(1, static_cast<int64_t>(r.fp))
                 .exec();
+            // And its lease order entry (frontier(7), FILE FORMAT): a new URL is
+            // queued and due. The inserts into those two tables (WITHOUT ROWID)
+            // leave last_insert_rowid() as it was.
+            q("INSERT INTO url_next_new VALUES (?, ?, ?, ?, ?, last_insert_rowid(), ?, ?)")
+                .bind(1, qid)
+                .bind(2, row.rank)
+                .bind(3, row.tier.tier)
+                .bind(4, row.tier.key)
+                .bind(5, r.cost)
+                .bind(6, static_cast<int64_t>(r.recrawl ? 1 : 0))
+                .bind(7, row.cls)
+                .exec();
+        }
     }
     QueueDelta& d = queue_deltas[qid];
     if (d.key.empty()) d.key = r.queue_key;

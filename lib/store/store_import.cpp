@@ -5,10 +5,11 @@
 #include <optional>
 #include <unordered_map>
 
-#include "store/db.hpp"
 #include "core/error.hpp"
 #include "json/json.hpp"
+#include "store/db.hpp"
 #include "store/export_index.hpp"
+#include "store/schema_def.hpp"
 #include "store/store.hpp"
 #include "store/store_export.hpp"
 #include "store/store_impl.hpp"
@@ -123,6 +124,7 @@ struct RowImporter::Impl {
     // an import cut short still finds every URL it committed (frontier(7),
     // FILE FORMAT); finish() moves them to url_fps.
     std::optional<Stmt> pair_insert;
+    std::optional<Stmt> entry_insert;  // SQLite: the lease order entry (kLeaseEntrySql)
     size_t fp_col = 0, id_col = 0;  // their places in the urls table's columns
     explicit Impl(Store& s) : store(s) {}
     void insert_pair(const ImportRow& row);
@@ -139,10 +141,16 @@ void RowImporter::Impl::insert_pair(const ImportRow& row) {
         if (fp_col == cols.size() || id_col == cols.size())
             throw DbError("the urls table has no fp or id column");
         pair_insert = store.db().prepare("INSERT INTO url_fps_new(fp, id) VALUES (?, ?)");
+        if (store.db().ddl().lease_order_tables) entry_insert = store.db().prepare(kLeaseEntrySql);
     }
     bind_value(*pair_insert, 1, row.values[fp_col]);
     bind_value(*pair_insert, 2, row.values[id_col]);
     pair_insert->exec();
+    // Its lease order entry, if queued and due (SQLite; schema_def.hpp).
+    if (entry_insert) {
+        bind_value(*entry_insert, 1, row.values[id_col]);
+        entry_insert->exec();
+    }
 }
 
 RowImporter::RowImporter(Store& store) : impl_(std::make_unique<Impl>(store)) {}
@@ -161,6 +169,7 @@ std::vector<std::string> RowImporter::non_empty_tables() {
 void RowImporter::finish() {
     impl_->inserts.clear();
     impl_->pair_insert.reset();
+    impl_->entry_insert.reset();
     Db& db = impl_->store.db();
     db.prepare_for_large_sorts();
     // The ids were given explicitly: move each identity sequence past the
