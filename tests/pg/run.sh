@@ -98,7 +98,7 @@ pg_script test_move MOVE_FRONTIER
 # The server stopped, started and its connections killed under running
 # tools: reconnection, exit 75, nothing acknowledged lost.
 pg_script test_restart RESTART_FRONTIER PG_CLUSTER="$work/cluster"
-# The migrations 3 -> 4 (its back-fill) -> 5 -> 6 (urls_next rebuilt).
+# The migrations 3 -> 4 (its back-fill) -> 5 -> 6 (urls_next rebuilt) -> 7 -> 8.
 pg_script test_migrate_v4 MIGRATE_FRONTIER
 # Lease holders written with the first lease (lease -n 1, --follow), reused
 # by the same group, none with --detached.
