@@ -106,8 +106,9 @@ void migrate_to_7(Db& db) {
 // 8: where the backend keeps the lease order in tables (SQLite,
 // Db::Ddl::lease_order_tables; issue #27), the queued URLs that are due
 // leave the index urls_next for the tables url_next (all of them, in key
-// order) and url_next_new (empty), kept by triggers from now on
-// (schema_def.hpp, kLeaseOrderSql). PostgreSQL keeps the index.
+// order) and url_next_new (empty), kept from now on by triggers and by
+// the tools that insert URL rows (schema_def.hpp, kLeaseOrderSql,
+// kLeaseEntrySql). PostgreSQL keeps the index.
 void migrate_to_8(Db& db) {
     if (!db.ddl().lease_order_tables) return;
     db.exec(create_lease_order_sql(

@@ -183,8 +183,9 @@ void RowImporter::finish() {
     db.exec(move_fingerprints_sql(db, ""));
     db.exec("DELETE FROM url_fps_new");
     db.exec("DELETE FROM meta WHERE key = 'fps_new'");
-    // So are the lease order's tables (SQLite): the triggers put the
-    // imported queued URLs in url_next_new; they move to url_next the same way.
+    // So are the lease order's tables (SQLite): the entries of the imported
+    // queued URLs, written to url_next_new with their rows (insert_pair),
+    // move to url_next the same way.
     if (db.ddl().lease_order_tables) {
         db.exec(move_lease_order_sql(""));
         db.exec("DELETE FROM url_next_new");
