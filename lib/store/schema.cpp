@@ -112,10 +112,8 @@ void migrate_to_7(Db& db) {
 void migrate_to_8(Db& db) {
     if (!db.ddl().lease_order_tables) return;
     db.exec(create_lease_order_sql(
-        db,
-        "INSERT INTO url_next SELECT queue_id, rank, tier, tier_key, cost, id, recrawl, cls FROM urls WHERE "
-        "state = " SQL_URL_QUEUED
-        " AND due_at IS NULL ORDER BY queue_id, rank, tier, tier_key, cost, id;\nDROP INDEX urls_next;\n"));
+        db, "INSERT INTO url_next SELECT " SQL_ORDER_ENTRY " FROM urls WHERE state = " SQL_URL_QUEUED
+            " AND due_at IS NULL ORDER BY " SQL_ORDER_KEY ";\nDROP INDEX urls_next;\n"));
 }
 
 // The connection's sorts go to disk while a migration's back-fill groups

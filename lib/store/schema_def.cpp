@@ -20,9 +20,6 @@ const char* const kUrlsNextIndexSql =
 #define LEASE_ENTRY_OF(r) \
     r ".queue_id, " r ".rank, " r ".tier, " r ".tier_key, " r ".cost, " r ".id, " r ".recrawl, " r ".cls"
 #define LEASE_DUE(r) "(" r ".state = " SQL_URL_QUEUED " AND " r ".due_at IS NULL)"
-#define LEASE_SAME_ENTRY                                                                               \
-    "(old.queue_id = new.queue_id AND old.rank = new.rank AND old.tier = new.tier AND old.tier_key = " \
-    "new.tier_key AND old.cost = new.cost AND old.recrawl = new.recrawl AND old.cls = new.cls)"
 // A row's entry leaves both tables (`when`: a condition on the row) or
 // enters url_next_new.
 #define LEASE_LEAVE(r, when)                                                                    \
@@ -42,18 +39,16 @@ const char* const kUrlsNextIndexSql =
 const char* const kLeaseOrderSql =
     "CREATE TRIGGER url_next_update AFTER UPDATE OF state, due_at, queue_id, rank, tier, tier_key, cost, recrawl, cls "
     "ON urls WHEN (" LEASE_DUE("old") " OR " LEASE_DUE("new") ") AND NOT (" LEASE_DUE("old") " AND " LEASE_DUE("new")
-    " AND " LEASE_SAME_ENTRY ") BEGIN "
+    " AND " SQL_SAME_ORDER_ENTRY("old", "new") ") BEGIN "
     LEASE_LEAVE("old", LEASE_DUE("old") " AND ") LEASE_ENTER("new", " WHERE " LEASE_DUE("new")) "END;\n"
     "CREATE TRIGGER url_next_delete AFTER DELETE ON urls WHEN " LEASE_DUE("old") " BEGIN "
     LEASE_LEAVE("old", "") "END";
 const char* const kLeaseEntrySql =
-    "INSERT INTO url_next_new SELECT queue_id, rank, tier, tier_key, cost, id, recrawl, cls FROM urls "
-    "WHERE id = ? AND " LEASE_DUE("urls");
+    "INSERT INTO url_next_new SELECT " SQL_ORDER_ENTRY " FROM urls WHERE id = ? AND " LEASE_DUE("urls");
 // clang-format on
 #undef LEASE_KEY_OF
 #undef LEASE_ENTRY_OF
 #undef LEASE_DUE
-#undef LEASE_SAME_ENTRY
 #undef LEASE_LEAVE
 #undef LEASE_ENTER
 
@@ -261,7 +256,7 @@ TableDef fingerprint_table(const char* name) {
 // rows and the triggers fill them).
 TableDef lease_order_table(const char* name) {
     TableDef t{name,
-               "queue_id, rank, tier, tier_key, cost, id",
+               SQL_ORDER_KEY,
                {{"queue_id", T::integer, true},
                 {"rank", T::real, true},
                 {"tier", T::integer, true},

@@ -59,6 +59,15 @@ extern const char* const kUrlsNextIndexSql;
 // a time, with the fingerprints (move_lease_order). Adding a URL then
 // changes a cached page instead of a random page of a large index.
 extern const char* const kLeaseOrderSql;
+// The lease order's key (url_next, url_next_new: the order, then the
+// unique id), an entry's columns in their table's order, and the condition
+// that rows `a` and `b` (aliases) have the same entry.
+#define SQL_ORDER_KEY "queue_id, rank, tier, tier_key, cost, id"
+#define SQL_ORDER_ENTRY SQL_ORDER_KEY ", recrawl, cls"
+#define SQL_SAME_ORDER_ENTRY(a, b)                                                                          \
+    "(" a ".queue_id = " b ".queue_id AND " a ".rank = " b ".rank AND " a ".tier = " b ".tier AND " a       \
+    ".tier_key = " b ".tier_key AND " a ".cost = " b ".cost AND " a ".id = " b ".id AND " a ".recrawl = " b \
+    ".recrawl AND " a ".cls = " b ".cls)"
 // The entry of the URL row whose id is the parameter, put in url_next_new
 // if that URL is queued and due: what inserts a URL row runs after it
 // (kLeaseOrderSql's triggers cover updates and deletes only).

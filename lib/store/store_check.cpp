@@ -5,15 +5,16 @@
 
 #include <algorithm>
 #include <cstdio>
-#include <vector>
 #include <map>
 #include <unordered_map>
+#include <vector>
 
-#include "store/db.hpp"
-#include "store/sql_codes.hpp"
-#include "store/sql_columns.hpp"
 #include "core/error.hpp"
 #include "policy/settings.hpp"
+#include "store/db.hpp"
+#include "store/schema_def.hpp"
+#include "store/sql_codes.hpp"
+#include "store/sql_columns.hpp"
 #include "store/store.hpp"
 #include "web/url.hpp"
 
@@ -297,11 +298,7 @@ void check_lease_order(Checker& c, Db& db) {
     c.start("lease-order");
     if (!db.ddl().lease_order_tables) return;
 #define DUE_URLS "FROM urls u WHERE u.state = " SQL_URL_QUEUED " AND u.due_at IS NULL"
-#define ENTRY_OF_U(t)                                                                                    \
-    "SELECT 1 FROM " t                                                                                   \
-    " n WHERE n.queue_id = u.queue_id AND n.rank = u.rank AND n.tier = u.tier AND "                      \
-    "n.tier_key = u.tier_key AND n.cost = u.cost AND n.id = u.id AND n.recrawl = u.recrawl AND n.cls = " \
-    "u.cls"
+#define ENTRY_OF_U(t) "SELECT 1 FROM " t " n WHERE " SQL_SAME_ORDER_ENTRY("n", "u")
     enum class M { id, url };
     Stmt missing = db.prepare("SELECT u.id, u.url " DUE_URLS " AND NOT EXISTS (" ENTRY_OF_U(
         "url_next") ") AND NOT EXISTS (" ENTRY_OF_U("url_next_new") ")");

@@ -12,10 +12,11 @@
 
 #include "policy/outcome.hpp"
 #include "policy/readd.hpp"
-#include "web/robots.hpp"
-#include "store/store.hpp"
 #include "store/pg/pg_text.hpp"
+#include "store/schema_def.hpp"
+#include "store/store.hpp"
 #include "store/url_updates.hpp"
+#include "web/robots.hpp"
 
 namespace frontier {
 
@@ -34,11 +35,9 @@ inline std::string move_fingerprints_sql(const Db& db, const std::string& where)
            " INTO url_fps(fp, id) SELECT fp, id FROM url_fps_new" + where + " ORDER BY fp, id";
 }
 
-// The key of url_next and url_next_new (schema_def.hpp, kLeaseOrderSql),
-// and the statement that moves the entries of url_next_new (those `where`
-// selects) to url_next in key order: OR IGNORE as move_fingerprints_sql
-// (no entry is ever in both tables).
-#define SQL_ORDER_KEY "queue_id, rank, tier, tier_key, cost, id"
+// The statement that moves the entries of url_next_new (those `where`
+// selects) to url_next in key order (schema_def.hpp, SQL_ORDER_KEY): OR
+// IGNORE as move_fingerprints_sql (no entry is ever in both tables).
 inline std::string move_lease_order_sql(const std::string& where) {
     return "INSERT OR IGNORE INTO url_next SELECT * FROM url_next_new" + where + " ORDER BY " SQL_ORDER_KEY;
 }

@@ -31,19 +31,26 @@ const std::string kHead = sql_column_list({HEAD_COLUMNS(SQL_COLUMN_EXPR)});
 #define HEAD_ORDER " ORDER BY rank, tier, tier_key, cost, id"
 #define HEAD_DUE "state = " SQL_URL_QUEUED " AND due_at IS NULL"
 
-const std::string kNextAll = "SELECT " + kHead + " FROM urls WHERE queue_id = ? AND " HEAD_DUE HEAD_ORDER " LIMIT 1";
-const std::string kNextOfClass =
-    "SELECT " + kHead + " FROM urls WHERE queue_id = ? AND " HEAD_DUE " AND cls = ?" HEAD_ORDER " LIMIT 1";
-// Alternation looks for the other class among a queue's first
-// LeaseOrder::kClassScan due URLs only: a bounded index range, however
-// long the queue.
-const std::string kNextInScan = "SELECT " + kHead + " FROM (SELECT * FROM urls WHERE queue_id = ? AND " HEAD_DUE
-                                HEAD_ORDER " LIMIT 64) AS h WHERE cls = ?" HEAD_ORDER " LIMIT 1";
-static_assert(LeaseOrder::kClassScan == 64, "kNextInScan scans kClassScan URLs");
-// The same three where the order is kept in tables (SQLite, frontier(7),
-// FILE FORMAT): a merge of the queue's key ranges in url_next and
-// url_next_new (each in key order, so SQLite merges them without a sort),
-// then the head's row by id.
+// A queue's next due URL, read one at a time (next_head): of every class,
+// of the class asked (--class), or of a class among the first few
+// (alternation).
+struct NextSql {
+    std::string all, of_class, in_scan;
+};
+// Over the index urls_next (PostgreSQL). Alternation looks for the other
+// class among a queue's first LeaseOrder::kClassScan due URLs only: a
+// bounded index range, however long the queue.
+const NextSql kNextByIndex{
+    "SELECT " + kHead + " FROM urls WHERE queue_id = ? AND " HEAD_DUE HEAD_ORDER " LIMIT 1",
+    "SELECT " + kHead + " FROM urls WHERE queue_id = ? AND " HEAD_DUE " AND cls = ?" HEAD_ORDER " LIMIT 1",
+    "SELECT " + kHead +
+        " FROM (SELECT * FROM urls WHERE queue_id = ? AND " HEAD_DUE HEAD_ORDER
+        " LIMIT 64) AS h WHERE cls = ?" HEAD_ORDER " LIMIT 1"};
+static_assert(LeaseOrder::kClassScan == 64, "NextSql::in_scan scans kClassScan URLs");
+// Where the order is kept in tables (SQLite, frontier(7), FILE FORMAT): a
+// merge of the queue's key ranges in url_next and url_next_new (each in
+// key order, so SQLite merges them without a sort), then the head's row
+// by id.
 std::string order_entries(const char* cls, const char* limit) {
     std::string sql;
     for (const char* t : {"url_next", "url_next_new"})
@@ -54,12 +61,10 @@ std::string order_entries(const char* cls, const char* limit) {
 std::string head_by_id(const std::string& id) {
     return "SELECT " + kHead + " FROM urls WHERE id = (" + id + ")";
 }
-const std::string kOrderNextAll = head_by_id("SELECT id FROM (" + order_entries("", " LIMIT 1") + ")");
-const std::string kOrderNextOfClass =
-    head_by_id("SELECT id FROM (" + order_entries(" AND cls = ?2", " LIMIT 1") + ")");
-const std::string kOrderNextInScan =
-    head_by_id("SELECT id FROM (" + order_entries("", " LIMIT 64") +
-               ") WHERE cls = ?2 ORDER BY rank, tier, tier_key, cost, id LIMIT 1");
+const NextSql kNextByTables{head_by_id("SELECT id FROM (" + order_entries("", " LIMIT 1") + ")"),
+                            head_by_id("SELECT id FROM (" + order_entries(" AND cls = ?2", " LIMIT 1") + ")"),
+                            head_by_id("SELECT id FROM (" + order_entries("", " LIMIT 64") +
+                                       ") WHERE cls = ?2" HEAD_ORDER " LIMIT 1")};
 // The heads (of those columns) of many queues at once: a LATERAL join of
 // the queues (`queues`, aliased q with their ids in q.id) with each
 // queue's ordered due URLs (each side an index range scan).
@@ -373,11 +378,8 @@ std::optional<LeaseHead> Store::LeaseRun::next_head(QueueInfo& qi, int cls, bool
     }
     Stmt* q = nullptr;
     if (!none_left) {
-        const bool tables = m.db.ddl().lease_order_tables;
-        q = &m.q((cls >= 0                ? (tables ? kOrderNextInScan : kNextInScan)
-                  : req.url_class.empty() ? (tables ? kOrderNextAll : kNextAll)
-                                          : (tables ? kOrderNextOfClass : kNextOfClass))
-                     .c_str());
+        const NextSql& next = m.db.ddl().lease_order_tables ? kNextByTables : kNextByIndex;
+        q = &m.q((cls >= 0 ? next.in_scan : req.url_class.empty() ? next.all : next.of_class).c_str());
         q->bind(1, qi.id);
         if (cls >= 0)
             q->bind(2, cls);
