@@ -215,8 +215,9 @@ public:
         const char* id_key;       // after the key column "id", numbered by the database (an identity on PostgreSQL)
         const char* keyed_table;  // after a table keyed by other columns: " WITHOUT ROWID" (SQLite) / ""
         // The queued URLs' lease order kept in the tables url_next and
-        // url_next_new by triggers (SQLite), not in the index urls_next
-        // (PostgreSQL): lib/store/schema_def.hpp, kLeaseOrderSql.
+        // url_next_new by the code that changes URL rows (SQLite), not in
+        // the index urls_next (PostgreSQL): lib/store/schema_def.hpp,
+        // kLeaseOrderSql, kLeaseEntrySql, kLeaseLeaveSql.
         bool lease_order_tables;
     };
     virtual const Ddl& ddl() const = 0;

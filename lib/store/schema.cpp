@@ -116,6 +116,13 @@ void migrate_to_8(Db& db) {
             " AND due_at IS NULL ORDER BY " SQL_ORDER_KEY ";\nDROP INDEX urls_next;\n"));
 }
 
+// 9: where the lease order is kept in tables, the code that changes a URL
+// row moves its entry, not a trigger on every update (schema_def.cpp,
+// kLeaseOrderSql): the trigger url_next_update goes.
+void migrate_to_9(Db& db) {
+    if (db.ddl().lease_order_tables) db.exec("DROP TRIGGER IF EXISTS url_next_update");
+}
+
 // The connection's sorts go to disk while a migration's back-fill groups
 // and indexes the whole URL table (as in frontier-report --check); its
 // usual settings come back after.
@@ -184,6 +191,10 @@ void ensure_schema(Db& db, bool may_write) {
     if (v == 7) {
         migrate_to_8(db);
         v = 8;
+    }
+    if (v == 8) {
+        migrate_to_9(db);
+        v = 9;
     }
     db.set_schema_version(kSchemaVersion);
     tx.commit();

@@ -51,8 +51,9 @@ const std::vector<TableDef>& schema_tables();
 // version 8 PostgreSQL only (Db::Ddl::lease_order_tables).
 extern const char* const kUrlsNextIndexSql;
 // Since version 8, where Db::Ddl::lease_order_tables (SQLite): the same
-// order in the tables url_next and url_next_new, kept by the triggers of
-// this text and by the code that inserts URL rows (kLeaseEntrySql)
+// order in the tables url_next and url_next_new, kept by the code that
+// inserts URL rows (kLeaseEntrySql) and changes them (kLeaseLeaveSql, then
+// kLeaseEntrySql), and by the trigger of this text for deleted rows
 // (frontier(7), FILE FORMAT; issue #27). A URL that enters the
 // order enters the small url_next_new, whose pages stay in the page cache;
 // Store::commit moves its entries into url_next in key order, a slice at
@@ -69,9 +70,13 @@ extern const char* const kLeaseOrderSql;
     ".tier_key = " b ".tier_key AND " a ".cost = " b ".cost AND " a ".id = " b ".id AND " a ".recrawl = " b \
     ".recrawl AND " a ".cls = " b ".cls)"
 // The entry of the URL row whose id is the parameter, put in url_next_new
-// if that URL is queued and due: what inserts a URL row runs after it
-// (kLeaseOrderSql's triggers cover updates and deletes only).
+// if that URL is queued and due: run after a statement that inserts the
+// row or may make it queued and due.
 extern const char* const kLeaseEntrySql;
+// The entry of the URL row whose id is the parameter taken out of url_next
+// ([0]) and url_next_new ([1]), if it has one: run before a statement that
+// may change that row's state, due time or order.
+extern const char* const kLeaseLeaveSql[2];
 
 class Db;
 
@@ -80,7 +85,7 @@ class Db;
 std::string create_schema_sql(const Db& db);
 // Where Db::Ddl::lease_order_tables: the CREATE statements of url_next and
 // url_next_new, then `fill` (statements that fill them), then their
-// triggers (kLeaseOrderSql).
+// trigger (kLeaseOrderSql).
 std::string create_lease_order_sql(const Db& db, const std::string& fill);
 
 }  // namespace frontier

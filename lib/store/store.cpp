@@ -358,6 +358,25 @@ void Store::Impl::move_lease_order() {
     }
 }
 
+void Store::Impl::leave_lease_order(int64_t id) {
+    if (!db.ddl().lease_order_tables) return;
+    for (const char* sql : kLeaseLeaveSql) q(sql).bind(1, id).exec();
+}
+
+void Store::Impl::enter_lease_order(int64_t id) {
+    if (db.ddl().lease_order_tables) q(kLeaseEntrySql).bind(1, id).exec();
+}
+
+void Store::Impl::enter_lease_order_where(const char* rows_where, double t) {
+    if (!db.ddl().lease_order_tables) return;
+    // OR IGNORE: SQLite keeps no statement journal for it (no row it
+    // selects has an entry: none is queued and due before the update).
+    db.prepare(std::string("INSERT OR IGNORE INTO url_next_new SELECT " SQL_ORDER_ENTRY " FROM urls WHERE ") +
+               rows_where)
+        .bind(1, t)
+        .exec();
+}
+
 int64_t fp_buffer_limit() {
     static const int64_t limit =
         env_whole_number("FRONTIER_FP_BUFFER", 1, int64_t{1} << 40, "fingerprints from 1 to 2^40")

@@ -27,7 +27,7 @@ namespace frontier {
 
 // Newest schema this build reads and writes. Older files are migrated
 // forward on open by a writing tool; newer files are refused.
-constexpr int kSchemaVersion = 8;
+constexpr int kSchemaVersion = 9;
 
 // What Store::finish decided for one result.
 struct DoneOutcome {

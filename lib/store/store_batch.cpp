@@ -119,6 +119,9 @@ void Store::Impl::write_url_update(const UrlUpdate& u) {
     Stmt& st = q(sql.c_str());
     each_update_value(u, [&st](UpdCol c, const auto& v) { st.bind(static_cast<int>(c) + 1, v); });
     st.exec();
+    // Its lease order entry (frontier(7), FILE FORMAT): a leased row has
+    // none; a late result's row left its entry before (finish_url).
+    if (u.state == static_cast<int>(UrlState::queued) && !u.due) enter_lease_order(u.id);
 }
 
 void Store::Impl::flush_url_updates() {

@@ -329,6 +329,7 @@ void Store::Impl::finish_url(const Settings& s, const FetchFacts& f, double now,
         url_updates.add(u);
         if (url_updates.full()) flush_url_updates();
     } else {
+        leave_lease_order(id);
         write_url_update(u);
     }
     count(url_state_name(uo.state), 1);

@@ -130,6 +130,7 @@ Store::Impl::DueWork Store::Impl::due_work(double now) {
 void Store::Impl::expire_url_leases(double now, const std::unordered_map<int64_t, int64_t>& expired,
                                     std::unordered_set<int64_t>& touched) {
     if (expired.empty()) return;
+    enter_lease_order_where("state = " SQL_URL_LEASED " AND lease_expires <= ?1", now);
     update_all("UPDATE urls SET state = " SQL_URL_QUEUED " WHERE state = " SQL_URL_LEASED " AND lease_expires <= ?",
                "UPDATE OR FAIL urls SET state = " SQL_URL_QUEUED " WHERE id IN "
                "(SELECT id FROM urls WHERE state = " SQL_URL_LEASED " AND lease_expires <= ?1 LIMIT ?2)",
@@ -162,11 +163,13 @@ void Store::Impl::expire_robots_leases(const std::vector<std::pair<int64_t, int6
 // can pass for a whole site at once).
 void Store::Impl::requeue_due(double now, const std::map<std::pair<int64_t, int64_t>, int64_t>& due,
                               std::unordered_set<int64_t>& touched) {
-    if (!due.empty())
+    if (!due.empty()) {
+        enter_lease_order_where("due_at <= ?1", now);
         update_all("UPDATE urls SET due_at = NULL, state = " SQL_URL_QUEUED " WHERE due_at <= ?",
                    "UPDATE OR FAIL urls SET due_at = NULL, state = " SQL_URL_QUEUED " WHERE id IN "
                    "(SELECT id FROM urls WHERE due_at <= ?1 LIMIT ?2)",
                    now);
+    }
     for (auto& [key, n] : due) {
         auto [qid, state] = key;
         touched.insert(qid);

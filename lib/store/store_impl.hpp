@@ -222,6 +222,17 @@ struct Store::Impl {
     void count_fingerprints();
     void move_fingerprints();
     void move_lease_order();
+    // Where the lease order is kept in tables (SQLite; frontier(7), FILE
+    // FORMAT): the entry of URL row `id`, if it has one, leaves before a
+    // statement that may change its state, due time or order, and enters
+    // after it if the row is queued and due (schema_def.hpp,
+    // kLeaseLeaveSql, kLeaseEntrySql). No-ops on PostgreSQL (its index).
+    void leave_lease_order(int64_t id);
+    void enter_lease_order(int64_t id);
+    // Before a set-based update that makes queued and due every URL row
+    // `rows_where` selects (a condition on urls, parameter 1: a time):
+    // their entries, in one statement.
+    void enter_lease_order_where(const char* rows_where, double t);
     int64_t depth_added[4] = {0, 0, 0, 0};
     std::map<std::pair<std::string, std::string>, int64_t> heat_added;  // (discovery, type)
     std::map<std::pair<std::string, int>, int64_t> heat_depth_added;  // (discovery, depth 0..3): heatd:* counters

@@ -61,10 +61,18 @@ std::string order_entries(const char* cls, const char* limit) {
 std::string head_by_id(const std::string& id) {
     return "SELECT " + kHead + " FROM urls WHERE id = (" + id + ")";
 }
-const NextSql kNextByTables{head_by_id("SELECT id FROM (" + order_entries("", " LIMIT 1") + ")"),
-                            head_by_id("SELECT id FROM (" + order_entries(" AND cls = ?2", " LIMIT 1") + ")"),
-                            head_by_id("SELECT id FROM (" + order_entries("", " LIMIT 64") +
-                                       ") WHERE cls = ?2" HEAD_ORDER " LIMIT 1")};
+// An entry whose row is not queued and due (a hand-made UPDATE of urls, which
+// frontier-report --check reports as lease-order) is passed over, so that it
+// can neither be leased nor stop its queue (the merge is read as it comes:
+// a co-routine, one row probe per entry read).
+#define ENTRY_ROW_DUE " EXISTS (SELECT 1 FROM urls u WHERE u.id = e.id AND u." HEAD_DUE ")"
+const NextSql kNextByTables{
+    head_by_id("SELECT id FROM (" + order_entries("", "") + ") e WHERE" ENTRY_ROW_DUE " LIMIT 1"),
+    head_by_id("SELECT id FROM (" + order_entries(" AND cls = ?2", "") +
+               ") e WHERE" ENTRY_ROW_DUE " LIMIT 1"),
+    head_by_id("SELECT id FROM (" + order_entries("", " LIMIT 64") +
+               ") e WHERE cls = ?2 AND" ENTRY_ROW_DUE HEAD_ORDER " LIMIT 1")};
+#undef ENTRY_ROW_DUE
 // The heads (of those columns) of many queues at once: a LATERAL join of
 // the queues (`queues`, aliased q with their ids in q.id) with each
 // queue's ordered due URLs (each side an index range scan).

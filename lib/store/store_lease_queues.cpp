@@ -114,6 +114,7 @@ bool Store::LeaseRun::retire_over_total(const QueueInfo& qi) {
 void Store::LeaseRun::end_url(int64_t id, QueueInfo& qi, UrlState state, const char* reason) {
     const int64_t qid = qi.id;
     qi.queued -= 1;
+    m.leave_lease_order(id);
     m.q("UPDATE urls SET state = ?, reason = ? WHERE id = ?")
         .bind(1, static_cast<int>(state)).bind(2, reason).bind(3, id).exec();
     if (state == UrlState::blocked)

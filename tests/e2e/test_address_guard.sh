@@ -110,12 +110,13 @@ frontier-config -f m.db scope.seed-domains false
 frontier-add -q -f m.db m.txt
 # Back to version 2: without version 3's column, version 4's aggregates,
 # version 5's lease holders, version 6's urls_next (recrawl appended),
-# version 7's fingerprint tables and version 8's lease order tables.
+# version 7's fingerprint tables and version 8's lease order tables (and
+# version 9's one trigger for them).
 sqlite3 m.db "DROP TABLE url_fps; DROP TABLE url_fps_new; CREATE INDEX urls_fp ON urls(fp);
               ALTER TABLE hosts DROP COLUMN seed; ALTER TABLE queues DROP COLUMN bytes; DROP TABLE timeline;
               DROP INDEX urls_failed; DROP INDEX urls_seed;
               ALTER TABLE urls DROP COLUMN holder; ALTER TABLE hosts DROP COLUMN robots_holder; DROP TABLE lease_holders;
-              DROP TRIGGER url_next_update; DROP TRIGGER url_next_delete; DROP TABLE url_next; DROP TABLE url_next_new;
+              DROP TRIGGER url_next_delete; DROP TABLE url_next; DROP TABLE url_next_new;
               CREATE INDEX urls_next ON urls(queue_id, rank, tier, tier_key, cost, id) WHERE state = 0 AND due_at IS NULL;
               DELETE FROM counters WHERE name LIKE 'heatd:%' OR name LIKE 'status:%' OR name LIKE 'crawl:%'
                   OR name LIKE 'visit:%';

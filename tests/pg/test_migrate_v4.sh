@@ -1,4 +1,4 @@
-# The migrations 3 -> 4 -> 5 -> 6 -> 7 -> 8 on PostgreSQL (their own DDL and back-fill
+# The migrations 3 -> 4 -> 5 -> 6 -> 7 -> 8 -> 9 on PostgreSQL (their own DDL and back-fill
 # SQL), run by tests/pg/run.sh with MIGRATE_FRONTIER, a fresh PostgreSQL
 # database: the version 3 fixture (tests/fixtures/schema-v3.sql) is moved
 # there (migrated and exported by the SQLite file, imported), taken back to
@@ -8,7 +8,7 @@
 # --check passes, a lease records its holder (version 5) and urls_next ends
 # with recrawl (version 6), every URL's fingerprint is in url_fps
 # (version 7), and urls_next is kept (version 8 moves SQLite's lease order
-# to tables, not PostgreSQL's).
+# to tables, not PostgreSQL's; version 9 changes SQLite's only).
 set -euo pipefail
 PG=${MIGRATE_FRONTIER:?MIGRATE_FRONTIER: a PostgreSQL database URL}
 export FRONTIER_NOW=1800000210
@@ -32,7 +32,7 @@ DELETE FROM counters WHERE name LIKE 'crawl:%' OR name LIKE 'visit:%' OR name LI
 UPDATE meta SET value = 3 WHERE key = 'schema_version';
 SQL
 set +e; frontier-report -f "$PG" > /dev/null 2> err.txt; rc=$?; set -e
-[ $rc = 1 ] && grep -q "needs migrating to 8" err.txt || { echo "a v3 database read without migration: exit $rc"; exit 1; }
+[ $rc = 1 ] && grep -q "needs migrating to 9" err.txt || { echo "a v3 database read without migration: exit $rc"; exit 1; }
 frontier-add -q -f "$PG" < /dev/null
 got=$(frontier-report -f "$PG" --json | jq -c '[.crawl.start, .crawl.last, .crawl.results, .crawl.errors, .crawl.novel,
       .statuses, [.timeline.buckets[] | [.start, .pages, .errors]], .heatmap_depth.seed]')
@@ -55,4 +55,4 @@ FRONTIER_NOW=1800003900 frontier-lease -q -f "$PG" -n 1 > lease.out
 got=$(psql -qXAt "$PG" -c "SELECT (SELECT count(*) FROM urls WHERE state = 1 AND holder IN (SELECT id FROM lease_holders))
       + (SELECT count(*) FROM hosts WHERE robots_lease_expires IS NOT NULL AND robots_holder IN (SELECT id FROM lease_holders))")
 [ -s lease.out ] && [ "$got" = 1 ] || { echo "a lease after migration has no holder row: $got"; exit 1; }
-echo "v3 -> v8 on PostgreSQL: $(frontier-report -f "$PG" | grep '^Crawl:')"
+echo "v3 -> v9 on PostgreSQL: $(frontier-report -f "$PG" | grep '^Crawl:')"

@@ -38,3 +38,31 @@ frontier-report -f g.db --check | grep -A3 lease-order; echo "exit=${PIPESTATUS[
 sqlite3 g.db "INSERT INTO url_next SELECT queue_id, rank, tier, tier_key, cost, id, recrawl, cls FROM urls WHERE id = 3"
 sqlite3 g.db "INSERT INTO url_next VALUES (1, 0, 0, 0, 1, 99, 0, 0)"
 frontier-report -f g.db --check | grep -A2 lease-order; echo "exit=${PIPESTATUS[0]}"
+# Since version 9 the tools, not a trigger, move the entry of a URL they
+# change: a URL robots.txt disallows leaves when a lease finds it; a
+# result that schedules a retry leaves it out until the retry comes due
+# (then it enters, and leaves again when leased); a lease that expires
+# puts its URL back, and a late result for it takes the entry out again.
+# --check passes after each step.
+step() { echo "-- $1: $(order h.db); $(FRONTIER_NOW=$2 frontier-report -f h.db --check | grep lease-order)"; }
+frontier-config -f h.db lease.ttl 60
+frontier-config -f h.db retry.delay 120
+frontier-config -f h.db politeness.min-delay 0
+frontier-config -f h.db politeness.delay-factor 0
+frontier-config -f h.db politeness.max-in-flight 10
+frontier-config -f h.db budget.hold-queues false
+printf '{"url":"http://c.example/%s"}\n' x y z | frontier-add -q -f h.db
+frontier-lease -q -f h.db -n 10 --per-queue 10 | jq -c '{lease, status: 200, body: "User-agent: *\nDisallow: /x\n"}' |
+    frontier-done -q -f h.db
+step "robots.txt stored" 1800000000
+frontier-lease -f h.db -n 10 --per-queue 10 > l.jsonl
+jq -r .url l.jsonl | tr '\n' ' '; echo
+step "x blocked, y and z leased" 1800000000
+jq -c 'select(.url | endswith("/y")) | {lease, status: 503}' l.jsonl | frontier-done -f h.db | jq -r '.url + " " + .result'
+step "y to retry later" 1800000000
+jq -c 'select(.url | endswith("/z")) | {lease, status: 200}' l.jsonl | FRONTIER_NOW=1800000100 frontier-done -f h.db |
+    jq -r '.url + " " + .result'
+step "z's lease expired, then its late result" 1800000100
+FRONTIER_NOW=1800000200 frontier-lease -f h.db -n 10 --per-queue 10 | jq -r .url
+step "y due again, and leased" 1800000200
+sqlite3 h.db "SELECT url, state FROM urls ORDER BY id" | tr '\n' ' '; echo

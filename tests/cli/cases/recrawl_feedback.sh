@@ -5,9 +5,9 @@
 # recrawl.max-failures in a row until listed again (not by a link); a
 # success resets the count; the report's revisit section; schema migration.
 source "$CASES/recrawl_lib.bash"
-echo "== a version 1 file (no urls.first_success, no hosts.seed, no crawl aggregates, no lease holders, urls_next without recrawl, urls_fp instead of url_fps, urls_next instead of url_next) is migrated to version 8"
+echo "== a version 1 file (no urls.first_success, no hosts.seed, no crawl aggregates, no lease holders, urls_next without recrawl, urls_fp instead of url_fps, urls_next instead of url_next) is migrated to version 9"
 frontier-config -f f.db robots.enabled false
-sqlite3 f.db "ALTER TABLE urls DROP COLUMN first_success; ALTER TABLE hosts DROP COLUMN seed; ALTER TABLE queues DROP COLUMN bytes; DROP TABLE timeline; DROP INDEX urls_failed; DROP INDEX urls_seed; ALTER TABLE urls DROP COLUMN holder; ALTER TABLE hosts DROP COLUMN robots_holder; DROP TABLE lease_holders; DROP TABLE url_fps; DROP TABLE url_fps_new; CREATE INDEX urls_fp ON urls(fp); DROP TRIGGER url_next_update; DROP TRIGGER url_next_delete; DROP TABLE url_next; DROP TABLE url_next_new; CREATE INDEX urls_next ON urls(queue_id, rank, tier, tier_key, cost, id) WHERE state = 0 AND due_at IS NULL; PRAGMA user_version = 1"
+sqlite3 f.db "ALTER TABLE urls DROP COLUMN first_success; ALTER TABLE hosts DROP COLUMN seed; ALTER TABLE queues DROP COLUMN bytes; DROP TABLE timeline; DROP INDEX urls_failed; DROP INDEX urls_seed; ALTER TABLE urls DROP COLUMN holder; ALTER TABLE hosts DROP COLUMN robots_holder; DROP TABLE lease_holders; DROP TABLE url_fps; DROP TABLE url_fps_new; CREATE INDEX urls_fp ON urls(fp); DROP TRIGGER url_next_delete; DROP TABLE url_next; DROP TABLE url_next_new; CREATE INDEX urls_next ON urls(queue_id, rank, tier, tier_key, cost, id) WHERE state = 0 AND due_at IS NULL; PRAGMA user_version = 1"
 setup
 sqlite3 f.db "PRAGMA user_version" "SELECT count(*) FROM pragma_table_info('urls') WHERE name = 'first_success'"
 frontier-config -f f.db recrawl.max-interval 691200

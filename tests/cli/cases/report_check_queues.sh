@@ -6,4 +6,6 @@ frontier-report -f f.db --check | grep queue-; echo "exit=${PIPESTATUS[0]}"
 sqlite3 f.db "UPDATE queues SET queued = queued + 1 WHERE key = 'a.example'"
 sqlite3 f.db "UPDATE urls SET queue_id = 999 WHERE url = 'http://b.example/1'"
 sqlite3 f.db "UPDATE urls SET queue_id = 0 WHERE url = 'http://a.example/2'"
-frontier-report -f f.db --check | grep -A6 queue-counts; echo "exit=${PIPESTATUS[0]}"
+# (The total on stderr differs by backend: SQLite's lease order tables do
+# not follow a hand-made UPDATE, so lease-order fails there too.)
+frontier-report -f f.db --check 2>/dev/null | grep -A6 queue-counts; echo "exit=${PIPESTATUS[0]}"
