@@ -363,6 +363,21 @@ void Store::Impl::leave_lease_order(int64_t id) {
     for (const char* sql : kLeaseLeaveSql) q(sql).bind(1, id).exec();
 }
 
+void Store::Impl::leave_lease_order(int64_t queue_id, double rank, int64_t tier, double tier_key,
+                                    int64_t cost, int64_t id) {
+    if (!db.ddl().lease_order_tables) return;
+    for (const char* sql : {"DELETE FROM url_next WHERE (" SQL_ORDER_KEY ") = (?, ?, ?, ?, ?, ?)",
+                            "DELETE FROM url_next_new WHERE (" SQL_ORDER_KEY ") = (?, ?, ?, ?, ?, ?)"})
+        q(sql)
+            .bind(1, queue_id)
+            .bind(2, rank)
+            .bind(3, tier)
+            .bind(4, tier_key)
+            .bind(5, cost)
+            .bind(6, id)
+            .exec();
+}
+
 void Store::Impl::enter_lease_order(int64_t id) {
     if (db.ddl().lease_order_tables) q(kLeaseEntrySql).bind(1, id).exec();
 }

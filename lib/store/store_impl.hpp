@@ -228,6 +228,10 @@ struct Store::Impl {
     // after it if the row is queued and due (schema_def.hpp,
     // kLeaseLeaveSql, kLeaseEntrySql). No-ops on PostgreSQL (its index).
     void leave_lease_order(int64_t id);
+    // The same for a URL whose entry's key is known (a lease's head: no
+    // read of its row).
+    void leave_lease_order(int64_t queue_id, double rank, int64_t tier, double tier_key, int64_t cost,
+                           int64_t id);
     void enter_lease_order(int64_t id);
     // Before a set-based update that makes queued and due every URL row
     // `rows_where` selects (a condition on urls, parameter 1: a time):

@@ -312,7 +312,7 @@ void Store::LeaseRun::lease_url(QueueInfo& qi, LeaseHead head) {
         w.expires.add(it.expires);
         w.holders.add(req.holder);
     } else {
-        m.leave_lease_order(head.id);
+        m.leave_lease_order(qi.id, head.rank, head.tier, head.tier_key, it.cost, head.id);
         m.q("UPDATE urls SET state = " SQL_URL_LEASED ", lease_seq = ?, attempts = attempts + 1, lease_expires = ?, "
             "holder = ? WHERE id = ?")
             .bind(1, head.seq).bind(2, it.expires).bind(3, req.holder).bind(4, head.id).exec();
