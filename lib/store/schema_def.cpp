@@ -35,9 +35,13 @@ const char* const kLeaseOrderSql =
     "DELETE FROM url_next WHERE " LEASE_KEY_OF("old") "; DELETE FROM url_next_new WHERE " LEASE_KEY_OF("old") "; END";
 const char* const kLeaseEntrySql =
     "INSERT INTO url_next_new SELECT " SQL_ORDER_ENTRY " FROM urls WHERE id = ? AND " LEASE_DUE("urls");
-#define LEASE_LEAVE_FROM(t) \
-    "DELETE FROM " t " WHERE (" SQL_ORDER_KEY ") IN (SELECT " SQL_ORDER_KEY " FROM urls WHERE id = ? AND " LEASE_DUE("urls") ")"
-const char* const kLeaseLeaveSql[2] = {LEASE_LEAVE_FROM("url_next"), LEASE_LEAVE_FROM("url_next_new")};
+#define LEASE_LEAVE_FROM(t, key) "DELETE FROM " t " WHERE (" SQL_ORDER_KEY ") " key
+#define LEASE_ROW_KEY "IN (SELECT " SQL_ORDER_KEY " FROM urls WHERE id = ? AND " LEASE_DUE("urls") ")"
+const char* const kLeaseLeaveSql[2] = {LEASE_LEAVE_FROM("url_next", LEASE_ROW_KEY),
+                                       LEASE_LEAVE_FROM("url_next_new", LEASE_ROW_KEY)};
+const char* const kLeaseLeaveByKeySql[2] = {LEASE_LEAVE_FROM("url_next", "= (?, ?, ?, ?, ?, ?)"),
+                                            LEASE_LEAVE_FROM("url_next_new", "= (?, ?, ?, ?, ?, ?)")};
+#undef LEASE_ROW_KEY
 #undef LEASE_LEAVE_FROM
 // clang-format on
 #undef LEASE_KEY_OF

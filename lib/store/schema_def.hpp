@@ -77,6 +77,9 @@ extern const char* const kLeaseEntrySql;
 // ([0]) and url_next_new ([1]), if it has one: run before a statement that
 // may change that row's state, due time or order.
 extern const char* const kLeaseLeaveSql[2];
+// The same for an entry whose key (SQL_ORDER_KEY, parameters 1-6) is known
+// (a lease's head): no read of the row.
+extern const char* const kLeaseLeaveByKeySql[2];
 
 class Db;
 

@@ -366,8 +366,7 @@ void Store::Impl::leave_lease_order(int64_t id) {
 void Store::Impl::leave_lease_order(int64_t queue_id, double rank, int64_t tier, double tier_key,
                                     int64_t cost, int64_t id) {
     if (!db.ddl().lease_order_tables) return;
-    for (const char* sql : {"DELETE FROM url_next WHERE (" SQL_ORDER_KEY ") = (?, ?, ?, ?, ?, ?)",
-                            "DELETE FROM url_next_new WHERE (" SQL_ORDER_KEY ") = (?, ?, ?, ?, ?, ?)"})
+    for (const char* sql : kLeaseLeaveByKeySql)
         q(sql)
             .bind(1, queue_id)
             .bind(2, rank)

@@ -124,16 +124,23 @@ Store::Impl::DueWork Store::Impl::due_work(double now) {
     return w;
 }
 
+// The URL rows that go back to their queues (parameter 1: the time), each
+// condition written once: their lease order entries go in for exactly the
+// rows the update then changes.
+#define EXPIRED_ROWS "state = " SQL_URL_LEASED " AND lease_expires <= ?1"
+#define DUE_ROWS "due_at <= ?1"
+
 // Expired URL leases go back to their queues set-based: a crawl resumed
 // after a stop may find every lease of the last run expired (hundreds of
 // thousands), and per-row statements made that first call stall.
 void Store::Impl::expire_url_leases(double now, const std::unordered_map<int64_t, int64_t>& expired,
                                     std::unordered_set<int64_t>& touched) {
     if (expired.empty()) return;
-    enter_lease_order_where("state = " SQL_URL_LEASED " AND lease_expires <= ?1", now);
-    update_all("UPDATE urls SET state = " SQL_URL_QUEUED " WHERE state = " SQL_URL_LEASED " AND lease_expires <= ?",
-               "UPDATE OR FAIL urls SET state = " SQL_URL_QUEUED " WHERE id IN "
-               "(SELECT id FROM urls WHERE state = " SQL_URL_LEASED " AND lease_expires <= ?1 LIMIT ?2)",
+    enter_lease_order_where(EXPIRED_ROWS, now);
+    update_all("UPDATE urls SET state = " SQL_URL_QUEUED " WHERE " EXPIRED_ROWS,
+               "UPDATE OR FAIL urls SET state = " SQL_URL_QUEUED
+               " WHERE id IN "
+               "(SELECT id FROM urls WHERE " EXPIRED_ROWS " LIMIT ?2)",
                now);
     int64_t n = 0;
     for (auto [qid, k] : expired) {
@@ -164,10 +171,11 @@ void Store::Impl::expire_robots_leases(const std::vector<std::pair<int64_t, int6
 void Store::Impl::requeue_due(double now, const std::map<std::pair<int64_t, int64_t>, int64_t>& due,
                               std::unordered_set<int64_t>& touched) {
     if (!due.empty()) {
-        enter_lease_order_where("due_at <= ?1", now);
-        update_all("UPDATE urls SET due_at = NULL, state = " SQL_URL_QUEUED " WHERE due_at <= ?",
-                   "UPDATE OR FAIL urls SET due_at = NULL, state = " SQL_URL_QUEUED " WHERE id IN "
-                   "(SELECT id FROM urls WHERE due_at <= ?1 LIMIT ?2)",
+        enter_lease_order_where(DUE_ROWS, now);
+        update_all("UPDATE urls SET due_at = NULL, state = " SQL_URL_QUEUED " WHERE " DUE_ROWS,
+                   "UPDATE OR FAIL urls SET due_at = NULL, state = " SQL_URL_QUEUED
+                   " WHERE id IN "
+                   "(SELECT id FROM urls WHERE " DUE_ROWS " LIMIT ?2)",
                    now);
     }
     for (auto& [key, n] : due) {
@@ -184,6 +192,9 @@ void Store::Impl::requeue_due(double now, const std::map<std::pair<int64_t, int6
             q("UPDATE queues SET queued = queued + ? WHERE id = ?").bind(1, n).bind(2, qid).exec();
     }
 }
+
+#undef EXPIRED_ROWS
+#undef DUE_ROWS
 
 int64_t Store::leases_out() {
     if (!in_tx_) impl_->leases_out_stored.reset();  // others commit between transactions

@@ -229,7 +229,7 @@ struct Store::Impl {
     // kLeaseLeaveSql, kLeaseEntrySql). No-ops on PostgreSQL (its index).
     void leave_lease_order(int64_t id);
     // The same for a URL whose entry's key is known (a lease's head: no
-    // read of its row).
+    // read of its row; kLeaseLeaveByKeySql).
     void leave_lease_order(int64_t queue_id, double rank, int64_t tier, double tier_key, int64_t cost,
                            int64_t id);
     void enter_lease_order(int64_t id);
