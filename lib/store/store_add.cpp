@@ -42,19 +42,19 @@ std::string known_by_fp(const std::string& fp) {
     return sql;
 }
 const std::string kKnownByFp = known_by_fp("?1");
-// The rows of many fingerprints (a PostgreSQL array): per table, a probe
-// of its index per key, then of urls per id found, as probe_each_sql (a
-// quarter less time than a UNION ALL of both joins per key).
+// The rows of many fingerprints (a PostgreSQL array): each table's index
+// probed for all keys at once (`= ANY`), then urls per id found. Half the
+// server time of a probe per key (unnest, then a LATERAL probe of each
+// table), which the planner ran through a memoized bitmap scan per key
+// (tests/bench/README.md, 2026-11-28).
 std::string known_by_fps() {
-    std::string sql;
+    std::string ids;
     for (const char* t : {"url_fps", "url_fps_new"}) {
-        if (!sql.empty()) sql += " UNION ALL ";
-        sql +=
-            std::string("SELECT u.* FROM unnest(CAST(?1 AS bigint[])) AS k(key), LATERAL (SELECT id FROM ") +
-            t + " WHERE fp = k.key OFFSET 0) AS f, LATERAL (SELECT " + kKnown +
-            " FROM urls WHERE urls.id = f.id OFFSET 0) AS u";
+        if (!ids.empty()) ids += " UNION ALL ";
+        ids += std::string("SELECT id FROM ") + t + " WHERE fp = ANY(CAST(?1 AS bigint[]))";
     }
-    return sql;
+    return "SELECT u.* FROM (" + ids + ") AS f, LATERAL (SELECT " + kKnown +
+           " FROM urls WHERE urls.id = f.id OFFSET 0) AS u";
 }
 const std::string kKnownByFps = known_by_fps();
 
