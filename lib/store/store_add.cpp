@@ -43,10 +43,12 @@ std::string known_by_fp(const std::string& fp) {
 }
 const std::string kKnownByFp = known_by_fp("?1");
 // The rows of many fingerprints (a PostgreSQL array): each table's index
-// probed for all keys at once (`= ANY`), then urls per id found. Half the
-// server time of a probe per key (unnest, then a LATERAL probe of each
-// table), which the planner ran through a memoized bitmap scan per key
-// (tests/bench/README.md, 2026-11-28).
+// probed for all keys at once (`= ANY`), then urls per id found. A fifth to
+// a half of the server time of a probe per key (unnest, then a LATERAL
+// probe of each table), which the planner ran as a memoized bitmap scan per
+// key (tests/bench/README.md, 2026-11-28). Run with sequential scans off
+// (kIndexOnly): a plan made while a table was small scans it whole, and the
+// server keeps a statement's plan as its tables grow.
 std::string known_by_fps() {
     std::string ids;
     for (const char* t : {"url_fps", "url_fps_new"}) {
@@ -57,6 +59,8 @@ std::string known_by_fps() {
            " FROM urls WHERE urls.id = f.id OFFSET 0) AS u";
 }
 const std::string kKnownByFps = known_by_fps();
+const char* const kIndexOnly = "SET LOCAL enable_seqscan = off";
+const char* const kIndexOnlyEnd = "SET LOCAL enable_seqscan TO DEFAULT";
 
 KnownUrl read_known(const Stmt& f) {
     using C = KnownCol;
@@ -284,10 +288,12 @@ void Store::prefetch_fingerprints(const std::vector<uint64_t>& fps) {
         arr.add(static_cast<int64_t>(fp));
         m.prefetched.try_emplace(static_cast<int64_t>(fp));
     }
+    m.q(kIndexOnly).exec();  // sent with the probe: no round trip of its own
     Stmt& f = m.q(kKnownByFps.c_str());
     f.bind(1, arr);
     while (f.step()) m.prefetched[SqlRow<KnownCol>(f).i64(KnownCol::fp)].push_back(read_known(f));
     f.reset();
+    m.q(kIndexOnlyEnd).exec();
 }
 
 }  // namespace frontier
