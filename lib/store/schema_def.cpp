@@ -8,8 +8,7 @@
 namespace frontier {
 
 const char* const kUrlsNextIndexSql =
-    "CREATE INDEX urls_next ON urls(queue_id, rank, tier, tier_key, cost, id, recrawl) WHERE state = " SQL_URL_QUEUED
-    " AND due_at IS NULL";
+    "CREATE INDEX urls_next ON urls(queue_id, rank, tier, tier_key, cost, id, recrawl) WHERE " SQL_URL_DUE("");
 
 // The key of url_next and url_next_new of a URL row (`r`: old), as a
 // condition on their columns; and the condition that a row has an entry.
@@ -17,7 +16,7 @@ const char* const kUrlsNextIndexSql =
     "queue_id = " r ".queue_id AND rank = " r ".rank AND tier = " r ".tier AND tier_key = " r \
     ".tier_key "                                                                              \
     "AND cost = " r ".cost AND id = " r ".id"
-#define LEASE_DUE(r) "(" r ".state = " SQL_URL_QUEUED " AND " r ".due_at IS NULL)"
+#define LEASE_DUE(r) "(" SQL_URL_DUE(r ".") ")"
 // The lease order (url_next, url_next_new: schema_def.cpp, lease_order_table)
 // is exact: one entry per queued URL that is due, none for any other. The
 // code that inserts a URL row inserts its entry (kLeaseEntrySql), as it

@@ -25,6 +25,10 @@
 #define SQL_SCHED_SLEEPING "1"
 #define SQL_SCHED_IDLE "2"
 
+// The condition that a URL row is in the lease order: queued and due
+// (frontier(7), FILE FORMAT). `r`: its qualifier with the dot ("", "u.").
+#define SQL_URL_DUE(r) r "state = " SQL_URL_QUEUED " AND " r "due_at IS NULL"
+
 namespace frontier::sql_codes_check {
 constexpr int code(const char* s) { return s[0] - '0'; }
 static_assert(code(SQL_URL_QUEUED) == static_cast<int>(UrlState::queued));

@@ -297,7 +297,7 @@ UrlRecount check_fingerprints(Checker& c, Db& db, double now) {
 void check_lease_order(Checker& c, Db& db) {
     c.start("lease-order");
     if (!db.ddl().lease_order_tables) return;
-#define DUE_URLS "FROM urls u WHERE u.state = " SQL_URL_QUEUED " AND u.due_at IS NULL"
+#define DUE_URLS "FROM urls u WHERE " SQL_URL_DUE("u.")
 #define ENTRY_OF_U(t) "SELECT 1 FROM " t " n WHERE " SQL_SAME_ORDER_ENTRY("n", "u")
     enum class M { id, url };
     Stmt missing = db.prepare("SELECT u.id, u.url " DUE_URLS " AND NOT EXISTS (" ENTRY_OF_U(

@@ -29,7 +29,7 @@ namespace {
 enum class HeadCol { HEAD_COLUMNS(SQL_COLUMN_NAME) };
 const std::string kHead = sql_column_list({HEAD_COLUMNS(SQL_COLUMN_EXPR)});
 #define HEAD_ORDER " ORDER BY rank, tier, tier_key, cost, id"
-#define HEAD_DUE "state = " SQL_URL_QUEUED " AND due_at IS NULL"
+#define HEAD_DUE SQL_URL_DUE("")
 
 // A queue's next due URL, read one at a time (next_head): of every class,
 // of the class asked (--class), or of a class among the first few
@@ -65,7 +65,7 @@ std::string head_by_id(const std::string& id) {
 // frontier-report --check reports as lease-order) is passed over, so that it
 // can neither be leased nor stop its queue (the merge is read as it comes:
 // a co-routine, one row probe per entry read).
-#define ENTRY_ROW_DUE " EXISTS (SELECT 1 FROM urls u WHERE u.id = e.id AND u." HEAD_DUE ")"
+#define ENTRY_ROW_DUE " EXISTS (SELECT 1 FROM urls u WHERE u.id = e.id AND " SQL_URL_DUE("u.") ")"
 const NextSql kNextByTables{
     head_by_id("SELECT id FROM (" + order_entries("", "") + ") e WHERE" ENTRY_ROW_DUE " LIMIT 1"),
     head_by_id("SELECT id FROM (" + order_entries(" AND cls = ?2", "") +

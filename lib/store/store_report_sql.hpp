@@ -64,8 +64,7 @@ inline const char* queued_revisits_sql(const Db& db) {
     return db.ddl().lease_order_tables
                ? "SELECT (SELECT count(*) FROM url_next WHERE recrawl = 1) + "
                  "(SELECT count(*) FROM url_next_new WHERE recrawl = 1)"
-               : "SELECT count(*) FROM urls WHERE recrawl = 1 AND state = " SQL_URL_QUEUED
-                 " AND due_at IS NULL";
+               : "SELECT count(*) FROM urls WHERE recrawl = 1 AND " SQL_URL_DUE("");
 }
 
 }  // namespace frontier
