@@ -44,6 +44,12 @@ public:
     // waits for rows (one round trip for both). Elsewhere nothing: step()
     // runs it.
     virtual void send() {}
+    // Runs it behind the statements queued so far, without waiting for it:
+    // in a PostgreSQL write transaction the server starts it at once, and
+    // the next statement queued before it returns its rows before it ends
+    // (its result, or error, comes at the next wait for rows after it).
+    // Elsewhere exec().
+    virtual void exec_behind() { exec(); }
     virtual void reset() = 0; // ready to run again, parameters cleared
     virtual bool is_null(int col) const = 0;
     virtual int64_t i64(int col) const = 0;
@@ -78,6 +84,7 @@ public:
     bool step() { return p_->step(); }
     void exec() { p_->exec(); }
     void send() { p_->send(); }
+    void exec_behind() { p_->exec_behind(); }
     void reset() { p_->reset(); }
 
     bool is_null(int col) const { return p_->is_null(col); }

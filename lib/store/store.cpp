@@ -80,6 +80,7 @@ void Store::rollback() {
     impl_->prefetched_queues.clear();
     impl_->pending_cols.clear();
     impl_->pending_rows = 0;
+    impl_->pending_fps.clear();
     impl_->url_updates.clear();
     impl_->lease_writes.clear();
     impl_->queue_deltas.clear();

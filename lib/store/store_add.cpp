@@ -124,7 +124,7 @@ struct NewUrl {
 
 }  // namespace
 
-void Store::Impl::flush_pending_urls() {
+void Store::Impl::flush_pending_urls(bool behind) {
     if (pending_rows == 0) return;
     // With each row, its fingerprint and id in url_fps_new (frontier(7), FILE FORMAT).
     Stmt& ins =
@@ -134,9 +134,13 @@ void Store::Impl::flush_pending_urls() {
           "?::bigint[], ?::bigint[], ?::bigint[], ?::text[], ?::text[], ?::text[], ?::text[], ?::bigint[], "
           "?::float8[], ?::float8[]) RETURNING fp, id) INSERT INTO url_fps_new(fp, id) SELECT fp, id FROM n");
     for (size_t i = 0; i < pending_cols.size(); ++i) ins.bind(static_cast<int>(i) + 1, pending_cols[i]);
-    ins.exec();
+    if (behind)
+        ins.exec_behind();
+    else
+        ins.exec();
     for (auto& c : pending_cols) c.clear();
     pending_rows = 0;
+    pending_fps.clear();
 }
 
 AddResult Store::add_url(const AddRequest& r) {
@@ -228,6 +232,7 @@ void Store::Impl::add_new(const Settings& s, const AddRequest& r) {
             else
                 col.add(v);
         });
+        pending_fps.insert(static_cast<int64_t>(r.fp));
         if (++pending_rows >= kPendingRows) flush_pending_urls();
     } else {
         // With its fingerprint and id (frontier(7), FILE FORMAT). SQLite gives the
@@ -281,7 +286,12 @@ void Store::prefetch_fingerprints(const std::vector<uint64_t>& fps) {
     Impl& m = *impl_;
     if (!db_->statements_are_round_trips() || fps.empty()) return;
     m.batch_inserts = true;
-    m.flush_pending_urls();  // the rows read below include those not yet inserted
+    // Rows not yet inserted: before the probe when it looks for one of them,
+    // else behind it, so the server inserts them while this chunk is added
+    // (frontier-add's CPU and the server's beside each other).
+    const bool behind = std::none_of(
+        fps.begin(), fps.end(), [&m](uint64_t fp) { return m.pending_fps.count(static_cast<int64_t>(fp)); });
+    if (!behind) m.flush_pending_urls();
     // One parameter, one round trip for the whole chunk.
     PgArray arr;
     for (uint64_t fp : fps) {
@@ -290,7 +300,8 @@ void Store::prefetch_fingerprints(const std::vector<uint64_t>& fps) {
     }
     m.q(kIndexOnly).exec();  // sent with the probe: no round trip of its own
     Stmt& f = m.q(kKnownByFps.c_str());
-    f.bind(1, arr);
+    f.bind(1, arr).send();
+    m.flush_pending_urls(true);
     while (f.step()) m.prefetched[SqlRow<KnownCol>(f).i64(KnownCol::fp)].push_back(read_known(f));
     f.reset();
     m.q(kIndexOnlyEnd).exec();

@@ -455,12 +455,15 @@ struct Store::Impl {
     // PostgreSQL, frontier-add (once prefetch_fingerprints was called): new
     // URL rows are collected as one text array per column and inserted
     // together, one statement per kPendingRows rows (unnest), before any
-    // read of the urls table and at commit. Cleared at rollback.
+    // read of the urls table and at commit; `behind` the next chunk's
+    // fingerprint probe when none of their fingerprints is probed for
+    // (Store::prefetch_fingerprints). Cleared at rollback.
     bool batch_inserts = false;
     std::vector<PgArray> pending_cols;
     size_t pending_rows = 0;
+    std::unordered_set<int64_t> pending_fps;
     static constexpr size_t kPendingRows = 2048;
-    void flush_pending_urls();
+    void flush_pending_urls(bool behind = false);
     // Crawl-delay of a host (cached per transaction; robots results clear it).
     std::optional<double> crawl_delay(int64_t host_id);
     std::unordered_map<int64_t, std::optional<double>> crawl_delays;

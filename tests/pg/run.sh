@@ -15,7 +15,8 @@
 #  - a lease whose housekeeping put expired leases back reads its first
 #    page again (test_lease_first_page.sh);
 #  - frontier-add's host and queue rows, made per chunk, are those SQLite
-#    makes one URL at a time (test_add_rows.sh);
+#    makes one URL at a time (test_add_rows.sh); its rows inserted behind
+#    the next chunk's probe answer as SQLite does (test_add_behind.sh);
 #  - leases take the same URLs in the same order as on SQLite, with heads
 #    read ahead and refilled together (test_lease_order.sh);
 #  - runs the end-to-end tests test_crawl (a real crawl of a local site by
@@ -112,6 +113,8 @@ pg_script test_done_settings SETTINGS_FRONTIER
 pg_script test_lease_first_page PAGE_FRONTIER
 # frontier-add's host and queue rows made per chunk: the rows SQLite makes.
 pg_script test_add_rows ROWS_FRONTIER
+# A chunk's new URL rows inserted behind the next chunk's probe: the answers SQLite gives.
+pg_script test_add_behind BEHIND_FRONTIER
 # A lease's heads read ahead and refilled together: the order SQLite gives.
 pg_script test_lease_order ORDER_FRONTIER
 

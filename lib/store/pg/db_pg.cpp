@@ -116,13 +116,12 @@ void unprepare(PgConn* c, size_t at) {
         if (i == at) s->generation = -1;
 }
 
-// Pipeline mode: sends a Sync and reads the results of every queued
-// command, handing the wanted ones to their statements; throws the first
-// error once the pipeline is drained.
-void sync(PgConn* c) {
-    if (pq_api().PQpipelineSync(c->conn) != 1)
-        fail(c, "database error: " + std::string(pq_api().PQerrorMessage(c->conn)));
-    std::string error;
+namespace {
+
+// Reads the results of the first `n` queued commands, up to the Sync that
+// follows them, handing the wanted ones to their statements; the first
+// error in `error`.
+void read_to_sync(PgConn* c, size_t n, std::string& error) {
     size_t at = 0;
     bool got = false;
     int nulls = 0;
@@ -136,6 +135,7 @@ void sync(PgConn* c) {
             } else if (++nulls > 2 || pq_api().PQstatus(c->conn) != CONNECTION_OK) {
                 c->sent.clear();
                 c->prepared.clear();
+                c->ahead = 0;
                 fail(c, "database error: lost the pipeline: " + std::string(pq_api().PQerrorMessage(c->conn)));
             }
             continue;
@@ -145,7 +145,7 @@ void sync(PgConn* c) {
             pq_api().PQclear(r);
             break;
         }
-        PgStmt* want = at < c->sent.size() ? c->sent[at] : nullptr;
+        PgStmt* want = at < n ? c->sent[at] : nullptr;
         if (st != PGRES_COMMAND_OK && st != PGRES_TUPLES_OK) unprepare(c, at);
         if (st == PGRES_FATAL_ERROR || st == PGRES_NONFATAL_ERROR || st == PGRES_BAD_RESPONSE) {
             if (error.empty()) {
@@ -168,12 +168,35 @@ void sync(PgConn* c) {
         }
         got = true;
     }
-    c->sent.clear();
-    if (!error.empty()) {
-        c->prepared.clear();
-        fail(c, "database error: " + error);
+}
+
+}  // namespace
+
+// Pipeline mode: sends a Sync and reads the results of every queued
+// command, handing the wanted ones to their statements; throws the first
+// error once the pipeline is drained. With a command run behind
+// (pg_stmt_exec_behind), the results of those ahead of it are read first;
+// when they hold `want`'s rows, the ones behind are left to a later sync,
+// so the server goes on with them while the caller works.
+void sync(PgConn* c, const PgStmt* want) {
+    std::string error;
+    if (c->ahead) {
+        const size_t n = std::exchange(c->ahead, 0);
+        read_to_sync(c, n, error);
+        c->sent.erase(c->sent.begin(), c->sent.begin() + static_cast<std::ptrdiff_t>(n));
+        std::erase_if(c->prepared, [n](const auto& p) { return p.first < n; });
+        for (auto& p : c->prepared) p.first -= n;
+        // An error aborted the transaction: the commands behind fail too,
+        // and are read by the rollback's sync.
+        if (!error.empty()) fail(c, "database error: " + error);
+        if (want && want->res) return;
     }
+    if (pq_api().PQpipelineSync(c->conn) != 1)
+        fail(c, "database error: " + std::string(pq_api().PQerrorMessage(c->conn)));
+    read_to_sync(c, c->sent.size(), error);
+    c->sent.clear();
     c->prepared.clear();
+    if (!error.empty()) fail(c, "database error: " + error);
 }
 
 // Ends pipeline mode (results read first), for the synchronous calls.

@@ -60,6 +60,7 @@ void pg_stmt_reset(PgStmt* s);
 // Inside a write transaction: queues the statement, its rows kept for its
 // next pg_stmt_step (they arrive with the next Sync); elsewhere nothing.
 void pg_stmt_send(PgStmt* s);
+void pg_stmt_exec_behind(PgStmt* s);
 std::string_view pg_stmt_text(PgStmt* s, int col);
 
 // SQLite SQL as the store writes it, in PostgreSQL's dialect: `?` and `?N`

@@ -29,6 +29,7 @@ public:
     bool step() override { return pg_stmt_step(s_); }
     void exec() override { pg_stmt_exec(s_); }
     void send() override { pg_stmt_send(s_); }
+    void exec_behind() override { pg_stmt_exec_behind(s_); }
     void reset() override { pg_stmt_reset(s_); }
     bool is_null(int col) const override { return pg_stmt_is_null(s_, col); }
     int64_t i64(int col) const override { return pg_stmt_i64(s_, col); }

@@ -21,6 +21,9 @@ struct PgConn {
     bool in_tx = false;         // a transaction is open (a lost connection cannot be resumed)
     bool pipeline = false;      // in pipeline mode (a write transaction)
     std::vector<PgStmt*> sent;  // queued commands, in order; nullptr: result not wanted
+    // With a command run behind (pg_stmt_exec_behind): the commands of
+    // `sent` before it, which a Sync already follows.
+    size_t ahead = 0;
     // Named prepares queued since the last Sync, by their place in `sent`
     // (one that fails or is skipped by an earlier error is prepared again).
     std::vector<std::pair<size_t, PgStmt*>> prepared;
@@ -60,7 +63,7 @@ inline constexpr Oid kTextOid = 25;
 [[noreturn]] void fail(PgConn* c, std::string msg);
 [[noreturn]] void throw_result(PgConn* c, PGresult* r, std::string_view what);
 // Pipeline mode: sends a Sync and hands the queued commands' results over.
-void sync(PgConn* c);
+void sync(PgConn* c, const PgStmt* want = nullptr);
 // Notes that a command changed rows (the commit then NOTIFYs).
 void note_write(PgConn* c, PGresult* r);
 // True when the connection is gone.

@@ -125,6 +125,7 @@ void reconnect(PgConn* c, const std::string& why) {
     c->pipeline = false;
     c->sent.clear();
     c->prepared.clear();
+    c->ahead = 0;
     const double window = reconnect_window();
     const auto start = std::chrono::steady_clock::now();
     double wait = 0.25;

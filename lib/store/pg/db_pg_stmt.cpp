@@ -163,6 +163,20 @@ void pg_stmt_exec(PgStmt* s) {
     pg_stmt_reset(s);
 }
 
+// Behind the commands queued so far (a Sync between), sent at once: the
+// server starts it while the caller reads their results (sync).
+void pg_stmt_exec_behind(PgStmt* s) {
+    PgConn* c = s->c;
+    if (!c->pipeline || c->ahead || c->sent.empty()) return pg_stmt_exec(s);
+    if (pq_api().PQpipelineSync(c->conn) != 1)
+        fail(c, "database error: " + std::string(pq_api().PQerrorMessage(c->conn)));
+    c->ahead = c->sent.size();
+    send(s, false);
+    if (pq_api().PQflush(c->conn) != 0)
+        fail(c, "database error: " + std::string(pq_api().PQerrorMessage(c->conn)));
+    pg_stmt_reset(s);
+}
+
 void pg_stmt_send(PgStmt* s) {
     if (!s->c->pipeline || s->res || s->queued) return;
     send(s, true);
@@ -173,7 +187,7 @@ bool pg_stmt_step(PgStmt* s) {
     if (!s->res && s->c->pipeline) {
         if (!s->queued) send(s, true);
         s->queued = false;
-        sync(s->c);
+        sync(s->c, s);
         if (!s->res) throw DbError("database error: no result for a statement");
         s->row = -1;
     } else if (!s->res) {
