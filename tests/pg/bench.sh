@@ -13,7 +13,9 @@
 #           (default 300), which is then printed as "timeout"
 # The responder is a Python script per pipeline (~0.1 s of CPU to start
 # each: at W=16 with few URLs that start-up is much of the phase);
-# BENCH_RESPONDER=sed answers with `sed -u` instead (the frontier's share).
+# BENCH_RESPONDER=sed answers with `sed` instead (the frontier's share), its
+# output line-buffered by stdbuf: `sed -u` read its input a byte per read(2)
+# and took 83% of a core at W=1, beside the server.
 # BENCH_ROBOTS=1 keeps robots.txt on in the pipelines (the default of a
 # crawl: each host's robots.txt is leased first, answered 200 and empty).
 # FRONTIER_BIN picks the tools (default bin); BACKENDS="sqlite" (or
@@ -43,7 +45,7 @@ python3 "$root/tests/bench/gen-urls.py" "$N" "$((N / 100))" > "$work/urls.jsonl"
 python3 "$root/tests/bench/gen-urls.py" "$((N / 10))" "$((N / 1000 > 0 ? N / 1000 : 1))" > "$work/small.jsonl"
 respond() {  # lease lines -> results (status 200), one per line as they come
     if [ "${BENCH_RESPONDER:-}" = sed ]; then
-        sed -u -E 's/^\{("url":"[^"]*",("robots":true,)?"lease":"[^"]*").*/{\1,"status":200,"duration_ms":1}/'
+        stdbuf -oL sed -E 's/^\{("url":"[^"]*",("robots":true,)?"lease":"[^"]*").*/{\1,"status":200,"duration_ms":1}/'
     else python3 "$root/tests/tools/respond.py"; fi
 }
 results='import json, sys
