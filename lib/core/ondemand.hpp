@@ -19,15 +19,15 @@ namespace frontier {
 #define FRONTIER_CURL_FUNCTIONS(X) \
     X(curl_url) X(curl_url_set) X(curl_url_get) X(curl_url_cleanup) X(curl_free) X(curl_getdate) X(curl_version_info)
 
-#define FRONTIER_PQ_FUNCTIONS(X)                                                                           \
-    X(PQbackendPID)                                                                                        \
-    X(PQclear) X(PQcmdStatus) X(PQcmdTuples) X(PQconnectdbParams) X(PQconsumeInput) X(PQenterPipelineMode) \
-        X(PQerrorMessage) X(PQexec) X(PQexecParams) X(PQexecPrepared) X(PQexitPipelineMode) X(PQfinish)    \
-            X(PQflush) X(PQfreemem) X(PQftype) X(PQgetResult) X(PQgetisnull) X(PQgetlength) X(PQgetvalue)  \
-                X(PQlibVersion) X(PQnotifies) X(PQntuples) X(PQpipelineSync) X(PQprepare)                  \
-                    X(PQresultErrorMessage) X(PQresultStatus) X(PQreset) X(PQsendPrepare)                  \
-                        X(PQsendQueryParams) X(PQsendQueryPrepared) X(PQsetNoticeProcessor) X(PQsocket)    \
-                            X(PQstatus)
+// clang-format off
+#define FRONTIER_PQ_FUNCTIONS(X)                                                                              \
+    X(PQbackendPID) X(PQclear) X(PQcmdStatus) X(PQcmdTuples) X(PQconnectdbParams) X(PQconsumeInput)          \
+    X(PQenterPipelineMode) X(PQerrorMessage) X(PQexec) X(PQexecParams) X(PQexecPrepared)                     \
+    X(PQexitPipelineMode) X(PQfinish) X(PQflush) X(PQfreemem) X(PQftype) X(PQgetResult) X(PQgetisnull)       \
+    X(PQgetlength) X(PQgetvalue) X(PQlibVersion) X(PQnotifies) X(PQntuples) X(PQpipelineSync) X(PQprepare)   \
+    X(PQresultErrorMessage) X(PQresultStatus) X(PQreset) X(PQsendPrepare) X(PQsendQueryParams)               \
+    X(PQsendQueryPrepared) X(PQsetNoticeProcessor) X(PQsocket) X(PQstatus)
+// clang-format on
 
 #define FRONTIER_DECLARE_FUNCTION(f) decltype(&::f) f;
 

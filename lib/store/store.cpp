@@ -466,7 +466,8 @@ std::optional<double> Store::Impl::best_rank(int64_t id) {
         q(db.ddl().lease_order_tables
               ? "SELECT rank FROM url_next WHERE queue_id = ?1 UNION ALL SELECT rank FROM url_next_new "
                 "WHERE queue_id = ?1 ORDER BY 1 LIMIT 1"
-              : "SELECT rank FROM urls WHERE queue_id = ? AND " SQL_URL_DUE("") " ORDER BY rank, tier, tier_key, cost, id LIMIT 1");
+              : "SELECT rank FROM urls WHERE queue_id = ? AND " SQL_URL_DUE(
+                    "") " ORDER BY rank, tier, tier_key, cost, id LIMIT 1");
     st.bind(1, id);
     std::optional<double> best;
     if (st.step()) best = st.dbl(0);

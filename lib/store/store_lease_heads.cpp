@@ -29,7 +29,6 @@ namespace {
 enum class HeadCol { HEAD_COLUMNS(SQL_COLUMN_NAME) };
 const std::string kHead = sql_column_list({HEAD_COLUMNS(SQL_COLUMN_EXPR)});
 #define HEAD_ORDER " ORDER BY rank, tier, tier_key, cost, id"
-#define HEAD_DUE SQL_URL_DUE("")
 
 // A queue's next due URL, read one at a time (next_head): of every class,
 // of the class asked (--class), or of a class among the first few
@@ -41,10 +40,11 @@ struct NextSql {
 // class among a queue's first LeaseOrder::kClassScan due URLs only: a
 // bounded index range, however long the queue.
 const NextSql kNextByIndex{
-    "SELECT " + kHead + " FROM urls WHERE queue_id = ? AND " HEAD_DUE HEAD_ORDER " LIMIT 1",
-    "SELECT " + kHead + " FROM urls WHERE queue_id = ? AND " HEAD_DUE " AND cls = ?" HEAD_ORDER " LIMIT 1",
+    "SELECT " + kHead + " FROM urls WHERE queue_id = ? AND " SQL_URL_DUE("") HEAD_ORDER " LIMIT 1",
     "SELECT " + kHead +
-        " FROM (SELECT * FROM urls WHERE queue_id = ? AND " HEAD_DUE HEAD_ORDER
+        " FROM urls WHERE queue_id = ? AND " SQL_URL_DUE("") " AND cls = ?" HEAD_ORDER " LIMIT 1",
+    "SELECT " + kHead +
+        " FROM (SELECT * FROM urls WHERE queue_id = ? AND " SQL_URL_DUE("") HEAD_ORDER
         " LIMIT 64) AS h WHERE cls = ?" HEAD_ORDER " LIMIT 1"};
 static_assert(LeaseOrder::kClassScan == 64, "NextSql::in_scan scans kClassScan URLs");
 // Where the order is kept in tables (SQLite, frontier(7), FILE FORMAT): a
@@ -78,7 +78,7 @@ const NextSql kNextByTables{
 // queue's ordered due URLs (each side an index range scan).
 std::string heads_of(const char* queues, const std::string& columns, const char* cls) {
     return std::string(queues) + " CROSS JOIN LATERAL (SELECT " + columns +
-           " FROM urls WHERE queue_id = q.id AND " + HEAD_DUE + cls + HEAD_ORDER " LIMIT ?) u";
+           " FROM urls WHERE queue_id = q.id AND " + SQL_URL_DUE("") + cls + HEAD_ORDER " LIMIT ?) u";
 }
 // The queues: given by id, or a page of ready queues (load_page's keyset,
 // as a subquery: what load_page_ahead sends).
@@ -112,12 +112,11 @@ const std::string kHeadsAfter =
     "SELECT k.qid, u.* FROM unnest(CAST(? AS bigint[]), CAST(? AS double precision[]), CAST(? AS bigint[]), "
     "CAST(? AS double precision[]), CAST(? AS bigint[]), CAST(? AS bigint[]), CAST(? AS bigint[])) "
     "AS k(qid, rank, tier, tier_key, cost, id, n) "
-    "CROSS JOIN LATERAL (SELECT " + kHead + " FROM urls WHERE queue_id = k.qid AND " HEAD_DUE
+    "CROSS JOIN LATERAL (SELECT " + kHead + " FROM urls WHERE queue_id = k.qid AND " SQL_URL_DUE("")
     " AND (rank, tier, tier_key, cost, id) > (k.rank, k.tier, k.tier_key, k.cost, k.id)" HEAD_ORDER " LIMIT k.n) u";
 // clang-format on
 #undef HEAD_COLUMNS
 #undef HEAD_ORDER
-#undef HEAD_DUE
 
 // A head row whose columns start at column `first`.
 LeaseHead read_head(const Stmt& st, int first) {
