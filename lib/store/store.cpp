@@ -57,6 +57,7 @@ void Store::commit() {
     for (auto& [sql, st] : impl_->stmts) st.reset();
     db_->commit();
     in_tx_ = false;
+    impl_->last_url_id.reset();
     impl_->prefetched.clear();
     impl_->prefetched_leases.clear();
     impl_->prefetched_queues.clear();
@@ -79,6 +80,8 @@ void Store::rollback() {
     impl_->prefetched_leases.clear();
     impl_->prefetched_queues.clear();
     impl_->pending_cols.clear();
+    impl_->pending_ids.clear();
+    impl_->last_url_id.reset();
     impl_->pending_rows = 0;
     impl_->pending_fps.clear();
     impl_->url_updates.clear();

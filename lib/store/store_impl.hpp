@@ -460,6 +460,12 @@ struct Store::Impl {
     // (Store::prefetch_fingerprints). Cleared at rollback.
     bool batch_inserts = false;
     std::vector<PgArray> pending_cols;
+    PgArray pending_ids;                 // their ids, given here (kLastUrlId)
+    std::optional<int64_t> last_url_id;  // the last id given (or stored); this transaction's
+    void read_last_url_id(Stmt& st) {
+        last_url_id = st.step() ? st.i64(0) : 0;
+        st.reset();
+    }
     size_t pending_rows = 0;
     std::unordered_set<int64_t> pending_fps;
     static constexpr size_t kPendingRows = 2048;

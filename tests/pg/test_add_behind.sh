@@ -6,8 +6,9 @@
 # probe), chunk 3 repeating chunk 1's URLs (inserted behind chunk 2's probe:
 # found) and chunk 2's (not yet inserted: the rows go first), chunk 4
 # adding each of its URLs twice, chunk 5 repeating chunk 2's. The same
-# records added to a SQLite file give the same result lines, URL rows and
-# counters.
+# records added to a SQLite file give the same result lines, URL rows (ids
+# too: on PostgreSQL the tool gives them) and counters, and so does a
+# second run, whose ids follow the first's.
 # Run by tests/pg/run.sh with BEHIND_FRONTIER (a database URL).
 set -u
 : "${BEHIND_FRONTIER:?}" "${ROOT:?}"
@@ -27,21 +28,26 @@ out += [url(1000 + i) for i in range(0, 512, 7)]       # chunk 5: chunk 2's agai
 for u in out:
     print(json.dumps({"url": u}))
 PY
+python3 -c 'import json
+for i in range(600): print(json.dumps({"url": f"http://h{i % 5}.example/again{i}"}))
+for i in range(0, 40): print(json.dumps({"url": f"http://h{i % 37}.example/p{i}"}))' > again.jsonl
 for f in "$FRONTIER" "$PWD/behind.db"; do
     configure "$f" "politeness.min-delay 0"
-    frontier-add -f "$f" records.jsonl > "add.$(basename "$f").out" 2> "add.$(basename "$f").err" \
-        || fail "add to $f: $(cat "add.$(basename "$f").err")"
+    for r in records again; do
+        frontier-add -f "$f" $r.jsonl >> "add.$(basename "$f").out" 2>> "add.$(basename "$f").err" \
+            || fail "add of $r to $f: $(cat "add.$(basename "$f").err")"
+    done
 done
 diff "add.$(basename "$FRONTIER").out" add.behind.db.out > add.diff \
     || fail "PostgreSQL and SQLite answered differently: $(head -10 add.diff)"
 diff "add.$(basename "$FRONTIER").err" add.behind.db.err > err.diff \
     || fail "PostgreSQL and SQLite summed up differently: $(cat err.diff)"
-for s in "SELECT url, state, queue_id FROM urls ORDER BY url" "SELECT name, n FROM counters WHERE n != 0 ORDER BY name"; do
+for s in "SELECT id, url, state, queue_id FROM urls ORDER BY id" "SELECT name, n FROM counters WHERE n != 0 ORDER BY name"; do
     diff <(sql "$s" | tr '|' ' ') <(sqlite3 behind.db "$s" | tr '|' ' ') > rows.diff \
         || fail "PostgreSQL and SQLite differ on $s: $(head -10 rows.diff)"
 done
 added=$(grep -c '"status":"added"' add.behind.db.out)
 dups=$(grep -c '"status":"duplicate"' add.behind.db.out)
-[ "$added" = 1280 ] && [ "$dups" = 842 ] || fail "expected 1280 added and 842 duplicates, got $added and $dups"
+[ "$added" = 1880 ] && [ "$dups" = 882 ] || fail "expected 1880 added and 882 duplicates, got $added and $dups"
 frontier-report --check > check.txt 2>&1 || fail "frontier-report --check: $(grep -v '^ok' check.txt)"
-echo "ok: $added added, $dups duplicates over 5 chunks: the same lines and rows on PostgreSQL and SQLite"
+echo "ok: $added added, $dups duplicates over 5 chunks and a second run: the same lines, rows and ids on PostgreSQL and SQLite"
