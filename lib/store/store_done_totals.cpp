@@ -140,15 +140,14 @@ void Store::Impl::flush_fetches() {
 // Impl::flush_lease_writes), in queue id order.
 void Store::Impl::flush_fetches_set() {
     static const std::string sql = [] {
-        std::string arrays, names;
+        std::string arrays;
         for (int col = 0; col < kFetchCols; ++col) {
             const bool real = col == kWake || col == kLatSum;
-            arrays +=
-                (col ? ", CAST(" : "CAST(") + fetch_param(col) + (real ? " AS REAL[])" : " AS bigint[])");
-            names += (col ? ", d" : "d") + std::to_string(col);
+            arrays += (col ? ", unnest(CAST(" : "unnest(CAST(") + fetch_param(col) +
+                      (real ? " AS REAL[])) AS d" : " AS bigint[])) AS d") + std::to_string(col);
         }
-        return fetch_update_sql(fetch_unnest_column, " FROM unnest(" + arrays + ") AS v(" + names +
-                                                         ") WHERE queues.id = ANY(ARRAY[" +
+        return fetch_update_sql(fetch_unnest_column, " FROM (SELECT " + arrays +
+                                                         ") AS v WHERE queues.id = ANY(ARRAY[" +
                                                          fetch_unnest_column(kQueueId) + "])");
     }();
     std::vector<int64_t> ids;
