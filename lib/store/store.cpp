@@ -295,71 +295,84 @@ void Store::Impl::count_fingerprints() {
     if (held >= fp_buffer_limit()) fps_to_move = held;
 }
 
-// url_fps_new into url_fps in key order, 65,536 fingerprints (the smallest;
-// fewer when FRONTIER_FP_BUFFER is smaller) per transaction of its own: each
-// writes the pages of one slice of url_fps once, where adding fingerprints
-// one by one wrote a random page each, and holds the write lock for that
-// slice only (frontier(7), FILE FORMAT).
-void Store::Impl::move_fingerprints() {
-    const int64_t chunk = std::min<int64_t>(65536, fp_buffer_limit());
-    for (int64_t left = std::exchange(fps_to_move, 0); left > 0; left -= chunk) {
-        Transaction tx(db);
-        // The last pair of the chunk; fewer left: all of them.
-        Stmt last = db.prepare("SELECT fp, id FROM url_fps_new ORDER BY fp, id LIMIT 1 OFFSET ?");
-        last.bind(1, chunk - 1);
-        std::optional<std::pair<int64_t, int64_t>> upto;
-        if (last.step()) upto = {last.i64(0), last.i64(1)};
-        last.reset();
-        const std::string where = upto ? " WHERE (fp, id) <= (?1, ?2)" : "";
-        auto bound = [&](Stmt st) {
-            if (upto) st.bind(1, upto->first).bind(2, upto->second);
-            return st;
-        };
-        Stmt moved = bound(db.prepare("SELECT count(*) FROM url_fps_new" + where));
-        const int64_t n = moved.step() ? moved.i64(0) : 0;
-        moved.reset();
-        bound(db.prepare(move_fingerprints_sql(db, where))).exec();
-        bound(db.prepare("DELETE FROM url_fps_new" + where)).exec();
-        // The last chunk empties the table: its count is 0, whatever it had
-        // drifted to.
-        if (upto)
-            db.prepare("UPDATE meta SET value = value - ? WHERE key = 'fps_new'").bind(1, n).exec();
-        else
-            db.exec("UPDATE meta SET value = 0 WHERE key = 'fps_new'");
-        tx.commit();
-        if (!upto) break;
-    }
-}
+namespace {
 
-// Where the lease order is kept in tables (frontier(7), FILE FORMAT): the
-// entries of url_next_new into url_next in key order, 65,536 per
-// transaction of its own, until url_next_new is empty. Run with the move of
-// the fingerprints: the URLs added since the last move are most of its
-// entries (the others, URLs queued again, move with them).
-void Store::Impl::move_lease_order() {
-    if (!db.ddl().lease_order_tables) return;
-    for (;;) {
+// Moves the rows of a buffer table (url_fps_new, url_next_new) to its main
+// table in `key` order, `chunk` rows per transaction of its own, until it
+// is empty or `limit` rows were moved: each transaction writes the pages of
+// one slice of the main table once, where adding the rows one by one wrote
+// a random page each, and holds the write lock for that slice only
+// (frontier(7), FILE FORMAT). `move(where, bound, more)` runs a chunk's
+// statements: `where` selects the chunk (" WHERE (key) <= (?1, ...)", or
+// empty for the last: all that is left), `bound(st)` binds its last key to
+// `st` (types: 'i' an integer column of the key, 'd' a real one); `more`:
+// this is not the last chunk.
+template <class Move>
+void move_in_key_order(Db& db, const std::string& table, const std::string& key, std::string_view types,
+                       int64_t chunk, int64_t limit, Move&& move) {
+    for (int64_t left = limit; left > 0; left -= chunk) {
         Transaction tx(db);
-        Stmt last = db.prepare("SELECT " SQL_ORDER_KEY " FROM url_next_new ORDER BY " SQL_ORDER_KEY
-                               " LIMIT 1 OFFSET 65535");
+        Stmt last = db.prepare("SELECT " + key + " FROM " + table + " ORDER BY " + key + " LIMIT 1 OFFSET ?");
+        last.bind(1, chunk - 1);
         const bool more = last.step();
-        const std::string where = more ? " WHERE (" SQL_ORDER_KEY ") <= (?1, ?2, ?3, ?4, ?5, ?6)" : "";
+        std::string where;
+        for (size_t i = 0; more && i < types.size(); ++i)
+            where += (i ? ", ?" : " WHERE (" + key + ") <= (?") + std::to_string(i + 1);
+        if (more) where += ")";
         auto bound = [&](Stmt st) {
-            if (more)
-                st.bind(1, last.i64(0))
-                    .bind(2, last.dbl(1))
-                    .bind(3, last.i64(2))
-                    .bind(4, last.dbl(3))
-                    .bind(5, last.i64(4))
-                    .bind(6, last.i64(5));
+            for (size_t i = 0; more && i < types.size(); ++i) {
+                const int col = static_cast<int>(i);
+                if (types[i] == 'd')
+                    st.bind(col + 1, last.dbl(col));
+                else
+                    st.bind(col + 1, last.i64(col));
+            }
             return st;
         };
-        bound(db.prepare(move_lease_order_sql(where))).exec();
-        bound(db.prepare("DELETE FROM url_next_new" + where)).exec();
+        move(where, bound, more);
         last.reset();
         tx.commit();
         if (!more) break;
     }
+}
+
+}  // namespace
+
+// url_fps_new into url_fps in key order, 65,536 fingerprints (the smallest;
+// fewer when FRONTIER_FP_BUFFER is smaller) per transaction, as many as
+// count_fingerprints found (move_in_key_order).
+void Store::Impl::move_fingerprints() {
+    const int64_t chunk = std::min<int64_t>(65536, fp_buffer_limit());
+    move_in_key_order(db, "url_fps_new", "fp, id", "ii", chunk, std::exchange(fps_to_move, 0),
+                      [&](const std::string& where, auto& bound, bool more) {
+                          Stmt moved = bound(db.prepare("SELECT count(*) FROM url_fps_new" + where));
+                          const int64_t n = moved.step() ? moved.i64(0) : 0;
+                          moved.reset();
+                          bound(db.prepare(move_fingerprints_sql(db, where))).exec();
+                          bound(db.prepare("DELETE FROM url_fps_new" + where)).exec();
+                          // The last chunk empties the table: its count is 0,
+                          // whatever it had drifted to.
+                          if (more)
+                              db.prepare("UPDATE meta SET value = value - ? WHERE key = 'fps_new'")
+                                  .bind(1, n)
+                                  .exec();
+                          else
+                              db.exec("UPDATE meta SET value = 0 WHERE key = 'fps_new'");
+                      });
+}
+
+// Where the lease order is kept in tables (frontier(7), FILE FORMAT): the
+// entries of url_next_new into url_next in key order, 65,536 per
+// transaction, until url_next_new is empty (move_in_key_order). Run with
+// the move of the fingerprints: the URLs added since the last move are most
+// of its entries (the others, URLs queued again, move with them).
+void Store::Impl::move_lease_order() {
+    if (!db.ddl().lease_order_tables) return;
+    move_in_key_order(db, "url_next_new", SQL_ORDER_KEY, "ididii", 65536, std::numeric_limits<int64_t>::max(),
+                      [&](const std::string& where, auto& bound, bool) {
+                          bound(db.prepare(move_lease_order_sql(where))).exec();
+                          bound(db.prepare("DELETE FROM url_next_new" + where)).exec();
+                      });
 }
 
 void Store::Impl::leave_lease_order(int64_t id) {
