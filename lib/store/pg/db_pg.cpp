@@ -79,6 +79,8 @@ bool connection_bad(PgConn* c) { return !c->conn || pq_api().PQstatus(c->conn) !
     throw DbError(msg);
 }
 
+void fail_conn(PgConn* c, const std::string& what) { fail(c, what + pq_api().PQerrorMessage(c->conn)); }
+
 [[noreturn]] void throw_result(PgConn* c, PGresult* r, std::string_view what) {
     std::string msg = r ? pq_api().PQresultErrorMessage(r) : "";
     if (msg.empty()) msg = pq_api().PQerrorMessage(c->conn);
@@ -136,7 +138,7 @@ void read_to_sync(PgConn* c, size_t n, std::string& error) {
                 c->sent.clear();
                 c->prepared.clear();
                 c->ahead = 0;
-                fail(c, "database error: lost the pipeline: " + std::string(pq_api().PQerrorMessage(c->conn)));
+                fail_conn(c, "database error: lost the pipeline: ");
             }
             continue;
         }
@@ -192,7 +194,7 @@ void sync(PgConn* c, const PgStmt* want) {
         if (want && want->res) return;
     }
     if (pq_api().PQpipelineSync(c->conn) != 1)
-        fail(c, "database error: " + std::string(pq_api().PQerrorMessage(c->conn)));
+        fail_conn(c);
     read_to_sync(c, c->sent.size(), error);
     c->sent.clear();
     c->prepared.clear();
@@ -253,7 +255,7 @@ namespace {
 // Queues a command without parameters in the pipeline (its result unwanted).
 void send_plain(PgConn* c, const char* sql) {
     if (pq_api().PQsendQueryParams(c->conn, sql, 0, nullptr, nullptr, nullptr, nullptr, 0) != 1)
-        fail(c, "database error: " + pg_error(c));
+        fail_conn(c);
     c->sent.push_back(nullptr);
 }
 
@@ -268,7 +270,7 @@ void check_idle_connection(PgConn* c) {
         if (::poll(&p, 1, 0) <= 0) break;
         if (!pq_api().PQconsumeInput(c->conn)) break;
     }
-    if (connection_bad(c)) fail(c, "database error: " + pg_error(c));
+    if (connection_bad(c)) fail_conn(c);
 }
 
 }  // namespace
@@ -366,7 +368,7 @@ int64_t pg_data_version(PgConn* c) {
             run_void(c, (std::string("LISTEN ") + kChannel).c_str());
             c->listening = true;
         }
-        if (!pq_api().PQconsumeInput(c->conn)) fail(c, "database error: " + pg_error(c));
+        if (!pq_api().PQconsumeInput(c->conn)) fail_conn(c);
     });
     const int self = pq_api().PQbackendPID(c->conn);
     while (PGnotify* n = pq_api().PQnotifies(c->conn)) {

@@ -61,6 +61,8 @@ inline constexpr Oid kTextOid = 25;
 
 // DbError, or ConnectionLost when the connection is gone.
 [[noreturn]] void fail(PgConn* c, std::string msg);
+// fail with `what` and the connection's last error (PQerrorMessage).
+[[noreturn]] void fail_conn(PgConn* c, const std::string& what = "database error: ");
 [[noreturn]] void throw_result(PgConn* c, PGresult* r, std::string_view what);
 // Pipeline mode: sends a Sync and hands the queued commands' results over.
 void sync(PgConn* c, const PgStmt* want = nullptr);

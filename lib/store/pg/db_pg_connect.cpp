@@ -58,7 +58,7 @@ std::vector<PGresult*> run_each(PgConn* c, const std::vector<const char*>& sqls)
     pq_api().PQexitPipelineMode(c->conn);
     if (out.size() != sqls.size()) {
         for (PGresult* r : out) pq_api().PQclear(r);
-        fail(c, "database error: " + pg_error(c));
+        fail_conn(c);
     }
     return out;
 }

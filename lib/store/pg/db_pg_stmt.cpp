@@ -30,7 +30,7 @@ void prepare_on_server(PgStmt* s) {
     PgConn* c = s->c;
     if (c->pipeline) {
         if (pq_api().PQsendPrepare(c->conn, s->name.c_str(), s->text.c_str(), s->nparams, s->types.data()) != 1)
-            fail(c, "cannot prepare statement: " + std::string(pq_api().PQerrorMessage(c->conn)));
+            fail_conn(c, "cannot prepare statement: ");
         c->prepared.emplace_back(c->sent.size(), s);
         c->sent.push_back(nullptr);
     } else {
@@ -147,7 +147,7 @@ void send(PgStmt* s, bool want) {
                    : pq_api().PQsendQueryPrepared(s->c->conn, s->name.c_str(), s->nparams, vals.data(),
                                                   s->lengths.data(), s->formats.data(), 0);
     if (sent != 1)
-        fail(s->c, "database error: " + std::string(pq_api().PQerrorMessage(s->c->conn)));
+        fail_conn(s->c);
     s->c->sent.push_back(want ? s : nullptr);
 }
 }  // namespace
@@ -169,11 +169,11 @@ void pg_stmt_exec_behind(PgStmt* s) {
     PgConn* c = s->c;
     if (!c->pipeline || c->ahead || c->sent.empty()) return pg_stmt_exec(s);
     if (pq_api().PQpipelineSync(c->conn) != 1)
-        fail(c, "database error: " + std::string(pq_api().PQerrorMessage(c->conn)));
+        fail_conn(c);
     c->ahead = c->sent.size();
     send(s, false);
     if (pq_api().PQflush(c->conn) != 0)
-        fail(c, "database error: " + std::string(pq_api().PQerrorMessage(c->conn)));
+        fail_conn(c);
     pg_stmt_reset(s);
 }
 
