@@ -86,9 +86,10 @@ std::string url_update_sql() {
 
 // Many rows: UPDATE urls SET column = v.n_column, ... FROM (SELECT
 // unnest(CAST(? AS type[])) AS n_id, ...) AS v WHERE urls.id =
-// ANY(ARRAY[v.n_id]), the arrays unnested in the select list (in place:
-// unnest(a, b, ...) in FROM copies each array first, and took 30-50% more
-// of the server's time; frontier(7), POSTGRESQL): each row
+// ANY(ARRAY[v.n_id]), the arrays unnested in the select list (read as
+// they go: unnest(a, b, ...) in FROM copies each array first, and a done's
+// update of 100k rows took 1.4-2.1 times as long; frontier(7),
+// POSTGRESQL): each row
 // found by a primary-key probe (frontier(7), POSTGRESQL). `urls.id = v.n_id`
 // would let the planner hash the whole table instead, at every batch,
 // wherever the table is small next to the batch (20,000 URLs: ~10 ms of a
