@@ -113,8 +113,13 @@ follow=$(awk '{print $2}' proxy.log)
 
 [ "$leased" -le 8 ] || fail "a lease of one URL took $leased round trips (at most 8)"
 [ "$empty" -le 7 ] || fail "a lease that found nothing took $empty round trips (at most 7)"
-[ "$done_" -le 5 ] || fail "frontier-done of one result took $done_ round trips (at most 5)"
+# A done and a --follow send pipelines that reach the proxy in several
+# chunks (c2s 7 for the done's 5 turns, with old and new builds alike): a
+# chunk that arrives after the answer to an earlier Sync of the same flight
+# counts as one turn more though the client waited for nothing (1 run in
+# 7 on a loaded machine, 2026-11-28). Their bounds allow that one.
+[ "$done_" -le 6 ] || fail "frontier-done of one result took $done_ round trips (at most 5, 6 with a race)"
 [ "$many" -le 9 ] || fail "a lease of 9 URLs under robots.txt rules took $many round trips (at most 9)"
 [ "$batch" -le 9 ] || fail "a lease of 1000 URLs from 61 queues took $batch round trips (at most 9)"
-[ "$follow" -le 16 ] || fail "frontier-lease --follow took $follow round trips for 3 batches (at most 16)"
+[ "$follow" -le 17 ] || fail "frontier-lease --follow took $follow round trips for 3 batches (at most 16, 17 with a race)"
 echo "ok: round trips: lease $leased, lease of nothing $empty, done $done_, lease of 9 under robots.txt $many, lease of 1000 $batch, --follow of 3 batches $follow"
