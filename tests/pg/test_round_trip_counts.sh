@@ -7,7 +7,7 @@
 # due) in one round trip; a frontier-done's first batch reads its URL rows
 # with their queue rows and Crawl-delays in one, and its queue updates
 # reschedule the queues (none is read back). The bounds are today's
-# counts: a change that adds round trips to these paths fails here.
+# counts plus one the proxy may count in a race (below).
 # Run by tests/pg/run.sh with RT_FRONTIER (a database URL).
 set -u
 : "${RT_FRONTIER:?}" "${ROOT:?}"
@@ -111,15 +111,18 @@ follow=$(awk '{print $2}' proxy.log)
 # before the lease read whether any queue is inactive with its first read
 # (instead of looking for one when its page ran out), 9, 8, 5, 10.
 
-[ "$leased" -le 8 ] || fail "a lease of one URL took $leased round trips (at most 8)"
-[ "$empty" -le 7 ] || fail "a lease that found nothing took $empty round trips (at most 7)"
-# A done and a --follow send pipelines that reach the proxy in several
-# chunks (c2s 7 for the done's 5 turns, with old and new builds alike): a
-# chunk that arrives after the answer to an earlier Sync of the same flight
-# counts as one turn more though the client waited for nothing (1 run in
-# 7 on a loaded machine, 2026-11-28). Their bounds allow that one.
+# Every count may be one more than the client waited for: a tool's
+# pipeline reaches the proxy in several chunks (c2s 7 for a done's 5
+# turns, with old and new builds alike), and a chunk that arrives after
+# the answer to an earlier Sync of the same flight counts as a turn. On a
+# loaded machine (a fresh-clone make check, 2026-11-28) that hit the done,
+# the lease under robots.txt and --follow, one run in 5-10 each. The
+# bounds are today's counts plus that one: a change that adds two round
+# trips to a path fails here (one, only when the race adds another).
+[ "$leased" -le 9 ] || fail "a lease of one URL took $leased round trips (at most 8, 9 with a race)"
+[ "$empty" -le 8 ] || fail "a lease that found nothing took $empty round trips (at most 7, 8 with a race)"
 [ "$done_" -le 6 ] || fail "frontier-done of one result took $done_ round trips (at most 5, 6 with a race)"
-[ "$many" -le 9 ] || fail "a lease of 9 URLs under robots.txt rules took $many round trips (at most 9)"
-[ "$batch" -le 9 ] || fail "a lease of 1000 URLs from 61 queues took $batch round trips (at most 9)"
+[ "$many" -le 10 ] || fail "a lease of 9 URLs under robots.txt rules took $many round trips (at most 9, 10 with a race)"
+[ "$batch" -le 10 ] || fail "a lease of 1000 URLs from 61 queues took $batch round trips (at most 9, 10 with a race)"
 [ "$follow" -le 17 ] || fail "frontier-lease --follow took $follow round trips for 3 batches (at most 16, 17 with a race)"
 echo "ok: round trips: lease $leased, lease of nothing $empty, done $done_, lease of 9 under robots.txt $many, lease of 1000 $batch, --follow of 3 batches $follow"
