@@ -26,7 +26,7 @@ namespace frontier {
     X(PQexitPipelineMode) X(PQfinish) X(PQflush) X(PQfreemem) X(PQftype) X(PQgetResult) X(PQgetisnull)       \
     X(PQgetlength) X(PQgetvalue) X(PQlibVersion) X(PQnotifies) X(PQntuples) X(PQpipelineSync) X(PQprepare)   \
     X(PQresultErrorMessage) X(PQresultStatus) X(PQreset) X(PQsendPrepare) X(PQsendQueryParams)               \
-    X(PQsendQueryPrepared) X(PQsetNoticeProcessor) X(PQsocket) X(PQstatus)
+    X(PQsendQueryPrepared) X(PQsetNoticeProcessor) X(PQsocket) X(PQstatus) X(PQtrace)
 // clang-format on
 
 #define FRONTIER_DECLARE_FUNCTION(f) decltype(&::f) f;

@@ -7,6 +7,7 @@
 #include <libpq-fe.h>
 
 #include <cstdint>
+#include <cstdio>
 #include <string>
 #include <string_view>
 #include <utility>
@@ -35,6 +36,7 @@ struct PgConn {
     int64_t version = 0;     // notifications from other sessions seen
     bool closing = false;    // Db::closing: statements are not DEALLOCATEd one round trip each
     int schema_version = -1; // read at connect; the first Db::schema_version() takes it
+    FILE* trace = nullptr;   // FRONTIER_PG_TRACE's file (closed after the connection)
 };
 
 struct PgStmt {

@@ -4,8 +4,11 @@
 #include <libpq-fe.h>
 
 #include <algorithm>
+#include <cerrno>
 #include <chrono>
+#include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <string>
 #include <thread>
 #include <vector>
@@ -160,6 +163,24 @@ void reconnect(PgConn* c, const std::string& why) {
 
 }  // namespace pgi
 
+namespace {
+
+// FRONTIER_PG_TRACE=FILE: the connection's protocol messages, one line
+// each (libpq's PQtrace: a timestamp, F for the tool's or B for the
+// server's, the length, the message), appended to FILE from the session
+// settings on (frontier(7), ENVIRONMENT).
+void start_trace(PgConn* c) {
+    const char* path = std::getenv("FRONTIER_PG_TRACE");
+    if (!path || !*path) return;
+    c->trace = std::fopen(path, "a");
+    if (!c->trace)
+        throw IoError(std::string("cannot open FRONTIER_PG_TRACE file ") + path + ": " +
+                      std::strerror(errno));
+    pq_api().PQtrace(c->conn, c->trace);
+}
+
+}  // namespace
+
 PgConn* pg_connect(const std::string& url, bool create, bool readonly) {
     auto* c = new PgConn;
     c->url = url;
@@ -174,6 +195,7 @@ PgConn* pg_connect(const std::string& url, bool create, bool readonly) {
     }
     c->readonly = readonly;
     try {
+        start_trace(c);
         start_session(c, true);
         if (!create && c->schema_version == 0)
             throw IoError("frontier file not found: " + frontier_display_name(url) +
@@ -188,6 +210,7 @@ PgConn* pg_connect(const std::string& url, bool create, bool readonly) {
 void pg_disconnect(PgConn* c) noexcept {
     if (!c) return;
     if (c->conn) pq_api().PQfinish(c->conn);
+    if (c->trace) std::fclose(c->trace);
     delete c;
 }
 
