@@ -6,12 +6,17 @@
 #                                 (again on the same port after a stop)
 #   tests/tools/pg.sh stop DIR    stop that server (pg_ctl stop -m fast)
 #   tests/tools/pg.sh url DIR     the base URL of a running cluster
+#   tests/tools/pg.sh hugepages DIR  "on" when the running server's shared
+#                                 memory is on huge pages, else "off"
+#                                 (frontier(7), POSTGRESQL)
+# PG_HUGE_PAGES=on|off|try sets the server's huge_pages (its default: try,
+# which takes them when the kernel has them reserved).
 # As root the server runs as the unprivileged user `nobody` (PostgreSQL
 # refuses root); DIR is handed to that user. Debian packages: postgresql
 # (scripts/deps.sh installs it). Only the server started here is stopped.
 set -euo pipefail
-cmd=${1:?usage: pg.sh start|stop|url DIR}
-dir=${2:?usage: pg.sh start|stop|url DIR}
+cmd=${1:?usage: pg.sh start|stop|url|hugepages DIR}
+dir=${2:?usage: pg.sh start|stop|url|hugepages DIR}
 pgbin=${PG_BIN:-$(ls -d /usr/lib/postgresql/*/bin 2>/dev/null | sort -V | tail -1)}
 [ -x "$pgbin/initdb" ] || { echo "pg.sh: no PostgreSQL server binaries (apt-get install postgresql)" >&2; exit 1; }
 as_user() {
@@ -33,7 +38,7 @@ start)
     else port=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'); fi
     # Test settings: durability off (fsync, full_page_writes), sockets in DIR only.
     as_user "$pgbin/pg_ctl" -D "$dir/data" -l "$dir/server.log" -w -t 60 start \
-        -o "-h 127.0.0.1 -p $port -k $dir -c fsync=off -c synchronous_commit=off -c full_page_writes=off -c max_connections=200" \
+        -o "-h 127.0.0.1 -p $port -k $dir -c fsync=off -c synchronous_commit=off -c full_page_writes=off -c max_connections=200 -c huge_pages=${PG_HUGE_PAGES:-try}" \
         >/dev/null || { tail -20 "$dir/server.log" >&2; exit 1; }
     echo "postgresql://$user@127.0.0.1:$port" > "$dir/url"
     cat "$dir/url"
@@ -44,6 +49,10 @@ stop)
 url)
     cat "$dir/url"
     ;;
+hugepages)
+    pid=$(head -1 "$dir/data/postmaster.pid")
+    if grep -q anon_hugepage "/proc/$pid/maps" 2>/dev/null; then echo on; else echo off; fi
+    ;;
 *)
-    echo "usage: pg.sh start|stop|url DIR" >&2; exit 2 ;;
+    echo "usage: pg.sh start|stop|url|hugepages DIR" >&2; exit 2 ;;
 esac
