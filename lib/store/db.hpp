@@ -188,6 +188,12 @@ public:
     // `table`.id moves to its largest id, so rows added later do not take
     // one (SQLite: nothing).
     virtual void advance_id_sequence(std::string_view table) = 0;
+    // The SQL of those, for statements that read or move the sequence
+    // with other work: a SELECT of the last id it handed out (0 when none
+    // yet), and an expression that moves it to `value` (SQL); "" where the
+    // backend has no sequence (SQLite).
+    virtual std::string id_sequence_last_sql(std::string_view table) const = 0;
+    virtual std::string id_sequence_set_sql(std::string_view table, std::string_view value) const = 0;
     // An INSERT of one row into `table` (`columns` in order, a parameter
     // each) whose unique-key clash is reported by insert_or_clash(), not
     // thrown. With a `replace_key` (a column), a row with the same key is

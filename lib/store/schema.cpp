@@ -111,9 +111,10 @@ void migrate_to_7(Db& db) {
 // kLeaseEntrySql). PostgreSQL keeps the index.
 void migrate_to_8(Db& db) {
     if (!db.ddl().lease_order_tables) return;
-    db.exec(create_lease_order_sql(db, "INSERT INTO url_next SELECT " SQL_ORDER_ENTRY
-                                       " FROM urls WHERE " SQL_URL_DUE("") " ORDER BY " SQL_ORDER_KEY
-                                                                           ";\nDROP INDEX urls_next;\n"));
+    const char* const move =
+        "INSERT INTO url_next SELECT " SQL_ORDER_ENTRY
+        " FROM urls WHERE " SQL_URL_DUE("") " ORDER BY " SQL_ORDER_KEY ";\nDROP INDEX urls_next;\n";
+    db.exec(create_lease_order_sql(db, move));
 }
 
 // 9: where the lease order is kept in tables, the code that changes a URL

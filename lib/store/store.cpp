@@ -478,12 +478,15 @@ QueueSched Store::Impl::reschedule(const QueueInfo& qi) {
 std::optional<double> Store::Impl::best_rank(int64_t id) {
     // Where the lease order is kept in tables (frontier(7), FILE FORMAT): the
     // first of the queue's two key ranges.
-    Stmt& st =
-        q(db.ddl().lease_order_tables
-              ? "SELECT rank FROM url_next WHERE queue_id = ?1 UNION ALL SELECT rank FROM url_next_new "
-                "WHERE queue_id = ?1 ORDER BY 1 LIMIT 1"
-              : "SELECT rank FROM urls WHERE queue_id = ? AND " SQL_URL_DUE(
-                    "") " ORDER BY rank, tier, tier_key, cost, id LIMIT 1");
+    const char* const by_tables =
+        "SELECT rank FROM url_next WHERE queue_id = ?1 UNION ALL "
+        "SELECT rank FROM url_next_new WHERE queue_id = ?1 ORDER BY 1 LIMIT 1";
+    // clang-format off
+    const char* const by_index =
+        "SELECT rank FROM urls WHERE queue_id = ? AND " SQL_URL_DUE("")
+        " ORDER BY rank, tier, tier_key, cost, id LIMIT 1";
+    // clang-format on
+    Stmt& st = q(db.ddl().lease_order_tables ? by_tables : by_index);
     st.bind(1, id);
     std::optional<double> best;
     if (st.step()) best = st.dbl(0);

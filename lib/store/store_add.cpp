@@ -129,9 +129,12 @@ struct NewUrl {
 // transaction's first fingerprint probe. Every insert into urls runs under
 // the writer lock (frontier(7), POSTGRESQL), so the ids after it are this
 // transaction's to give; flush_pending_urls moves the sequence past them.
-const char* const kLastUrlId =
-    "SELECT greatest(coalesce(pg_sequence_last_value(pg_get_serial_sequence('urls', 'id')), 0), "
-    "(SELECT coalesce(max(id), 0) FROM urls))";
+const char* Store::Impl::last_url_id_sql() {
+    if (last_url_id_text.empty())
+        last_url_id_text = "SELECT greatest((" + db.id_sequence_last_sql("urls") +
+                           "), (SELECT coalesce(max(id), 0) FROM urls))";
+    return last_url_id_text.c_str();
+}
 
 void Store::Impl::flush_pending_urls(bool behind) {
     if (pending_rows == 0) return;
@@ -141,15 +144,18 @@ void Store::Impl::flush_pending_urls(bool behind) {
     // The arrays unnested in the select list: zipped as unnest(a, b, ...) in
     // FROM would zip them, without the copy of each array that a function in
     // FROM makes first (with it the insert took 1.2-1.5 times as long).
-    Stmt& ins =
-        q("WITH a AS (INSERT INTO urls(id, " NEW_COLUMNS
-          ") SELECT unnest(?19::bigint[]), unnest(?1::bigint[]), unnest(?2::text[]), "
-          "unnest(?3::bigint[]), unnest(?4::bigint[]), unnest(?5::float8[]), unnest(?6::float8[]), "
-          "unnest(?7::bigint[]), unnest(?8::float8[]), unnest(?9::bigint[]), unnest(?10::bigint[]), "
-          "unnest(?11::bigint[]), unnest(?12::text[]), unnest(?13::text[]), unnest(?14::text[]), "
-          "unnest(?15::text[]), unnest(?16::bigint[]), unnest(?17::float8[]), unnest(?18::float8[])), "
-          "b AS (INSERT INTO url_fps_new(fp, id) SELECT unnest(?1::bigint[]), unnest(?19::bigint[])) "
-          "SELECT setval(pg_get_serial_sequence('urls', 'id'), ?20)");
+    if (insert_urls_text.empty())
+        insert_urls_text =
+            "WITH a AS (INSERT INTO urls(id, " NEW_COLUMNS
+            ") SELECT unnest(?19::bigint[]), unnest(?1::bigint[]), unnest(?2::text[]), "
+            "unnest(?3::bigint[]), unnest(?4::bigint[]), unnest(?5::float8[]), unnest(?6::float8[]), "
+            "unnest(?7::bigint[]), unnest(?8::float8[]), unnest(?9::bigint[]), unnest(?10::bigint[]), "
+            "unnest(?11::bigint[]), unnest(?12::text[]), unnest(?13::text[]), unnest(?14::text[]), "
+            "unnest(?15::text[]), unnest(?16::bigint[]), unnest(?17::float8[]), unnest(?18::float8[])), "
+            "b AS (INSERT INTO url_fps_new(fp, id) SELECT unnest(?1::bigint[]), unnest(?19::bigint[])) "
+            "SELECT " +
+            db.id_sequence_set_sql("urls", "?20");
+    Stmt& ins = q(insert_urls_text.c_str());
     for (size_t i = 0; i < pending_cols.size(); ++i) ins.bind(static_cast<int>(i) + 1, pending_cols[i]);
     ins.bind(NewUrl::kColumns + 1, pending_ids).bind(NewUrl::kColumns + 2, *last_url_id);
     if (behind)
@@ -251,7 +257,7 @@ void Store::Impl::add_new(const Settings& s, const AddRequest& r) {
             else
                 col.add(v);
         });
-        if (!last_url_id) read_last_url_id(q(kLastUrlId));
+        if (!last_url_id) read_last_url_id(q(last_url_id_sql()));
         pending_ids.add(++*last_url_id);
         pending_fps.insert(static_cast<int64_t>(r.fp));
         if (++pending_rows >= kPendingRows) flush_pending_urls();
@@ -320,7 +326,7 @@ void Store::prefetch_fingerprints(const std::vector<uint64_t>& fps) {
         m.prefetched.try_emplace(static_cast<int64_t>(fp));
     }
     // Sent with the probe: no round trip of their own.
-    Stmt* last_id = m.last_url_id ? nullptr : &m.q(kLastUrlId);
+    Stmt* last_id = m.last_url_id ? nullptr : &m.q(m.last_url_id_sql());
     if (last_id) last_id->send();
     m.q(kIndexOnly).exec();
     Stmt& f = m.q(kKnownByFps.c_str());

@@ -460,8 +460,10 @@ struct Store::Impl {
     // (Store::prefetch_fingerprints). Cleared at rollback.
     bool batch_inserts = false;
     std::vector<PgArray> pending_cols;
-    PgArray pending_ids;                 // their ids, given here (kLastUrlId)
+    PgArray pending_ids;                 // their ids, given here (last_url_id_sql)
     std::optional<int64_t> last_url_id;  // the last id given (or stored); this transaction's
+    const char* last_url_id_sql();
+    std::string last_url_id_text, insert_urls_text;  // built once, from the backend's sequence SQL
     void read_last_url_id(Stmt& st) {
         last_url_id = st.step() ? st.i64(0) : 0;
         st.reset();

@@ -73,11 +73,12 @@ std::string pg_translate(std::string_view sql, std::vector<bool>& used);
 // The dialect operations of PgDb that need more than a line
 // (lib/store/pg/db_pg_dialect.cpp): a SELECT read through a cursor in slices
 // (Db::prepare_stream), and the statement texts of Db::prepare_insert_or_clash,
-// Db::id_sequence_last and Db::advance_id_sequence.
+// Db::id_sequence_last, Db::advance_id_sequence and their SQL.
 std::unique_ptr<StmtImpl> pg_stream_new(PgConn* c, std::string_view select);
 std::string pg_insert_or_clash_sql(std::string_view table, const std::vector<std::string_view>& columns,
                                    std::string_view replace_key);
 std::string pg_id_sequence_last_sql(std::string_view table);
+std::string pg_id_sequence_set_sql(std::string_view table, std::string_view value);
 std::string pg_advance_id_sequence_sql(std::string_view table);
 
 }  // namespace frontier

@@ -81,6 +81,12 @@ public:
         return st.step() ? st.i64(0) : 0;
     }
     void advance_id_sequence(std::string_view table) override { prepare(pg_advance_id_sequence_sql(table)).step(); }
+    std::string id_sequence_last_sql(std::string_view table) const override {
+        return pg_id_sequence_last_sql(table);
+    }
+    std::string id_sequence_set_sql(std::string_view table, std::string_view value) const override {
+        return pg_id_sequence_set_sql(table, value);
+    }
     Stmt prepare_insert_or_clash(std::string_view table, const std::vector<std::string_view>& columns,
                                  std::string_view replace_key) override {
         return prepare(pg_insert_or_clash_sql(table, columns, replace_key));

@@ -100,14 +100,23 @@ std::string pg_insert_or_clash_sql(std::string_view table, const std::vector<std
     return sql + " RETURNING 1";
 }
 
+namespace {
+std::string id_sequence(std::string_view table) {
+    return "pg_get_serial_sequence('" + std::string(table) + "', 'id')";
+}
+}  // namespace
+
 std::string pg_id_sequence_last_sql(std::string_view table) {
-    return "SELECT coalesce(pg_sequence_last_value(pg_get_serial_sequence('" + std::string(table) + "', 'id')), 0)";
+    return "SELECT coalesce(pg_sequence_last_value(" + id_sequence(table) + "), 0)";
+}
+
+std::string pg_id_sequence_set_sql(std::string_view table, std::string_view value) {
+    return "setval(" + id_sequence(table) + ", " + std::string(value) + ")";
 }
 
 std::string pg_advance_id_sequence_sql(std::string_view table) {
     std::string t(table);
-    return "SELECT setval(pg_get_serial_sequence('" + t + "', 'id'), max(id)) FROM " + t +
-           " HAVING max(id) IS NOT NULL";
+    return "SELECT " + pg_id_sequence_set_sql(t, "max(id)") + " FROM " + t + " HAVING max(id) IS NOT NULL";
 }
 
 }  // namespace frontier

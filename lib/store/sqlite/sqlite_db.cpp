@@ -178,6 +178,8 @@ public:
     }
     std::optional<int64_t> id_sequence_last(std::string_view) override { return std::nullopt; }
     void advance_id_sequence(std::string_view) override {}
+    std::string id_sequence_last_sql(std::string_view) const override { return {}; }
+    std::string id_sequence_set_sql(std::string_view, std::string_view) const override { return {}; }
     Stmt prepare_insert_or_clash(std::string_view table, const std::vector<std::string_view>& columns,
                                  std::string_view replace_key) override {
         return prepare(insert_sql(replace_key.empty() ? "INSERT" : "INSERT OR REPLACE", table, columns));
