@@ -1,7 +1,9 @@
 // The PostgreSQL backend's connection (lib/store/pg/db_pg.hpp): connecting,
 // the session settings, and connecting again when the connection is lost
 // between transactions (frontier(7), POSTGRESQL).
+#include <fcntl.h>
 #include <libpq-fe.h>
+#include <unistd.h>
 
 #include <algorithm>
 #include <cerrno>
@@ -168,14 +170,20 @@ namespace {
 // FRONTIER_PG_TRACE=FILE: the connection's protocol messages, one line
 // each (libpq's PQtrace: a timestamp, F for the tool's or B for the
 // server's, the length, the message), appended to FILE from the session
-// settings on (frontier(7), ENVIRONMENT).
+// settings on (frontier(7), ENVIRONMENT). Only its owner may read a file it
+// creates (statement parameters are in it); a line is written whole, so
+// tools appending to one file do not split each other's lines.
 void start_trace(PgConn* c) {
     const char* path = std::getenv("FRONTIER_PG_TRACE");
     if (!path || !*path) return;
-    c->trace = std::fopen(path, "a");
-    if (!c->trace)
-        throw IoError(std::string("cannot open FRONTIER_PG_TRACE file ") + path + ": " +
-                      std::strerror(errno));
+    const int fd = ::open(path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0600);
+    c->trace = fd < 0 ? nullptr : ::fdopen(fd, "a");
+    if (!c->trace) {
+        const int err = errno;
+        if (fd >= 0) ::close(fd);
+        throw IoError(std::string("cannot open FRONTIER_PG_TRACE file ") + path + ": " + std::strerror(err));
+    }
+    std::setvbuf(c->trace, nullptr, _IOLBF, 0);
     pq_api().PQtrace(c->conn, c->trace);
 }
 
