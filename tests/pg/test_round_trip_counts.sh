@@ -36,6 +36,17 @@ turns() {
 configure "$RT_FRONTIER" "robots.enabled false" "politeness.min-delay 0" "politeness.delay-factor 0"
 for i in $(seq 20); do echo "http://one.example/p$i"; done | frontier-add -q -f "$RT_FRONTIER" || fail "add"
 
+# The trace is its owner's only; a file that cannot be opened is an
+# error at connect (exit 1), before anything is read or written.
+rm -f trace.log
+FRONTIER_PG_TRACE=$PWD/trace.log frontier-report -f "$RT_FRONTIER" > /dev/null || fail "report with a trace"
+[ "$(stat -c %a trace.log)" = 600 ] || fail "the trace file has mode $(stat -c %a trace.log), expected 600"
+grep -q "$(printf '\tB\t[0-9]*\tReadyForQuery')" trace.log || fail "no ReadyForQuery in the trace: $(head -3 trace.log)"
+FRONTIER_PG_TRACE=$PWD/no/such/dir/trace.log frontier-report -f "$RT_FRONTIER" > /dev/null 2> trace.err
+rc=$?
+[ $rc = 1 ] || fail "an unopenable FRONTIER_PG_TRACE exited $rc"
+grep -q "cannot open FRONTIER_PG_TRACE file" trace.err || fail "unclear message: $(cat trace.err)"
+
 leased=$(turns lease.jsonl frontier-lease -q --detached -f "$RT_FRONTIER" -n 1) || fail "lease exit $?"
 [ "$(wc -l < lease.jsonl)" = 1 ] || fail "the first lease took $(wc -l < lease.jsonl) URLs"
 # The host's one politeness slot is taken: nothing is ready (exit 3).
