@@ -32,6 +32,7 @@ wait_lines lease.out 2 40 || { kill $lease; fail "no lease after the restart: $(
 grep -q 'b.test' lease.out || fail "the lease after the restart is not b.test: $(cat lease.out)"
 grep -q 'lost the connection to the frontier database' lease.err || fail "no message about the lost connection: $(cat lease.err)"
 grep -q 'reconnected to the frontier database' lease.err || fail "no reconnection message: $(cat lease.err)"
+! grep -q 'lost the connection.*lost the connection' lease.err || fail "the message says it twice: $(cat lease.err)"
 kill -TERM $lease; wait $lease 2>/dev/null
 echo "ok: lease --follow reconnected: $(grep -c . lease.out) leases"
 

@@ -123,10 +123,10 @@ namespace pgi {
 // connection is gone, connects again, waiting 0.25 s, 0.5 s, ... up to 5 s
 // between tries, for at most the reconnect window; then ConnectionLost.
 // Statements are prepared again at their next use; LISTEN is issued again
-// at the next data_version().
+// at the next data_version(). `why`: the ConnectionLost's message, which
+// names the database already.
 void reconnect(PgConn* c, const std::string& why) {
-    diag("lost the connection to the frontier database " + frontier_display_name(c->url) + " (" + why +
-         "); reconnecting");
+    diag(why + "; reconnecting");
     c->pipeline = false;
     c->sent.clear();
     c->prepared.clear();
