@@ -73,7 +73,7 @@ check: deps
 check-pg: deps
 	@$(MAKE) --no-print-directory -j$$(nproc) all
 	@res=$$(tests/pg/run.sh 2>&1); echo "$$res" | grep -v '^PASS'; \
-	    p=$$(echo "$$res" | grep -c '^PASS'); f=$$(echo "$$res" | grep -c '^FAIL'); \
+	    p=$$(echo "$$res" | grep -c '^PASS '); f=$$(echo "$$res" | grep -c '^FAIL '); \
 	    echo "$$p passed, $$f failed"; [ $$f -eq 0 ]
 
 # Regenerate the CLI golden files (review the diff before committing).

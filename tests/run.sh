@@ -33,12 +33,13 @@ if [ -x "$BIN/unit-tests" ]; then
     rm -f "$log"
 fi
 
-# Script suites: each prints "PASS name" / "FAIL name" lines.
+# Script suites: each prints "PASS name" / "FAIL name" lines (a failed
+# case's log follows its FAIL line; its own "FAIL: why" lines are not counted).
 for suite in tests/cli/run.sh tests/e2e/run.sh tests/pg/run.sh; do
     [ -x "$suite" ] || continue
     [ "$suite" = tests/pg/run.sh ] && [ "${FRONTIER_TEST_PG:-1}" = 0 ] && continue
     res=$("$suite" 2>&1)
-    p=$(echo "$res" | grep -c '^PASS'); f=$(echo "$res" | grep -c '^FAIL')
+    p=$(echo "$res" | grep -c '^PASS '); f=$(echo "$res" | grep -c '^FAIL ')
     [ "$f" -gt 0 ] && echo "$res" | grep -v '^PASS'
     echo "$(basename "$(dirname "$suite")"): $p passed, $f failed"
     passed=$((passed + p)); failed=$((failed + f))

@@ -301,7 +301,7 @@ private:
             req_.max_in_flight = o_.max_in_flight;
             req_.n = std::min<int64_t>(o_.n, o_.max_in_flight);
             const double began = monotonic_seconds();
-            r = store_.lease(req_);
+            r = lease_riding_out_lost_connections();
             last_poll_ = monotonic_seconds();
             // Nothing, with --max-in-flight leases out: another follower
             // took what this one saw free (FollowBackoff).
@@ -319,6 +319,24 @@ private:
         }
         return r;
     }
+
+    // A PostgreSQL connection lost inside a batch's transaction: nothing of
+    // the batch was printed, so it is leased again, once the next BEGIN has
+    // connected again (bounded by FRONTIER_PG_RECONNECT); leases the server
+    // may have committed just before the loss expire as usual. Exit 75
+    // after kMaxLostBatches in a row (frontier-lease(1), EXIT STATUS).
+    LeaseOutcome lease_riding_out_lost_connections() {
+        for (int lost = 0;; ++lost) {
+            try {
+                return store_.lease(req_);
+            } catch (const ConnectionLost& e) {
+                if (!store_.in_transaction() || lost + 1 >= kMaxLostBatches) throw;
+                store_.rollback();
+                diag(std::string(e.what()) + "; --follow leases that batch again");
+            }
+        }
+    }
+    static constexpr int kMaxLostBatches = 5;
 
     void report(const LeaseOutcome& r) {
         double t = monotonic_seconds();

@@ -111,6 +111,7 @@ void Store::rollback() {
     impl_->seed_domains.clear();
     impl_->seed_hosts.clear();
     impl_->other_hosts.clear();
+    for (auto& [sql, st] : impl_->stmts) st.reset();  // results and queued runs of the undone transaction
     in_tx_ = false;
     db_->rollback();
 }

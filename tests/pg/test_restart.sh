@@ -2,7 +2,8 @@
 # (frontier(7), POSTGRESQL): between transactions a tool reconnects and goes
 # on (statements prepared again, LISTEN again); a connection lost inside a
 # transaction, or not back within FRONTIER_PG_RECONNECT seconds, ends the
-# tool with exit 75 and a message, and nothing it acknowledged is lost.
+# tool with exit 75 and a message, and nothing it acknowledged is lost;
+# frontier-lease --follow leases a batch lost that way again.
 # Run by tests/pg/run.sh with RESTART_FRONTIER (a database URL) and
 # PG_CLUSTER (the cluster directory, for tests/tools/pg.sh stop/start).
 set -u
@@ -33,8 +34,27 @@ grep -q 'b.test' lease.out || fail "the lease after the restart is not b.test: $
 grep -q 'lost the connection to the frontier database' lease.err || fail "no message about the lost connection: $(cat lease.err)"
 grep -q 'reconnected to the frontier database' lease.err || fail "no reconnection message: $(cat lease.err)"
 ! grep -q 'lost the connection.*lost the connection' lease.err || fail "the message says it twice: $(cat lease.err)"
-kill -TERM $lease; wait $lease 2>/dev/null
 echo "ok: lease --follow reconnected: $(grep -c . lease.out) leases"
+
+# 1b. Its connection killed 40 times at random moments while it leases every
+#     10 ms: a kill between batches is reconnected (a read of the leases out
+#     included), one inside a batch's transaction leases that batch again;
+#     it keeps running and leases what comes next.
+frontier-lease --follow --no-progress --poll-interval 0.01 > lease2.out 2> lease2.err &
+lease2=$!
+kill -TERM $lease; wait $lease 2>/dev/null
+db=${FRONTIER##*/}
+for _ in $(seq 40); do
+    psql -qXAt "${FRONTIER%/*}/postgres" -c "SELECT pg_terminate_backend(pid) FROM pg_stat_activity
+        WHERE datname = '$db' AND pid <> pg_backend_pid() AND application_name = 'frontier'" >/dev/null 2>&1
+    sleep "0.0$((RANDOM % 10))"
+done
+kill -0 $lease2 2>/dev/null || fail "lease --follow ended under killed connections: $(tail -3 lease2.err)"
+echo http://e.test/1 | frontier-add -q || fail "add e.test"
+wait_lines lease2.out 1 40 || { kill $lease2; fail "no lease after the kills: $(tail -3 lease2.err)"; }
+grep -q 'e.test' lease2.out || fail "the lease after the kills is not e.test: $(cat lease2.out)"
+kill -TERM $lease2; wait $lease2 2>/dev/null
+echo "ok: lease --follow under 40 killed connections: $(grep -c 'reconnected' lease2.err) reconnections, $(grep -c 'leases that batch again' lease2.err) batches leased again"
 
 # 2. A server that stays away longer than FRONTIER_PG_RECONNECT: exit 75;
 #    the record acknowledged before is kept, the one after is not claimed.

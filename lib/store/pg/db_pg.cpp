@@ -72,9 +72,10 @@ bool connection_bad(PgConn* c) { return !c->conn || pq_api().PQstatus(c->conn) !
     while (!msg.empty() && (msg.back() == '\n' || msg.back() == ' ')) msg.pop_back();
     if (connection_bad(c))
         throw ConnectionLost("lost the connection to the frontier database " + frontier_display_name(c->url) +
-                             (c->in_tx ? " in a transaction: nothing of it was kept, and nothing not yet printed "
-                                         "was acknowledged; run the tool again"
-                                       : "") +
+                             (c->in_tx
+                                  ? " in a transaction: nothing of it was kept, and nothing not yet printed "
+                                    "was acknowledged"
+                                  : "") +
                              " (" + msg + ")");
     throw DbError(msg);
 }
@@ -223,23 +224,6 @@ using namespace pgi;
 
 // ------------------------------------------------------------ connection
 // (connecting and reconnecting: db_pg_connect.cpp)
-
-namespace {
-
-// Runs `f` (which starts a transaction or runs outside one); when it fails
-// on a lost connection, reconnects and runs it once more.
-template <class F>
-void with_reconnect(PgConn* c, F&& f) {
-    try {
-        f();
-    } catch (const ConnectionLost& e) {
-        if (c->in_tx) throw;
-        reconnect(c, e.what());
-        f();
-    }
-}
-
-}  // namespace
 
 std::string pg_error(PgConn* c) { return pq_api().PQerrorMessage(c->conn); }
 

@@ -13,6 +13,8 @@
 #include <utility>
 #include <vector>
 
+#include "core/error.hpp"
+
 namespace frontier {
 
 struct PgConn {
@@ -75,6 +77,20 @@ bool connection_bad(PgConn* c);
 // Between transactions only: connects again (db_pg_connect.cpp), or throws
 // ConnectionLost after FRONTIER_PG_RECONNECT seconds.
 void reconnect(PgConn* c, const std::string& why);
+
+// Runs `f` (which starts a transaction or runs outside one); when it fails
+// on a lost connection outside a transaction, reconnects and runs it once
+// more.
+template <class F>
+void with_reconnect(PgConn* c, F&& f) {
+    try {
+        f();
+    } catch (const ConnectionLost& e) {
+        if (c->in_tx) throw;
+        reconnect(c, e.what());
+        f();
+    }
+}
 
 }  // namespace pgi
 

@@ -61,6 +61,20 @@ std::vector<const char*> bound_values(const PgStmt* s) {
     return vals;
 }
 
+// Runs the statement outside pipeline mode; its rows in s->res.
+void exec_now(PgStmt* s) {
+    std::vector<const char*> vals = bound_values(s);
+    PGresult* r = run_unnamed(s)
+                      ? pq_api().PQexecParams(s->c->conn, s->text.c_str(), s->nparams, s->types.data(),
+                                              vals.data(), s->lengths.data(), s->formats.data(), 0)
+                      : pq_api().PQexecPrepared(s->c->conn, s->name.c_str(), s->nparams, vals.data(),
+                                                s->lengths.data(), s->formats.data(), 0);
+    ExecStatusType st = r ? pq_api().PQresultStatus(r) : PGRES_FATAL_ERROR;
+    if (st != PGRES_COMMAND_OK && st != PGRES_TUPLES_OK) throw_result(s->c, r, "database error: ");
+    note_write(s->c, r);
+    s->res = r;
+}
+
 }  // namespace
 
 PgStmt* pg_stmt_new(PgConn* c, std::string_view sql) {
@@ -191,17 +205,11 @@ bool pg_stmt_step(PgStmt* s) {
         if (!s->res) throw DbError("database error: no result for a statement");
         s->row = -1;
     } else if (!s->res) {
-        std::vector<const char*> vals = bound_values(s);
-        PGresult* r = run_unnamed(s)
-                          ? pq_api().PQexecParams(s->c->conn, s->text.c_str(), s->nparams, s->types.data(),
-                                                  vals.data(), s->lengths.data(), s->formats.data(), 0)
-                          : pq_api().PQexecPrepared(s->c->conn, s->name.c_str(), s->nparams, vals.data(),
-                                                    s->lengths.data(), s->formats.data(), 0);
-        ExecStatusType st = r ? pq_api().PQresultStatus(r) : PGRES_FATAL_ERROR;
-        if (st != PGRES_COMMAND_OK && st != PGRES_TUPLES_OK) throw_result(s->c, r, "database error: ");
-        note_write(s->c, r);
-        s->res = r;
-        s->nrows = pq_api().PQntuples(r);
+        // Outside a transaction (a read between batches: the leases out, a
+        // count) a lost connection is connected again and the statement
+        // run again, as at a BEGIN (frontier(7), POSTGRESQL).
+        with_reconnect(s->c, [&] { exec_now(s); });
+        s->nrows = pq_api().PQntuples(s->res);
         s->row = -1;
     }
     if (s->row < s->nrows) ++s->row;
