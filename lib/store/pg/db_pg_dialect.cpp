@@ -76,6 +76,11 @@ private:
     int64_t got_ = 0;  // rows of the current slice
 };
 
+// The sequence behind a table's id column.
+std::string id_sequence(std::string_view table) {
+    return "pg_get_serial_sequence('" + std::string(table) + "', 'id')";
+}
+
 }  // namespace
 
 std::unique_ptr<StmtImpl> pg_stream_new(PgConn* c, std::string_view select) {
@@ -99,12 +104,6 @@ std::string pg_insert_or_clash_sql(std::string_view table, const std::vector<std
     if (table == "meta") sql += " WHERE meta." + std::string(replace_key) + " <> 'schema_version'";
     return sql + " RETURNING 1";
 }
-
-namespace {
-std::string id_sequence(std::string_view table) {
-    return "pg_get_serial_sequence('" + std::string(table) + "', 'id')";
-}
-}  // namespace
 
 std::string pg_id_sequence_last_sql(std::string_view table) {
     return "SELECT coalesce(pg_sequence_last_value(" + id_sequence(table) + "), 0)";
