@@ -9,7 +9,9 @@
 set -u
 : "${RESTART_FRONTIER:?}" "${PG_CLUSTER:?}" "${ROOT:?}"
 export FRONTIER=$RESTART_FRONTIER
-pg() { "$ROOT/tests/tools/pg.sh" "$@" "$PG_CLUSTER" >/dev/null; }
+# The server started with the fifos' write ends (fds 3, 4) closed: one it
+# kept open would keep their readers from ever seeing the end of input.
+pg() { "$ROOT/tests/tools/pg.sh" "$@" "$PG_CLUSTER" >/dev/null 3>&- 4>&-; }
 fail() { echo "FAIL: $*"; exit 1; }
 lines() { [ -f "$1" ] && wc -l < "$1" || echo 0; }
 wait_lines() {  # FILE N SECONDS
@@ -55,6 +57,27 @@ wait_lines lease2.out 1 40 || { kill $lease2; fail "no lease after the kills: $(
 grep -q 'e.test' lease2.out || fail "the lease after the kills is not e.test: $(cat lease2.out)"
 kill -TERM $lease2; wait $lease2 2>/dev/null
 echo "ok: lease --follow under 40 killed connections: $(grep -c 'reconnected' lease2.err) reconnections, $(grep -c 'leases that batch again' lease2.err) batches leased again"
+
+# 1c. frontier-done waiting for input rides out a restart: the result
+#     before it and the one after it are both applied.
+result() { sed -n "${1}p" lease.out | python3 -c 'import json, sys; d = json.load(sys.stdin)
+print(json.dumps({"lease": d["lease"], "url": d["url"], "status": 200}))'; }
+mkfifo results
+frontier-done < results > done.out 2> done.err &
+done_pid=$!
+exec 4> results
+result 1 >&4
+wait_lines done.out 1 20 || fail "frontier-done did not answer the first result: $(cat done.err)"
+pg stop
+sleep 1
+pg start
+result 2 >&4
+exec 4>&-
+wait $done_pid; rc=$?
+[ $rc -eq 0 ] || fail "frontier-done across a restart: exit $rc: $(cat done.err)"
+[ "$(grep -c '"result":"done"' done.out)" -eq 2 ] || fail "results across a restart: $(cat done.out) $(cat done.err)"
+grep -q 'reconnected to the frontier database' done.err || fail "frontier-done: no reconnection message: $(cat done.err)"
+echo "ok: frontier-done reconnected between two results"
 
 # 2. A server that stays away longer than FRONTIER_PG_RECONNECT: exit 75;
 #    the record acknowledged before is kept, the one after is not claimed.
