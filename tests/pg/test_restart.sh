@@ -79,6 +79,25 @@ wait $done_pid; rc=$?
 grep -q 'reconnected to the frontier database' done.err || fail "frontier-done: no reconnection message: $(cat done.err)"
 echo "ok: frontier-done reconnected between two results"
 
+# 1d. frontier-add waiting for input rides out a restart too.
+mkfifo urls
+frontier-add < urls > add1.out 2> add1.err &
+add=$!
+exec 4> urls
+echo http://f.test/1 >&4
+wait_lines add1.out 1 20 || fail "frontier-add did not answer the first URL: $(cat add1.err)"
+pg stop
+sleep 1
+pg start
+echo http://f.test/2 >&4
+exec 4>&-
+wait $add; rc=$?
+[ $rc -eq 0 ] || fail "frontier-add across a restart: exit $rc: $(cat add1.err)"
+[ "$(grep -c '"status":"added"' add1.out)" -eq 2 ] || fail "URLs across a restart: $(cat add1.out) $(cat add1.err)"
+grep -q 'reconnected to the frontier database' add1.err || fail "frontier-add: no reconnection message: $(cat add1.err)"
+[ "$(frontier-export --urls | grep -c 'f.test/')" -eq 2 ] || fail "f.test URLs not both stored"
+echo "ok: frontier-add reconnected between two URLs"
+
 # 2. A server that stays away longer than FRONTIER_PG_RECONNECT: exit 75;
 #    the record acknowledged before is kept, the one after is not claimed.
 mkfifo in
