@@ -12,6 +12,12 @@ export FRONTIER=$RESTART_FRONTIER
 # The server started with the fifos' write ends (fds 3, 4) closed: one it
 # kept open would keep their readers from ever seeing the end of input.
 pg() { "$ROOT/tests/tools/pg.sh" "$@" "$PG_CLUSTER" >/dev/null 3>&- 4>&-; }
+pg_restart() { pg stop; sleep 1; pg start; }
+# Ends every connection the tools hold to the test's database.
+kill_connections() {
+    psql -qXAt "${FRONTIER%/*}/postgres" -c "SELECT pg_terminate_backend(pid) FROM pg_stat_activity
+        WHERE datname = '${FRONTIER##*/}' AND pid <> pg_backend_pid() AND application_name = 'frontier'" >/dev/null 2>&1
+}
 fail() { echo "FAIL: $*"; exit 1; }
 lines() { [ -f "$1" ] && wc -l < "$1" || echo 0; }
 wait_lines() {  # FILE N SECONDS
@@ -27,9 +33,7 @@ echo http://a.test/1 | frontier-add -q || fail "add a.test"
 frontier-lease --follow --no-progress > lease.out 2> lease.err &
 lease=$!
 wait_lines lease.out 1 20 || fail "no first lease: $(cat lease.err)"
-pg stop
-sleep 1
-pg start
+pg_restart
 echo http://b.test/1 | frontier-add -q || fail "add b.test after the restart"
 wait_lines lease.out 2 40 || { kill $lease; fail "no lease after the restart: $(cat lease.err)"; }
 grep -q 'b.test' lease.out || fail "the lease after the restart is not b.test: $(cat lease.out)"
@@ -45,10 +49,8 @@ echo "ok: lease --follow reconnected: $(grep -c . lease.out) leases"
 frontier-lease --follow --no-progress --poll-interval 0.01 > lease2.out 2> lease2.err &
 lease2=$!
 kill -TERM $lease; wait $lease 2>/dev/null
-db=${FRONTIER##*/}
 for _ in $(seq 40); do
-    psql -qXAt "${FRONTIER%/*}/postgres" -c "SELECT pg_terminate_backend(pid) FROM pg_stat_activity
-        WHERE datname = '$db' AND pid <> pg_backend_pid() AND application_name = 'frontier'" >/dev/null 2>&1
+    kill_connections
     sleep "0.0$((RANDOM % 10))"
 done
 kill -0 $lease2 2>/dev/null || fail "lease --follow ended under killed connections: $(tail -3 lease2.err)"
@@ -58,43 +60,36 @@ grep -q 'e.test' lease2.out || fail "the lease after the kills is not e.test: $(
 kill -TERM $lease2; wait $lease2 2>/dev/null
 echo "ok: lease --follow under 40 killed connections: $(grep -c 'reconnected' lease2.err) reconnections, $(grep -c 'leases that batch again' lease2.err) batches leased again"
 
+# rides_out_restart TOOL NAME FIRST SECOND ANSWER: TOOL reading a fifo
+# answers FIRST, the server restarts while it waits for input, then SECOND;
+# it must end 0 with both answered (ANSWER: a pattern of an answer line)
+# and say it reconnected. Its output in NAME.out, NAME.err.
+rides_out_restart() {
+    local tool=$1 name=$2 rc pid
+    mkfifo "$name.in"
+    $tool < "$name.in" > "$name.out" 2> "$name.err" &
+    pid=$!
+    exec 4> "$name.in"
+    echo "$3" >&4
+    wait_lines "$name.out" 1 20 || fail "$tool did not answer the first record: $(cat "$name.err")"
+    pg_restart
+    echo "$4" >&4
+    exec 4>&-
+    wait $pid; rc=$?
+    [ $rc -eq 0 ] || fail "$tool across a restart: exit $rc: $(cat "$name.err")"
+    [ "$(grep -c "$5" "$name.out")" -eq 2 ] || fail "$tool across a restart: $(cat "$name.out") $(cat "$name.err")"
+    grep -q 'reconnected to the frontier database' "$name.err" || fail "$tool: no reconnection message: $(cat "$name.err")"
+}
+
 # 1c. frontier-done waiting for input rides out a restart: the result
 #     before it and the one after it are both applied.
 result() { sed -n "${1}p" lease.out | python3 -c 'import json, sys; d = json.load(sys.stdin)
 print(json.dumps({"lease": d["lease"], "url": d["url"], "status": 200}))'; }
-mkfifo results
-frontier-done < results > done.out 2> done.err &
-done_pid=$!
-exec 4> results
-result 1 >&4
-wait_lines done.out 1 20 || fail "frontier-done did not answer the first result: $(cat done.err)"
-pg stop
-sleep 1
-pg start
-result 2 >&4
-exec 4>&-
-wait $done_pid; rc=$?
-[ $rc -eq 0 ] || fail "frontier-done across a restart: exit $rc: $(cat done.err)"
-[ "$(grep -c '"result":"done"' done.out)" -eq 2 ] || fail "results across a restart: $(cat done.out) $(cat done.err)"
-grep -q 'reconnected to the frontier database' done.err || fail "frontier-done: no reconnection message: $(cat done.err)"
+rides_out_restart frontier-done done "$(result 1)" "$(result 2)" '"result":"done"'
 echo "ok: frontier-done reconnected between two results"
 
 # 1d. frontier-add waiting for input rides out a restart too.
-mkfifo urls
-frontier-add < urls > add1.out 2> add1.err &
-add=$!
-exec 4> urls
-echo http://f.test/1 >&4
-wait_lines add1.out 1 20 || fail "frontier-add did not answer the first URL: $(cat add1.err)"
-pg stop
-sleep 1
-pg start
-echo http://f.test/2 >&4
-exec 4>&-
-wait $add; rc=$?
-[ $rc -eq 0 ] || fail "frontier-add across a restart: exit $rc: $(cat add1.err)"
-[ "$(grep -c '"status":"added"' add1.out)" -eq 2 ] || fail "URLs across a restart: $(cat add1.out) $(cat add1.err)"
-grep -q 'reconnected to the frontier database' add1.err || fail "frontier-add: no reconnection message: $(cat add1.err)"
+rides_out_restart frontier-add add1 http://f.test/1 http://f.test/2 '"status":"added"'
 [ "$(frontier-export --urls | grep -c 'f.test/')" -eq 2 ] || fail "f.test URLs not both stored"
 echo "ok: frontier-add reconnected between two URLs"
 
@@ -125,12 +120,10 @@ echo "ok: exit 75 after the reconnect window: $(tail -1 add.err)"
 python3 -c 'for i in range(100000): print("http://d%d.test/%d" % (i % 50, i))' > many.txt
 frontier-add --batch 2000 < many.txt > many.out 2> many.err &
 add=$!
-db=${FRONTIER##*/}
 wait_lines many.out 1 30 || fail "frontier-add answered nothing: $(cat many.err)"
 for _ in $(seq 30); do
     kill -0 $add 2>/dev/null || break
-    psql -qXAt "${FRONTIER%/*}/postgres" -c "SELECT pg_terminate_backend(pid) FROM pg_stat_activity
-        WHERE datname = '$db' AND pid <> pg_backend_pid() AND application_name = 'frontier'" >/dev/null 2>&1
+    kill_connections
     sleep 0.5
 done
 wait $add; rc=$?
