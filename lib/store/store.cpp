@@ -46,7 +46,7 @@ void Store::begin() {
     impl_->leases_out_stored.reset();
     impl_->lease_start = {};
     impl_->due_sent = nullptr;
-    impl_->version_sent = nullptr;
+    impl_->settings.version_sent = nullptr;
     impl_->page_sent.reset();
     impl_->woken_at.reset();
     impl_->crawl_delays.clear();  // other processes may have stored robots.txt meanwhile
@@ -54,7 +54,7 @@ void Store::begin() {
 
 void Store::commit() {
     impl_->flush();
-    for (auto& [sql, st] : impl_->stmts) st.reset();
+    impl_->statements.reset_all();
     db_->commit();
     in_tx_ = false;
     impl_->last_url_id.reset();
@@ -86,22 +86,14 @@ void Store::rollback() {
     impl_->pending_fps.clear();
     impl_->url_updates.clear();
     impl_->lease_writes.clear();
-    impl_->queue_deltas.clear();
-    impl_->fetch_deltas.clear();
-    impl_->added = 0;
+    impl_->totals.clear();
     impl_->fps_buffered = 0;
     impl_->fps_to_move = 0;
-    impl_->heat_added.clear();
-    impl_->heat_depth_added.clear();
-    impl_->timeline_deltas.clear();
-    impl_->crawl_delta = {};
-    for (auto& d : impl_->depth_added) d = 0;
-    impl_->counter_deltas.clear();
     impl_->leases_out_stored.reset();
     impl_->serve_seq.reset();
     impl_->lease_start = {};
     impl_->due_sent = nullptr;
-    impl_->version_sent = nullptr;
+    impl_->settings.version_sent = nullptr;
     impl_->page_sent.reset();
     impl_->woken_at.reset();
     // Queues, hosts and seed domains created in the undone transaction are gone.
@@ -111,22 +103,13 @@ void Store::rollback() {
     impl_->seed_domains.clear();
     impl_->seed_hosts.clear();
     impl_->other_hosts.clear();
-    for (auto& [sql, st] : impl_->stmts) st.reset();  // results and queued runs of the undone transaction
+    impl_->statements.reset_all();  // results and queued runs of the undone transaction
     in_tx_ = false;
     db_->rollback();
 }
 
 
 // ---------------------------------------------------------------- counters
-
-int64_t Store::Impl::meta_next(const char* key) {
-    Stmt& st = q("UPDATE meta SET value = value + 1 WHERE key = ? RETURNING value");
-    st.bind(1, key);
-    if (!st.step()) throw DbError(std::string("missing meta key ") + key);
-    int64_t v = st.i64(0);
-    st.reset();
-    return v;
-}
 
 int64_t Store::Impl::next_served() {
     if (!serve_seq) {
@@ -138,29 +121,13 @@ int64_t Store::Impl::next_served() {
     return ++*serve_seq;
 }
 
-namespace {
-const char* const kCounterRead = "SELECT n FROM counters WHERE name = ?";
-}  // namespace
-
 int64_t Store::count(std::string_view name) {
     Stmt& st = impl_->q(kCounterRead);
     st.bind(1, name);
-    return impl_->read_count(name, st);
+    return impl_->totals.read_count(name, st);
 }
 
-Stmt& Store::Impl::send_count(std::string_view name) {
-    Stmt& st = q(kCounterRead);
-    st.bind(1, name).send();
-    return st;
-}
 
-int64_t Store::Impl::read_count(std::string_view name, Stmt& st) {
-    int64_t n = st.step() ? st.i64(0) : 0;
-    st.reset();
-    if (auto it = counter_deltas.find(std::string(name)); it != counter_deltas.end()) n += it->second;
-    if (name == "queued" || name == "added") n += added;
-    return n;
-}
 
 namespace {
 
@@ -201,7 +168,7 @@ QueueInfo Store::Impl::read_queue_info(const Stmt& st) { return queue_info(st); 
 
 void Store::Impl::flush() {
     leases_out_stored.reset();  // the counters are written below
-    if (lease_writes.held()) flush_lease_writes();
+    if (lease_writes.held()) lease_writes.flush(statements);
     flush_pending_urls();
     flush_url_updates();
     flush_fetches();  // first: the queue rows rescheduled below then hold them
@@ -218,68 +185,26 @@ void Store::Impl::flush() {
 #undef QUEUE_DELTA_SQL
 #undef NEW_BEST
     std::vector<int64_t> ids;
-    for (auto& [id, d] : queue_deltas) {
-        const bool known = !d.key.empty() && settings;
+    for (auto& [id, d] : totals.queue_deltas) {
+        const bool known = !d.key.empty() && settings.loaded;
         Stmt& st = q((known ? with_sched : alone).c_str());
         st.bind(1, d.queued).bind(2, d.enqueued)
             .bind(3, d.last_url.empty() ? std::optional<std::string>() : std::optional<std::string>(d.last_url))
             .bind(4, d.min_rank).bind(5, d.min_rank).bind(6, d.min_rank).bind(7, id);
-        if (known) st.bind(8, settings->politeness_for(d.key).max_in_flight).bind(9, now);
+        if (known) st.bind(8, settings.loaded->politeness_for(d.key).max_in_flight).bind(9, now);
         else ids.push_back(id);
         st.exec();
     }
     // clang-format on
     reschedule_each(ids);
-    queue_deltas.clear();
-    if (added) {
-        count("queued", added);
-        count("added", added);
-        added = 0;
-    }
-    for (int i = 0; i < 4; ++i) {
-        if (depth_added[i]) count(i == 3 ? "depth:3+" : "depth:" + std::to_string(i), depth_added[i]);
-        depth_added[i] = 0;
-    }
-    for (auto& [k, n] : heat_added) count("heat:" + k.first + "\t" + k.second, n);
-    heat_added.clear();
-    for (auto& [k, n] : heat_depth_added)
-        count("heatd:" + k.first + "\t" + (k.second == 3 ? std::string("3+") : std::to_string(k.second)), n);
-    heat_depth_added.clear();
-    flush_timeline();
-    flush_counters();
+    totals.queue_deltas.clear();
+    totals.flush();
     if (fps_buffered) count_fingerprints();
     if (serve_seq) {  // read with the lease's start: written only when it moved
         if (serve_seq != serve_seq_stored)
             q("UPDATE meta SET value = ? WHERE key = 'serve_seq'").bind(1, *serve_seq).exec();
         serve_seq.reset();
     }
-}
-
-// The counters' deltas: one upsert each, or where a statement is a round
-// trip (PostgreSQL) one for all of them (arrays of names and deltas).
-void Store::Impl::flush_counters() {
-    const bool together = db.statements_are_round_trips();
-    PgArray names, deltas;
-    for (auto& [name, d] : counter_deltas) {
-        if (d == 0) continue;
-        if (together) {
-            names.add_text(name, false);
-            deltas.add(d);
-            continue;
-        }
-        q("INSERT INTO counters(name, n) VALUES (?, ?) ON CONFLICT(name) DO UPDATE SET n = counters.n + "
-          "excluded.n")
-            .bind(1, name)
-            .bind(2, d)
-            .exec();
-    }
-    counter_deltas.clear();
-    if (!names.size()) return;
-    q("INSERT INTO counters(name, n) SELECT * FROM unnest(CAST(? AS TEXT[]), CAST(? AS bigint[])) "
-      "ON CONFLICT(name) DO UPDATE SET n = counters.n + excluded.n")
-        .bind(1, names)
-        .bind(2, deltas)
-        .exec();
 }
 
 // The fingerprints this transaction put in url_fps_new, counted in meta
@@ -429,7 +354,7 @@ QueueInfo Store::Impl::queue(int64_t id) {
 
 QueueSched Store::Impl::sched_for(const QueueInfo& qi) {
     return queue_sched(qi.state == static_cast<int>(QueueState::active), qi.best.has_value(), qi.in_flight,
-                       settings->politeness_for(qi.key).max_in_flight, qi.wake_at, now);
+                       settings.loaded->politeness_for(qi.key).max_in_flight, qi.wake_at, now);
 }
 
 QueueSched Store::Impl::reschedule(int64_t id) { return reschedule(queue(id)); }
@@ -497,15 +422,6 @@ std::optional<double> Store::Impl::best_rank(int64_t id) {
 
 void Store::Impl::refresh_best(int64_t id) {
     q("UPDATE queues SET best = ? WHERE id = ?").bind(1, best_rank(id)).bind(2, id).exec();
-}
-
-std::optional<int64_t> Store::Impl::find_id(const char* sql, const std::string& key) {
-    Stmt& st = q(sql);
-    st.bind(1, key);
-    std::optional<int64_t> id;
-    if (st.step()) id = st.i64(0);
-    st.reset();
-    return id;
 }
 
 const RobotsRules& Store::Impl::robots_rules(int64_t host_id, double at, std::string_view text) {

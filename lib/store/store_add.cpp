@@ -219,7 +219,7 @@ AddResult Store::Impl::add_known(const Settings& s, const AddRequest& r, const K
     if (d.state != was) {  // requeued
         count(url_state_name(was), -1);
         count("queued", 1);
-        queue_deltas[k.queue_id].queued += 1;
+        totals.queue_deltas[k.queue_id].queued += 1;
         if (was == UrlState::done)
             q("UPDATE queues SET done = done - 1 WHERE id = ?").bind(1, k.queue_id).exec();
         else if (was == UrlState::failed)
@@ -235,7 +235,7 @@ AddResult Store::Impl::add_known(const Settings& s, const AddRequest& r, const K
     enter_lease_order(k.id);
     if (d.state == UrlState::queued && !d.due_at) {
         refresh_best(k.queue_id);
-        queue_deltas[k.queue_id];  // reschedule at flush
+        totals.queue_deltas[k.queue_id];  // reschedule at flush
     }
     return {AddStatus::updated, {}};
 }
@@ -291,22 +291,22 @@ void Store::Impl::add_new(const Settings& s, const AddRequest& r) {
                 .exec();
         }
     }
-    QueueDelta& d = queue_deltas[qid];
+    QueueDelta& d = totals.queue_deltas[qid];
     if (d.key.empty()) d.key = r.queue_key;
     d.queued += 1;
     d.enqueued += 1;
     d.last_url = r.url.url;
     if (!d.min_rank || row.rank < *d.min_rank) d.min_rank = row.rank;
-    added += 1;
+    totals.added += 1;
     fps_buffered += 1;
-    depth_added[std::clamp<int64_t>(rec.depth, 0, 3)] += 1;
+    totals.depth_added[std::clamp<int64_t>(rec.depth, 0, 3)] += 1;
     if (r.recrawl) count("revisit:urls", 1);
     std::string disc(rec.discovery.empty() ? std::string_view("seed") : canonical_discovery(rec.discovery));
-    heat_depth_added[{disc, static_cast<int>(std::clamp<int64_t>(rec.depth, 0, 3))}] += 1;
-    heat_added[{std::move(disc), rec.type.empty() ? std::string("other") : rec.type}] += 1;
+    totals.heat_depth_added[{disc, static_cast<int>(std::clamp<int64_t>(rec.depth, 0, 3))}] += 1;
+    totals.heat_added[{std::move(disc), rec.type.empty() ? std::string("other") : rec.type}] += 1;
     // Queue rows are written once per transaction, but a large transaction
     // over many hosts would hold a delta per queue: bounded memory instead.
-    if (queue_deltas.size() >= kMaxPendingQueues) flush();
+    if (totals.queue_deltas.size() >= kMaxPendingQueues) flush();
 }
 
 void Store::prefetch_fingerprints(const std::vector<uint64_t>& fps) {

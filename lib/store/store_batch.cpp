@@ -151,19 +151,19 @@ void Store::Impl::flush_url_updates() {
 // each queue's row with its leases summed (what LeaseRun::lease_url writes
 // per URL on SQLite).
 // The URL rows are found as url_updates_sql finds them (a probe per id).
-void Store::Impl::flush_lease_writes() {
-    LeaseWrites& w = lease_writes;
-    w.writing = true;
+void LeaseWrites::flush(Statements& st) {
+    LeaseWrites& w = *this;
+    w.writing_ = true;
     struct Done {
         LeaseWrites& w;
         ~Done() {
             w.clear();
-            w.writing = false;
+            w.writing_ = false;
         }
     } done{w};
     if (w.ids.size()) {
         // clang-format off
-        q("UPDATE urls SET state = " SQL_URL_LEASED ", lease_seq = v.seq, attempts = attempts + 1, "
+        st.q("UPDATE urls SET state = " SQL_URL_LEASED ", lease_seq = v.seq, attempts = attempts + 1, "
           "lease_expires = v.expires, holder = v.holder FROM (SELECT unnest(CAST(? AS bigint[])) AS id, "
           "unnest(CAST(? AS bigint[])) AS seq, unnest(CAST(? AS REAL[])) AS expires, "
           "unnest(CAST(? AS bigint[])) AS holder) AS v WHERE urls.id = ANY(ARRAY[v.id])")
@@ -184,8 +184,8 @@ void Store::Impl::flush_lease_writes() {
         a[best].add(d.best);
         a[sched].add(d.sched);
     }
-    Stmt& st =
-        q("UPDATE queues SET in_flight = in_flight + v.n, queued = queued - v.n, served = v.served, "
+    Stmt& up =
+        st.q("UPDATE queues SET in_flight = in_flight + v.n, queued = queued - v.n, served = v.served, "
           "last_dequeue_at = v.now_at, last_peek_url = v.url, session_balance = session_balance - v.cost, "
           "total_spend = total_spend + v.cost, last_cost = v.last_cost, cost_count = cost_count + v.n, "
           "best = v.best, sched = v.sched FROM (SELECT unnest(CAST(? AS bigint[])) AS id, "
@@ -194,8 +194,8 @@ void Store::Impl::flush_lease_writes() {
           "unnest(CAST(? AS REAL[])) AS now_at, unnest(CAST(? AS text[])) AS url, "
           "unnest(CAST(? AS REAL[])) AS best, unnest(CAST(? AS bigint[])) AS sched) AS v "
           "WHERE queues.id = v.id");
-    for (int i = 0; i < kCols; ++i) st.bind(i + 1, a[i]);
-    st.exec();
+    for (int i = 0; i < kCols; ++i) up.bind(i + 1, a[i]);
+    up.exec();
 }
 
 void Store::Impl::prefetch_seed_hosts(const std::vector<int64_t>& host_ids) {
@@ -224,7 +224,7 @@ void Store::Impl::prefetch_result_rows(const std::vector<int64_t>& queue_ids, co
     std::vector<int64_t> qids;
     std::unordered_set<int64_t> asked;
     for (int64_t id : queue_ids)
-        if (!fetch_deltas.count(id) && !prefetched_queues.count(id) && asked.insert(id).second) qids.push_back(id);
+        if (!totals.fetch_deltas.count(id) && !prefetched_queues.count(id) && asked.insert(id).second) qids.push_back(id);
     PgArray hosts;
     asked.clear();
     for (int64_t id : host_ids)
@@ -261,7 +261,7 @@ void Store::Impl::read_result_rows(const ResultRowsSent& sent) {
     }
     if (sent.queues)
         for (QueueInfo& qi : read_queues(*sent.queues))
-            if (!fetch_deltas.count(qi.id) && !prefetched_queues.count(qi.id))
+            if (!totals.fetch_deltas.count(qi.id) && !prefetched_queues.count(qi.id))
                 prefetched_queues.emplace(qi.id, std::move(qi));
 }
 

@@ -185,7 +185,7 @@ void Store::prefetch_leases(const std::vector<int64_t>& url_ids) {
     // A transaction's first batch (a frontier-done in a pipeline commits
     // after every few results): its queue rows and Crawl-delays go in the
     // URL rows' round trip. Later batches read only the rows not known yet.
-    const bool ahead = m.fetch_deltas.empty() && m.prefetched_queues.empty();
+    const bool ahead = m.totals.fetch_deltas.empty() && m.prefetched_queues.empty();
     Impl::ResultRowsSent sent;
     if (ahead) sent = m.send_result_rows(arr);
     Stmt& st = m.q(kLeasedRows.c_str());
@@ -313,7 +313,7 @@ void Store::Impl::finish_url(const Settings& s, const FetchFacts& f, double now,
         q("UPDATE queues SET queued = queued - 1, in_flight = in_flight + 1 WHERE id = ?").bind(1, row.queue_id).exec();
     }
     count(result_class(f), 1);
-    note_result(f, !f.error_class.empty() || f.status >= 400, h.successes, now);
+    totals.note_result(f, !f.error_class.empty() || f.status >= 400, h.successes, now);
     UrlOutcome uo = url_outcome(h, f, s, now, static_cast<uint64_t>(id) * 1000003u + static_cast<uint64_t>(h.visits + 1));
     for (auto& [name, d] : uo.counters) count(name, d);
     o.result = uo.result;

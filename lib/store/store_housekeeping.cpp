@@ -137,7 +137,7 @@ void Store::Impl::expire_url_leases(double now, const std::unordered_map<int64_t
                                     std::unordered_set<int64_t>& touched) {
     if (expired.empty()) return;
     enter_lease_order_where(EXPIRED_ROWS, now);
-    update_all("UPDATE urls SET state = " SQL_URL_QUEUED " WHERE " EXPIRED_ROWS,
+    statements.update_all("UPDATE urls SET state = " SQL_URL_QUEUED " WHERE " EXPIRED_ROWS,
                "UPDATE OR FAIL urls SET state = " SQL_URL_QUEUED
                " WHERE id IN "
                "(SELECT id FROM urls WHERE " EXPIRED_ROWS " LIMIT ?2)",
@@ -172,7 +172,7 @@ void Store::Impl::requeue_due(double now, const std::map<std::pair<int64_t, int6
                               std::unordered_set<int64_t>& touched) {
     if (!due.empty()) {
         enter_lease_order_where(DUE_ROWS, now);
-        update_all("UPDATE urls SET due_at = NULL, state = " SQL_URL_QUEUED " WHERE " DUE_ROWS,
+        statements.update_all("UPDATE urls SET due_at = NULL, state = " SQL_URL_QUEUED " WHERE " DUE_ROWS,
                    "UPDATE OR FAIL urls SET due_at = NULL, state = " SQL_URL_QUEUED
                    " WHERE id IN "
                    "(SELECT id FROM urls WHERE " DUE_ROWS " LIMIT ?2)",
@@ -211,8 +211,7 @@ int64_t Store::Impl::leases_out() {
         st.reset();
         if (db.statements_are_round_trips()) leases_out_stored = n;
     }
-    for (const char* name : {"leased", "robots_leased"})
-        if (auto it = counter_deltas.find(name); it != counter_deltas.end()) n += it->second;
+    for (const char* name : {"leased", "robots_leased"}) n += totals.delta(name);
     return n;
 }
 

@@ -14,6 +14,9 @@
 #include "policy/readd.hpp"
 #include "store/pg/pg_text.hpp"
 #include "store/schema_def.hpp"
+#include "store/settings_cache.hpp"
+#include "store/statements.hpp"
+#include "store/totals.hpp"
 #include "store/store.hpp"
 #include "store/url_updates.hpp"
 #include "web/robots.hpp"
@@ -45,19 +48,6 @@ inline std::string move_lease_order_sql(const std::string& where) {
 // Entries kept in each per-process cache keyed by queue or host (ids,
 // Crawl-delays): bounded memory on huge frontiers.
 inline constexpr size_t kIdCacheMax = 20000;
-// Queues whose pending deltas (frontier-add's queue_deltas, frontier-done's
-// fetch_deltas) one transaction holds before writing them: one write per
-// queue per transaction up to 16k hosts, bounded memory beyond (~2.5 MiB).
-inline constexpr size_t kMaxPendingQueues = 16384;
-
-struct QueueDelta {
-    std::string key;  // the queue's key when known (a new URL's), else empty
-    int64_t queued = 0;
-    int64_t enqueued = 0;
-    std::string last_url;
-    std::optional<double> min_rank;
-};
-
 struct QueueInfo {
     int64_t id = 0;
     std::string key;
@@ -72,18 +62,7 @@ struct QueueInfo {
     int64_t n429 = 0;
 };
 
-struct BudgetLimits {
-    int64_t replenish = 3000;
-    int64_t total = -1;
-};
-
 // A stored URL row as Store::add_url reads it (lib/store/store_add.cpp).
-// A budget override row (queue_budgets), as Store::refresh_settings reads it.
-struct StoredBudget {
-    std::string scope, name;
-    std::optional<int64_t> replenish, total;
-};
-
 struct KnownUrl {
     int64_t id = 0, queue_id = 0;
     std::string url;
@@ -110,48 +89,11 @@ struct Store::Impl {
     Db& db;
     double now = 0;
 
-    // Statements prepared once and reused, keyed by their SQL literal.
-    // Held lease writes (lease_writes) are written before any other statement.
-    std::unordered_map<const char*, Stmt> stmts;
-    Stmt& q(const char* sql) {
-        if (lease_writes.held() && !lease_writes.writing) flush_lease_writes();
-        return q_unflushed(sql);
-    }
-    // q for a read whose rows no held lease write changes (hosts' seed
-    // flags, a queue's heads after the last one taken): they stay held.
-    Stmt& q_unflushed(const char* sql) {
-        auto it = stmts.find(sql);
-        if (it == stmts.end()) it = stmts.emplace(sql, db.prepare(sql)).first;
-        it->second.reset();
-        return it->second;
-    }
-
-    // Where a statement is a round trip (PostgreSQL), frontier-lease: the
-    // writes of the URLs a lease call takes, held and written set-based
-    // (lib/store/store_batch.cpp) before the next other statement
-    // (q) and at flush: one UPDATE of the URL rows, one of the queue rows
-    // (each queue's leases summed), instead of two UPDATEs per URL.
-    // Cleared at rollback.
-    struct LeaseWrites {
-        PgArray ids, seqs, expires, holders;  // one element per leased URL
-        struct Queue {                        // the URLs leased from one queue
-            int64_t n = 0, cost = 0, last_cost = 0, served = 0, sched = 0;
-            double at = 0;
-            std::string last_url;
-            std::optional<double> best;
-        };
-        std::map<int64_t, Queue> queues;  // by id: rows locked in id order
-        bool writing = false;
-        bool held() const { return ids.size() != 0 || !queues.empty(); }
-        void clear() {
-            ids.clear();
-            seqs.clear();
-            expires.clear();
-            holders.clear();
-            queues.clear();
-        }
-    } lease_writes;
-    void flush_lease_writes();
+    // Held lease writes (LeaseWrites) are written before any other statement.
+    LeaseWrites lease_writes;
+    Statements statements{db, lease_writes};
+    Stmt& q(const char* sql) { return statements.q(sql); }
+    Stmt& q_unflushed(const char* sql) { return statements.q_unflushed(sql); }
 
     // A lease holder that Store::start_holder left to the next lease to
     // record (`me`, and the time of its start); recorded by
@@ -180,10 +122,7 @@ struct Store::Impl {
     // Reads them; returns the stored settings version.
     int64_t read_lease_start();
 
-    // Settings cache.
-    std::optional<Settings> settings;
-    int64_t settings_version = -1;
-    std::map<std::string, BudgetLimits> budget_domain, budget_queue;
+    SettingsCache settings;
 
     // Caches valid for the life of the process: queues and hosts are never deleted.
     std::unordered_map<std::string, int64_t> queue_ids, host_ids;
@@ -210,13 +149,7 @@ struct Store::Impl {
     static constexpr size_t kRobotsCacheMax = 1024;
     std::unordered_map<int64_t, CachedRobots> robots_cache;
 
-    // Deltas flushed at commit.
-    std::unordered_map<int64_t, QueueDelta> queue_deltas;
-    std::unordered_map<std::string, int64_t> counter_deltas;
 
-    // Counters of added URLs, kept apart from counter_deltas because they
-    // change on every add (no string keys built per URL).
-    int64_t added = 0;
     int64_t fps_buffered = 0;  // fingerprints this transaction put in url_fps_new
     int64_t fps_to_move = 0;   // in url_fps_new after the commit, to move to url_fps
     void count_fingerprints();
@@ -237,28 +170,10 @@ struct Store::Impl {
     // `rows_where` selects (a condition on urls, parameter 1: a time):
     // their entries, in one statement.
     void enter_lease_order_where(const char* rows_where, double t);
-    int64_t depth_added[4] = {0, 0, 0, 0};
-    std::map<std::pair<std::string, std::string>, int64_t> heat_added;  // (discovery, type)
-    std::map<std::pair<std::string, int>, int64_t> heat_depth_added;  // (discovery, depth 0..3): heatd:* counters
 
-    void count(const std::string& name, int64_t d) { counter_deltas[name] += d; }
+    Totals totals{statements};
+    void count(const std::string& name, int64_t d) { totals.count(name, d); }
 
-    // A set-based UPDATE of URL rows bound to one time (?1), for any number
-    // of rows. PostgreSQL runs `all` in one statement. SQLite (whose
-    // large updates run in chunks, Db::large_updates_in_chunks) runs `chunk`
-    // (the same UPDATE, OR FAIL, on at most ?2 = kUpdateChunk rows) until it
-    // changes fewer: one UPDATE of every row would keep the original of
-    // every page it touches in a statement journal (200 MiB for 300k rows)
-    // and its row ids in a list.
-    static constexpr int64_t kUpdateChunk = 65536;
-    void update_all(const char* all, const char* chunk, double t) {
-        if (!db.large_updates_in_chunks()) {
-            q(all).bind(1, t).exec();
-            return;
-        }
-        do q(chunk).bind(1, t).bind(2, kUpdateChunk).exec();
-        while (db.changes() >= kUpdateChunk);
-    }
     // Store::housekeeping's steps (lib/store/store_housekeeping.cpp): what
     // came due, read at once; then each step adds the queues it changed to
     // `touched`.
@@ -274,9 +189,6 @@ struct Store::Impl {
     // (for a time at or after `now`).
     void send_due_work(double now);
     Stmt* due_sent = nullptr;
-    // The settings version read sent with a transaction's first read
-    // (Store::send_settings_version), read by Store::refresh_sent_settings.
-    Stmt* version_sent = nullptr;
     double due_sent_now = 0;
     // A lease's first page, sent with the transaction's first read
     // (Store::lease, PostgreSQL) and read by LeaseRun::load_page_ahead: the
@@ -337,11 +249,6 @@ struct Store::Impl {
     // A queue's best (lowest) rank among its leasable URLs, none when empty.
     std::optional<double> best_rank(int64_t queue_id);
     void flush();                        // applies queue and counter deltas
-    // Store::count in two steps: the stored counter's read sent ahead
-    // (Stmt::send), then read from that statement with this transaction's
-    // deltas added.
-    Stmt& send_count(std::string_view name);
-    int64_t read_count(std::string_view name, Stmt& st);
     QueueInfo queue(int64_t id);
     // Round-trip backends: the rows of many queues in one statement.
     std::vector<QueueInfo> queues(const std::vector<int64_t>& ids);
@@ -362,9 +269,6 @@ struct Store::Impl {
     // The scheduling position of a queue in this state (reschedule's rule).
     QueueSched sched_for(const QueueInfo& qi);
     void refresh_best(int64_t queue_id);
-    BudgetLimits budget_for(const std::string& queue_key);
-    // The id of the row `sql` ("SELECT id FROM t WHERE key = ?") finds for `key`.
-    std::optional<int64_t> find_id(const char* sql, const std::string& key);
     int64_t queue_id_for(const std::string& key, const Settings& s);
     int64_t host_id_for(const std::string& name);
     struct NewQueue {
@@ -389,10 +293,6 @@ struct Store::Impl {
     bool robots_cached(int64_t host_id, double at) const;
     void retire_all_to_inactive();
     void requeue_capped();
-    // The budget overrides (queue_budgets rows, then domains' budget.*
-    // settings) as Store::refresh_settings read them.
-    void load_budgets(const std::vector<StoredBudget>& rows,
-                      const std::map<std::string, std::map<std::string, std::string>>& domains);
     // Politeness after a fetch of queue `qid` (frontier(7), LEASES and POLITENESS): ends the in-flight
     // slot, sets the wake time (delay factor, Crawl-delay, Retry-After, 429
     // back-off), latency, error count and error penalty, adds the URL's new
@@ -403,17 +303,6 @@ struct Store::Impl {
     // ~10 results per queue).
     void after_fetch(const Settings& s, int64_t qid, const FetchFacts& f, std::optional<double> crawl_delay,
                      bool unsuccessful, double now, UrlState ended);
-    struct FetchDelta {
-        std::string key;     // the queue's key, for its politeness settings
-        int64_t n429 = 0;    // consecutive 429 answers, as of the last result
-        double wake_at = 0;  // the latest wake time asked for
-        int64_t ended = 0;   // in-flight slots ended
-        int64_t ra_blocks = 0, errors = 0, penalty = 0, latency_n = 0, host_down = 0;
-        double latency_sum = 0;
-        int64_t done = 0, failed = 0, queued = 0;
-        int64_t bytes = 0;   // response bytes of the queue's results (queues.bytes)
-    };
-    std::unordered_map<int64_t, FetchDelta> fetch_deltas;
     // Round-trip backends, frontier-done: queue rows read ahead with the
     // leased rows (Store::prefetch_leases), each used once by after_fetch
     // for a queue without a delta. Cleared by flush_fetches, commit, rollback.
@@ -475,23 +364,6 @@ struct Store::Impl {
     // Crawl-delay of a host (cached per transaction; robots results clear it).
     std::optional<double> crawl_delay(int64_t host_id);
     std::unordered_map<int64_t, std::optional<double>> crawl_delays;
-    // The crawl's aggregates (frontier-report(1), CRAWL SUMMARY, OVER TIME):
-    // counters crawl:*, visit:*, status:*, mime:*, mime-bytes:*, and one
-    // timeline row per minute with a URL result, summed per transaction
-    // and written by flush().
-    struct TimelineDelta {
-        int64_t pages = 0, bytes = 0, errors = 0;
-    };
-    std::map<int64_t, TimelineDelta> timeline_deltas;  // minute (now / 60) -> sums
-    // Per-result deltas kept as numbers (no counter name built per result);
-    // flush_timeline() turns them into counter deltas.
-    struct CrawlDelta {
-        int64_t pages = 0, bytes = 0, errors = 0, novel = 0, revisit = 0, not_modified = 0;
-        std::unordered_map<int64_t, int64_t> statuses;
-        std::unordered_map<std::string, std::pair<int64_t, int64_t>> mimes;  // raw Content-Type -> count, bytes
-    } crawl_delta;
-    void note_result(const FetchFacts& f, bool error, int64_t visits_before, double now);
-    void flush_timeline();
 };
 
 }  // namespace frontier

@@ -65,12 +65,12 @@ LeaseOutcome Store::lease(LeaseRequest& req) {
     // too, after the wake of sleeping queues at that clock: the lock is then
     // held for two round trips (this one and the commit's). A housekeeping
     // that changes rows, or new settings, make it stale: it is read again.
-    if (round_trips && impl_->settings) {
+    if (round_trips && impl_->settings.loaded) {
         impl_->wake_queues(req.now);
         impl_->page_sent =
-            LeaseRun::send_page_ahead(*impl_, req, LeaseRun::robots_anywhere(*impl_->settings));
+            LeaseRun::send_page_ahead(*impl_, req, LeaseRun::robots_anywhere(*impl_->settings.loaded));
     }
-    if (impl_->settings && round_trips) {
+    if (impl_->settings.loaded && round_trips) {
         if (refresh_settings(impl_->read_lease_start())) impl_->drop_page_sent();
     } else {
         refresh_settings();
@@ -302,11 +302,11 @@ void Store::LeaseRun::lease_url(QueueInfo& qi, LeaseHead head) {
     it.lease = format_lease(head.id, head.seq);
     stamp(it, qi, head.hid);
     // Where a statement is a round trip (PostgreSQL), the URL and queue
-    // rows are written set-based for the batch (Impl::LeaseWrites), before
+    // rows are written set-based for the batch (LeaseWrites), before
     // the next other statement: the refill below reads this row leased.
     const bool held = m.db.statements_are_round_trips();
     if (held) {
-        Impl::LeaseWrites& w = m.lease_writes;
+        LeaseWrites& w = m.lease_writes;
         w.ids.add(head.id);
         w.seqs.add(head.seq);
         w.expires.add(it.expires);
@@ -333,7 +333,7 @@ void Store::LeaseRun::lease_url(QueueInfo& qi, LeaseHead head) {
         qi.best = m.best_rank(qi.id);
     }
     if (held) {
-        Impl::LeaseWrites::Queue& d = m.lease_writes.queues[qi.id];
+        LeaseWrites::Queue& d = m.lease_writes.queues[qi.id];
         ++d.n;
         d.cost += it.cost;
         d.last_cost = it.cost;

@@ -1,7 +1,6 @@
 // Store: the settings and budget overrides as stored, and the budget rule
 // the lease decisions use (frontier(7), SETTINGS, BUDGETS).
 #include <algorithm>
-#include <limits>
 
 #include "core/error.hpp"
 #include "store/sql_codes.hpp"
@@ -12,9 +11,6 @@
 namespace frontier {
 
 namespace {
-// Marks a budget field an override does not set (see load_budgets).
-constexpr int64_t kUnsetBudget = std::numeric_limits<int64_t>::min();
-
 // A budget override row (frontier-budget(1)).
 #define BUDGET_COLUMNS(X) X(scope, "scope") X(name, "name") X(replenish, "replenish") X(total, "total")
 enum class BudgetCol { BUDGET_COLUMNS(SQL_COLUMN_NAME) };
@@ -47,13 +43,13 @@ const char* const kSettingsVersion = "SELECT value FROM meta WHERE key = 'settin
 }  // namespace
 
 void Store::send_settings_version() {
-    if (!impl_->settings) return;  // none loaded yet: refresh_sent_settings reads them all
-    impl_->version_sent = &impl_->q(kSettingsVersion);
-    impl_->version_sent->send();
+    if (!impl_->settings.loaded) return;  // none loaded yet: refresh_sent_settings reads them all
+    impl_->settings.version_sent = &impl_->q(kSettingsVersion);
+    impl_->settings.version_sent->send();
 }
 
 bool Store::refresh_sent_settings() {
-    Stmt* st = std::exchange(impl_->version_sent, nullptr);
+    Stmt* st = std::exchange(impl_->settings.version_sent, nullptr);
     if (!st) return refresh_settings();
     int64_t version = st->step() ? st->i64(0) : 0;
     st->reset();
@@ -61,12 +57,12 @@ bool Store::refresh_sent_settings() {
 }
 
 bool Store::refresh_settings(std::optional<int64_t> version) {
-    if (impl_->settings && !version) {  // known: read again only when their version moved
+    if (impl_->settings.loaded && !version) {  // known: read again only when their version moved
         Stmt& st = impl_->q(kSettingsVersion);
         version = st.step() ? st.i64(0) : 0;
         st.reset();  // never leave a read transaction open: it would pin the WAL
     }
-    if (impl_->settings && version == impl_->settings_version) return false;
+    if (impl_->settings.loaded && version == impl_->settings.version) return false;
     std::map<std::string, std::string> values;
     std::map<std::string, std::map<std::string, std::string>> domains;
     std::vector<StoredBudget> budgets;
@@ -82,16 +78,16 @@ bool Store::refresh_settings(std::optional<int64_t> version) {
         else stored = row.i64(C::replenish);
     }
     all.reset();
-    impl_->settings = build_settings(values, domains);
-    impl_->settings_version = stored;
-    impl_->load_budgets(budgets, domains);
+    impl_->settings.loaded = build_settings(values, domains);
+    impl_->settings.version = stored;
+    impl_->settings.load_budgets(budgets, domains);
     ++settings_generation_;
     return true;
 }
 
 const Settings& Store::settings() {
-    if (!impl_->settings) refresh_settings();
-    return *impl_->settings;
+    if (!impl_->settings.loaded) refresh_settings();
+    return *impl_->settings.loaded;
 }
 
 std::map<std::string, std::string> Store::setting_values() {
@@ -106,51 +102,6 @@ std::map<std::string, std::map<std::string, std::string>> Store::domain_setting_
     Stmt& st = impl_->q("SELECT domain, key, value FROM domain_settings");
     while (st.step()) m[st.str(0)][st.str(1)] = st.str(2);
     return m;
-}
-
-void Store::Impl::load_budgets(const std::vector<StoredBudget>& rows,
-                               const std::map<std::string, std::map<std::string, std::string>>& domains) {
-    budget_domain.clear();
-    budget_queue.clear();
-    // Fields an override leaves unset hold kUnsetBudget; budget_for() fills
-    // them from the next less specific override, then the global settings.
-    for (const StoredBudget& r : rows) {
-        auto& map = r.scope == "queue" ? budget_queue : budget_domain;
-        map[r.name] = BudgetLimits{r.replenish.value_or(kUnsetBudget), r.total.value_or(kUnsetBudget)};
-    }
-    // Domain-scoped settings of budget.* (frontier-config --domain) count as overrides too.
-    for (const auto& [domain, kv] : domains)
-        for (const auto& [key, value] : kv) {
-            if (key != "budget.replenish" && key != "budget.total") continue;
-            auto it = budget_domain.try_emplace(domain, BudgetLimits{kUnsetBudget, kUnsetBudget}).first;
-            (key == "budget.replenish" ? it->second.replenish : it->second.total) = std::stoll(value);
-        }
-}
-
-// The most specific value wins, field by field: the queue's own override,
-// then the override of its host, then of each parent domain, then the global
-// setting. (A queue override of `total` alone keeps a domain's `replenish`.)
-BudgetLimits Store::Impl::budget_for(const std::string& queue_key) {
-    const Settings& s = *settings;
-    BudgetLimits r{kUnsetBudget, kUnsetBudget};
-    auto fill = [&r](const BudgetLimits& o) {
-        if (r.replenish == kUnsetBudget) r.replenish = o.replenish;
-        if (r.total == kUnsetBudget) r.total = o.total;
-    };
-    if (auto it = budget_queue.find(queue_key); it != budget_queue.end()) fill(it->second);
-    if (!budget_domain.empty()) {
-        std::string_view h = queue_key;
-        if (auto colon = h.rfind(':'); colon != std::string_view::npos && h.find(']') == std::string_view::npos)
-            h = h.substr(0, colon);
-        while (!h.empty() && (r.replenish == kUnsetBudget || r.total == kUnsetBudget)) {
-            if (auto it = budget_domain.find(std::string(h)); it != budget_domain.end()) fill(it->second);
-            auto dot = h.find('.');
-            if (dot == std::string_view::npos) break;
-            h = h.substr(dot + 1);
-        }
-    }
-    fill({s.replenish, s.total_budget});
-    return r;
 }
 
 void Store::Impl::requeue_capped() {
@@ -169,7 +120,7 @@ void Store::Impl::retire_all_to_inactive() {
     Stmt& st = q("SELECT id FROM queues WHERE state = " SQL_QUEUE_RETIRED " ORDER BY retired_seq");
     while (st.step()) ids.push_back(st.i64(0));
     for (int64_t id : ids) {
-        int64_t seq = meta_next("fifo_seq");
+        int64_t seq = statements.meta_next("fifo_seq");
         q("UPDATE queues SET state = " SQL_QUEUE_INACTIVE ", inactive_seq = ?, retired_seq = NULL, sched = " SQL_SCHED_IDLE " WHERE id = ?")
             .bind(1, seq).bind(2, id).exec();
     }
@@ -187,7 +138,7 @@ void Store::set_setting(const std::string& key, const std::string& json) {
     impl_->retire_all_to_inactive();
     if (key.rfind("politeness.", 0) == 0) impl_->requeue_capped();
     commit();
-    impl_->settings.reset();
+    impl_->settings.loaded.reset();
 }
 
 void Store::set_domain_setting(const std::string& domain, const std::string& key, const std::string& json) {
@@ -202,7 +153,7 @@ void Store::set_domain_setting(const std::string& domain, const std::string& key
     impl_->retire_all_to_inactive();
     if (key.rfind("politeness.", 0) == 0) impl_->requeue_capped();
     commit();
-    impl_->settings.reset();
+    impl_->settings.loaded.reset();
 }
 
 // ---------------------------------------------------------------- budgets
@@ -227,12 +178,12 @@ void Store::set_budget_override(const BudgetOverride& o) {
     impl_->q("UPDATE meta SET value = value + 1 WHERE key = 'settings_version'").exec();
     impl_->retire_all_to_inactive();
     commit();
-    impl_->settings.reset();
+    impl_->settings.loaded.reset();
 }
 
 Store::BudgetValues Store::effective_budget(const std::string& queue_key) {
     settings();  // loads the overrides
-    BudgetLimits b = impl_->budget_for(queue_key);
+    BudgetLimits b = impl_->settings.budget_for(queue_key);
     return {b.replenish, b.total};
 }
 
@@ -244,7 +195,7 @@ int64_t Store::queues_in_flight() {
 }
 
 bool Store::queue_exists(const std::string& key) {
-    return impl_->find_id("SELECT id FROM queues WHERE key = ?", key).has_value();
+    return impl_->statements.find_id("SELECT id FROM queues WHERE key = ?", key).has_value();
 }
 
 bool Store::domain_has_queues(const std::string& domain) {
@@ -267,9 +218,9 @@ bool Store::domain_has_queues(const std::string& domain) {
 
 bool Store::retire_queue(const std::string& key) {
     begin();
-    std::optional<int64_t> id = impl_->find_id("SELECT id FROM queues WHERE key = ?", key);
+    std::optional<int64_t> id = impl_->statements.find_id("SELECT id FROM queues WHERE key = ?", key);
     if (id) {
-        int64_t seq = impl_->meta_next("fifo_seq");
+        int64_t seq = impl_->statements.meta_next("fifo_seq");
         impl_->q("UPDATE queues SET state = " SQL_QUEUE_RETIRED_BY_HAND ", retired_seq = ?, inactive_seq = NULL, sched = " SQL_SCHED_IDLE " WHERE id = ?")
             .bind(1, seq).bind(2, *id).exec();
     }
@@ -286,7 +237,7 @@ int64_t Store::unretire(const std::string& key) {
     while (st.step()) ids.push_back(st.i64(0));
     st.reset();
     for (int64_t id : ids) {
-        int64_t seq = impl_->meta_next("fifo_seq");
+        int64_t seq = impl_->statements.meta_next("fifo_seq");
         impl_->q("UPDATE queues SET state = " SQL_QUEUE_INACTIVE ", inactive_seq = ?, retired_seq = NULL, sched = " SQL_SCHED_IDLE " WHERE id = ?")
             .bind(1, seq).bind(2, id).exec();
     }
