@@ -17,7 +17,7 @@
 #include <vector>
 
 #include "core/error.hpp"
-#include "store/pg/pg_text.hpp"
+#include "store/array_param.hpp"
 
 namespace frontier {
 

@@ -10,7 +10,7 @@
 #include <optional>
 #include <string>
 
-#include "store/pg/pg_text.hpp"
+#include "store/array_param.hpp"
 
 namespace frontier {
 

@@ -12,6 +12,7 @@
 #include "store/sql_codes.hpp"
 #include "store/sql_columns.hpp"
 #include "store/store_impl.hpp"
+#include "store/url_update_columns.hpp"
 
 namespace frontier {
 
@@ -335,6 +336,33 @@ void Store::Impl::finish_url(const Settings& s, const FetchFacts& f, double now,
     count(url_state_name(uo.state), 1);
     // Per-queue counts (a disabled URL is counted by the URL counters only).
     after_fetch(s, row.queue_id, f, crawl_delay(row.host_id), !uo.follow_links, now, uo.state);
+}
+
+namespace {
+// One row: UPDATE urls SET state = ?2, ... WHERE id = ?1 (parameter n+1 is
+// column n); the lease ends.
+std::string url_update_sql() {
+    std::string set;
+    for (int i = 1; i < static_cast<int>(UpdCol::count); ++i)
+        set += set_column(kUpdateColumns[i].name, "?" + std::to_string(i + 1)) + ", ";
+    return "UPDATE urls SET " + set + "lease_expires = NULL WHERE id = ?1";
+}
+
+}  // namespace
+
+void Store::Impl::write_url_update(const UrlUpdate& u) {
+    static const std::string sql = url_update_sql();
+    Stmt& st = q(sql.c_str());
+    each_update_value(u, [&st](UpdCol c, const auto& v) { st.bind(static_cast<int>(c) + 1, v); });
+    st.exec();
+    // Its lease order entry (frontier(7), FILE FORMAT): a leased row has
+    // none; a late result's row left its entry before (finish_url).
+    if (u.state == static_cast<int>(UrlState::queued) && !u.due) enter_lease_order(u.id);
+}
+
+void Store::Impl::flush_url_updates() {
+    if (db.statements_are_round_trips()) return flush_url_updates_set();
+    url_updates.drain([this](const UrlUpdate& u) { write_url_update(u); });
 }
 
 }  // namespace frontier

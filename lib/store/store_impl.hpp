@@ -12,7 +12,6 @@
 
 #include "policy/outcome.hpp"
 #include "policy/readd.hpp"
-#include "store/pg/pg_text.hpp"
 #include "store/schema_def.hpp"
 #include "store/settings_cache.hpp"
 #include "store/statements.hpp"
@@ -334,6 +333,7 @@ struct Store::Impl {
     // SQLite: one UPDATE per row; PostgreSQL: one per kPendingRows rows
     // (arrays, unnest; lib/store/store_batch.cpp).
     void flush_url_updates();
+    void flush_url_updates_set();  // round-trip backends (lib/store/pg/store_batch.cpp)
     // PostgreSQL, frontier-add: the URL rows of a chunk's fingerprints, read
     // in one statement (Store::prefetch_fingerprints) so that add_url needs no
     // query per URL. A fingerprint in the map is known for this transaction:

@@ -3,8 +3,9 @@
 // frontier-done's URL rows, each written by one UPDATE over arrays (unnest)
 // instead of one UPDATE per row, and hosts' seed flags read for many hosts
 // at once (frontier(7), POSTGRESQL). SQLite reads and writes each row as it
-// goes (its statements cost no round trip); its one-row URL update is made
-// from the same column list as the set-based one.
+// goes (its statements cost no round trip); its one-row URL update
+// (store_done.cpp) is made from the same column list as the set-based one
+// (url_update_columns.hpp).
 #include <cstdint>
 #include <string>
 #include <unordered_set>
@@ -13,76 +14,12 @@
 #include "store/sql_columns.hpp"
 #include "store/store.hpp"
 #include "store/store_impl.hpp"
+#include "store/url_update_columns.hpp"
 
 namespace frontier {
 
 namespace {
 
-// The columns frontier-done sets on a URL row, with their array types for
-// PostgreSQL: X(column, array type). `interval` is quoted by pg_translate.
-// Both writes below are made from this list: one row (write_url_update)
-// and many rows over arrays (flush_url_updates, round-trip backends).
-#define URL_UPDATE_COLUMNS(X)                                                                                   \
-    X(id, "bigint") X(state, "bigint") X(due_at, "REAL") X(reason, "text") X(status, "bigint")                \
-    X(error_class, "text") X(fetched_at, "REAL") X(etag, "text") X(http_last_modified, "text")                \
-    X(content_hash, "text") X(retries, "bigint") X(failures, "bigint") X(last_visit, "REAL")                   \
-    X(last_success, "REAL") X(visits, "bigint") X(successes, "bigint") X(changes, "bigint")                    \
-    X(interval, "REAL") X(next_visit, "REAL") X(tier, "bigint") X(tier_key, "REAL") X(first_success, "REAL")
-#define URL_UPDATE_NAME(column, type) column,
-enum class UpdCol { URL_UPDATE_COLUMNS(URL_UPDATE_NAME) count };
-#undef URL_UPDATE_NAME
-
-// Each column of an update with its value, f(UpdCol, value).
-template <class F>
-void each_update_value(const UrlUpdate& u, F&& f) {
-    using C = UpdCol;
-    f(C::id, u.id);
-    f(C::state, static_cast<int64_t>(u.state));
-    f(C::due_at, u.due);
-    f(C::reason, u.reason);
-    f(C::status, u.status);
-    f(C::error_class, u.error_class);
-    f(C::fetched_at, u.fetched_at);
-    f(C::etag, u.etag);
-    f(C::http_last_modified, u.http_last_modified);
-    f(C::content_hash, u.content_hash);
-    f(C::retries, u.retries);
-    f(C::failures, u.failures);
-    f(C::last_visit, u.last_visit);
-    f(C::last_success, u.last_success);
-    f(C::visits, u.visits);
-    f(C::successes, u.successes);
-    f(C::changes, u.changes);
-    f(C::interval, u.interval);
-    f(C::next_visit, u.next_visit);
-    f(C::tier, u.tier);
-    f(C::tier_key, u.tier_key);
-    f(C::first_success, u.first_success);
-}
-
-// What a column is set to from `v` (the new value): first_success keeps its
-// value when the update has none.
-std::string set_column(const std::string& column, const std::string& v) {
-    return column + " = " + (column == "first_success" ? "coalesce(" + v + ", urls.first_success)" : v);
-}
-
-struct UpdateColumn {
-    const char* name;
-    const char* type;
-};
-#define URL_UPDATE_COL(column, type) UpdateColumn{#column, type},
-const UpdateColumn kUpdateColumns[] = {URL_UPDATE_COLUMNS(URL_UPDATE_COL)};
-#undef URL_UPDATE_COL
-#undef URL_UPDATE_COLUMNS
-
-// One row: UPDATE urls SET state = ?2, ... WHERE id = ?1 (parameter n+1 is
-// column n); the lease ends.
-std::string url_update_sql() {
-    std::string set;
-    for (int i = 1; i < static_cast<int>(UpdCol::count); ++i)
-        set += set_column(kUpdateColumns[i].name, "?" + std::to_string(i + 1)) + ", ";
-    return "UPDATE urls SET " + set + "lease_expires = NULL WHERE id = ?1";
-}
 
 // Many rows: UPDATE urls SET column = v.n_column, ... FROM (SELECT
 // unnest(CAST(? AS type[])) AS n_id, ...) AS v WHERE urls.id =
@@ -117,21 +54,7 @@ struct UrlUpdateArrays {
 
 }  // namespace
 
-void Store::Impl::write_url_update(const UrlUpdate& u) {
-    static const std::string sql = url_update_sql();
-    Stmt& st = q(sql.c_str());
-    each_update_value(u, [&st](UpdCol c, const auto& v) { st.bind(static_cast<int>(c) + 1, v); });
-    st.exec();
-    // Its lease order entry (frontier(7), FILE FORMAT): a leased row has
-    // none; a late result's row left its entry before (finish_url).
-    if (u.state == static_cast<int>(UrlState::queued) && !u.due) enter_lease_order(u.id);
-}
-
-void Store::Impl::flush_url_updates() {
-    if (!db.statements_are_round_trips()) {
-        url_updates.drain([this](const UrlUpdate& u) { write_url_update(u); });
-        return;
-    }
+void Store::Impl::flush_url_updates_set() {
     static const std::string sql = url_updates_sql();
     UrlUpdateArrays arrays;
     auto write = [&] {
