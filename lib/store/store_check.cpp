@@ -1,6 +1,7 @@
 // check_frontier (lib/store/store_check.hpp): the frontier's invariants recounted
 // from the tables. Part of the storage module: all of its SQL is here, written
 // against the schema of lib/store/schema.cpp; a schema change updates this file.
+#include "store/store_connection.hpp"
 #include "store/store_check.hpp"
 
 #include <algorithm>
@@ -450,7 +451,7 @@ void check_queues(Checker& c, Db& db, UrlRecount& rc, const RobotsLeases& robots
 CheckResult check_frontier(Store& store, double now, int64_t max_details) {
     CheckResult r;
     Checker c(r, max_details);
-    Db& db = store.db();
+    Db& db = store_db(store);
     // The duplicate and recount queries sort the whole URL table.
     db.prepare_for_large_sorts();
     ReadTransaction tx(db);

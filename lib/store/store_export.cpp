@@ -2,6 +2,7 @@
 // tables and columns are the schema's own (lib/store/schema_def.hpp). The
 // URL table of --urls is in lib/store/store_export_urls.cpp, the import in
 // lib/store/store_import.cpp.
+#include "store/store_connection.hpp"
 #include "store/store_export.hpp"
 
 #include <algorithm>
@@ -127,7 +128,7 @@ const std::vector<ExportTable>& export_tables() {
 
 RowCounts export_rows(Store& store, const std::function<void(std::string_view)>& line,
                       int64_t& invalid_utf8) {
-    Db& db = store.db();
+    Db& db = store_db(store);
     RowCounts counts;
     invalid_utf8 = 0;
     ReadTransaction tx(db);

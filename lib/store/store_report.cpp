@@ -11,6 +11,7 @@
 #include <cmath>
 #include <cstdlib>
 
+#include "store/store_connection.hpp"
 #include "store/db.hpp"
 #include "policy/recrawl.hpp"
 #include "report/report_data.hpp"
@@ -348,7 +349,7 @@ Summary read_summary(Store& store, double now) {
 Summary read_summary(Store& store, double now, QueueTops& tops) {
     Summary s;
     s.now = now;
-    Db& db = store.db();
+    Db& db = store_db(store);
     // SQLite: the queue rows cost no round trip, and reading them is faster
     // than SQLite's aggregate; the pass that counts also finds the tables' ids.
     std::optional<TopQueueIds> ids;
