@@ -129,43 +129,6 @@ int64_t Store::count(std::string_view name) {
 
 
 
-namespace {
-
-// The queue columns a reschedule reads, and the row read from them.
-#define QUEUE_INFO_COLUMNS(X)                                                                                  \
-    X(id, "id") X(key, "key") X(state, "state") X(best, "best") X(wake_at, "wake_at") X(served, "served")    \
-    X(in_flight, "in_flight") X(queued, "queued") X(session_balance, "session_balance")                    \
-    X(total_spend, "total_spend") X(n429, "n429")
-enum class QueueInfoCol { QUEUE_INFO_COLUMNS(SQL_COLUMN_NAME) };
-const std::string kQueueInfo = sql_column_list({QUEUE_INFO_COLUMNS(SQL_COLUMN_EXPR)});
-#undef QUEUE_INFO_COLUMNS
-const std::string kQueueRow = "SELECT " + kQueueInfo + " FROM queues WHERE id = ?";
-const std::string kQueueRows = probe_each_sql("queues", "id", kQueueInfo);
-const std::string kQueueRowsOfUrls = probe_of_urls_sql("queues", "queue_id", kQueueInfo);
-
-QueueInfo queue_info(const Stmt& st) {
-    using C = QueueInfoCol;
-    SqlRow<C> row(st);
-    QueueInfo qi;
-    qi.id = row.i64(C::id);
-    qi.key = row.str(C::key);
-    qi.state = row.i64(C::state);
-    qi.best = row.opt_dbl(C::best);
-    qi.wake_at = row.dbl(C::wake_at);
-    qi.served = row.i64(C::served);
-    qi.in_flight = row.i64(C::in_flight);
-    qi.queued = row.i64(C::queued);
-    qi.session_balance = row.i64(C::session_balance);
-    qi.total_spend = row.i64(C::total_spend);
-    qi.n429 = row.i64(C::n429);
-    return qi;
-}
-
-}  // namespace
-
-const std::string& Store::Impl::queue_info_columns() { return kQueueInfo; }
-QueueInfo Store::Impl::read_queue_info(const Stmt& st) { return queue_info(st); }
-
 void Store::Impl::flush() {
     leases_out_stored.reset();  // the counters are written below
     if (lease_writes.held()) lease_writes.flush(statements);
@@ -196,7 +159,7 @@ void Store::Impl::flush() {
         st.exec();
     }
     // clang-format on
-    reschedule_each(ids);
+    queues.reschedule_each(ids);
     totals.queue_deltas.clear();
     totals.flush();
     if (fps_buffered) count_fingerprints();
@@ -301,127 +264,11 @@ void Store::Impl::move_lease_order() {
                       });
 }
 
-void Store::Impl::leave_lease_order(int64_t id) {
-    if (!db.ddl().lease_order_tables) return;
-    for (const char* sql : kLeaseLeaveSql) q(sql).bind(1, id).exec();
-}
-
-void Store::Impl::leave_lease_order(int64_t queue_id, double rank, int64_t tier, double tier_key,
-                                    int64_t cost, int64_t id) {
-    if (!db.ddl().lease_order_tables) return;
-    for (const char* sql : kLeaseLeaveByKeySql)
-        q(sql)
-            .bind(1, queue_id)
-            .bind(2, rank)
-            .bind(3, tier)
-            .bind(4, tier_key)
-            .bind(5, cost)
-            .bind(6, id)
-            .exec();
-}
-
-void Store::Impl::enter_lease_order(int64_t id) {
-    if (db.ddl().lease_order_tables) q(kLeaseEntrySql).bind(1, id).exec();
-}
-
-void Store::Impl::enter_lease_order_where(const char* rows_where, double t) {
-    if (!db.ddl().lease_order_tables) return;
-    // OR IGNORE: SQLite keeps no statement journal for it (no row it
-    // selects has an entry: none is queued and due before the update).
-    db.prepare(std::string("INSERT OR IGNORE INTO url_next_new SELECT " SQL_ORDER_ENTRY " FROM urls WHERE ") +
-               rows_where)
-        .bind(1, t)
-        .exec();
-}
-
 int64_t fp_buffer_limit() {
     static const int64_t limit =
         env_whole_number("FRONTIER_FP_BUFFER", 1, int64_t{1} << 40, "fingerprints from 1 to 2^40")
             .value_or(int64_t{1} << 20);
     return limit;
-}
-
-// ---------------------------------------------------------------- queues
-
-QueueInfo Store::Impl::queue(int64_t id) {
-    Stmt& st = q(kQueueRow.c_str());
-    st.bind(1, id);
-    QueueInfo qi;
-    if (st.step()) qi = read_queue_info(st);
-    st.reset();
-    return qi;
-}
-
-QueueSched Store::Impl::sched_for(const QueueInfo& qi) {
-    return queue_sched(qi.state == static_cast<int>(QueueState::active), qi.best.has_value(), qi.in_flight,
-                       settings.loaded->politeness_for(qi.key).max_in_flight, qi.wake_at, now);
-}
-
-QueueSched Store::Impl::reschedule(int64_t id) { return reschedule(queue(id)); }
-
-// Where a read is a round trip (PostgreSQL), the queues are read in one
-// statement; SQLite reads each queue.
-void Store::Impl::reschedule_each(const std::vector<int64_t>& ids) {
-    if (!db.statements_are_round_trips() || ids.size() < 2) {
-        for (int64_t id : ids) reschedule(id);
-        return;
-    }
-    for (const QueueInfo& qi : queues(ids)) reschedule(qi);
-}
-
-std::vector<QueueInfo> Store::Impl::queues(const std::vector<int64_t>& ids) {
-    return read_queues(send_queues(ids));
-}
-
-Stmt& Store::Impl::send_queues(const std::vector<int64_t>& ids) {
-    PgArray arr;
-    for (int64_t id : ids) arr.add(id);
-    Stmt& st = q(kQueueRows.c_str());
-    st.bind(1, arr).send();
-    return st;
-}
-
-Stmt& Store::Impl::send_queues_of_urls(const PgArray& url_ids) {
-    Stmt& st = q(kQueueRowsOfUrls.c_str());
-    st.bind(1, url_ids).send();
-    return st;
-}
-
-std::vector<QueueInfo> Store::Impl::read_queues(Stmt& st) {
-    std::vector<QueueInfo> rows;
-    while (st.step()) rows.push_back(queue_info(st));
-    st.reset();
-    return rows;
-}
-
-QueueSched Store::Impl::reschedule(const QueueInfo& qi) {
-    QueueSched s = sched_for(qi);
-    q("UPDATE queues SET sched = ? WHERE id = ? AND sched != ?")
-        .bind(1, static_cast<int>(s)).bind(2, qi.id).bind(3, static_cast<int>(s)).exec();
-    return s;
-}
-
-std::optional<double> Store::Impl::best_rank(int64_t id) {
-    // Where the lease order is kept in tables (frontier(7), FILE FORMAT): the
-    // first of the queue's two key ranges.
-    const char* const by_tables =
-        "SELECT rank FROM url_next WHERE queue_id = ?1 UNION ALL "
-        "SELECT rank FROM url_next_new WHERE queue_id = ?1 ORDER BY 1 LIMIT 1";
-    // clang-format off
-    const char* const by_index =
-        "SELECT rank FROM urls WHERE queue_id = ? AND " SQL_URL_DUE("")
-        " ORDER BY rank, tier, tier_key, cost, id LIMIT 1";
-    // clang-format on
-    Stmt& st = q(db.ddl().lease_order_tables ? by_tables : by_index);
-    st.bind(1, id);
-    std::optional<double> best;
-    if (st.step()) best = st.dbl(0);
-    st.reset();
-    return best;
-}
-
-void Store::Impl::refresh_best(int64_t id) {
-    q("UPDATE queues SET best = ? WHERE id = ?").bind(1, best_rank(id)).bind(2, id).exec();
 }
 
 const RobotsRules& Store::Impl::robots_rules(int64_t host_id, double at, std::string_view text) {

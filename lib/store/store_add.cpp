@@ -225,16 +225,16 @@ AddResult Store::Impl::add_known(const Settings& s, const AddRequest& r, const K
         else if (was == UrlState::failed)
             q("UPDATE queues SET failed = failed - 1 WHERE id = ?").bind(1, k.queue_id).exec();
     }
-    leave_lease_order(k.id);
+    queues.leave_lease_order(k.id);
     q("UPDATE urls SET priority = ?1, rank = ?2, recrawl = ?3, last_modified = ?4, tier = ?5, tier_key = ?6, "
       "state = ?7, due_at = ?8, failures = CASE WHEN ?9 THEN 0 ELSE failures END, reason = CASE WHEN ?9 "
       "THEN NULL ELSE reason END WHERE id = ?10")
         .bind(1, d.priority).bind(2, s.fifo ? 0.0 : d.priority).bind(3, d.recrawl ? 1 : 0).bind(4, d.last_modified)
         .bind(5, d.tier.tier).bind(6, d.tier.key).bind(7, static_cast<int>(d.state)).bind(8, d.due_at)
         .bind(9, d.relisted ? 1 : 0).bind(10, k.id).exec();
-    enter_lease_order(k.id);
+    queues.enter_lease_order(k.id);
     if (d.state == UrlState::queued && !d.due_at) {
-        refresh_best(k.queue_id);
+        queues.refresh_best(k.queue_id);
         totals.queue_deltas[k.queue_id];  // reschedule at flush
     }
     return {AddStatus::updated, {}};

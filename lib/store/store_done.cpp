@@ -330,7 +330,7 @@ void Store::Impl::finish_url(const Settings& s, const FetchFacts& f, double now,
         url_updates.add(u);
         if (url_updates.full()) flush_url_updates();
     } else {
-        leave_lease_order(id);
+        queues.leave_lease_order(id);
         write_url_update(u);
     }
     count(url_state_name(uo.state), 1);
@@ -357,7 +357,7 @@ void Store::Impl::write_url_update(const UrlUpdate& u) {
     st.exec();
     // Its lease order entry (frontier(7), FILE FORMAT): a leased row has
     // none; a late result's row left its entry before (finish_url).
-    if (u.state == static_cast<int>(UrlState::queued) && !u.due) enter_lease_order(u.id);
+    if (u.state == static_cast<int>(UrlState::queued) && !u.due) queues.enter_lease_order(u.id);
 }
 
 void Store::Impl::flush_url_updates() {

@@ -25,7 +25,7 @@ void Store::Impl::after_fetch(const Settings& s, int64_t qid, const FetchFacts& 
             qi = std::move(pre->second);
             prefetched_queues.erase(pre);
         } else {
-            qi = queue(qid);
+            qi = queues.row(qid);
         }
         d.key = std::move(qi.key);
         d.n429 = qi.n429;

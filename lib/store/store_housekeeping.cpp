@@ -60,8 +60,8 @@ bool Store::housekeeping(double now) {
     m.expire_robots_leases(w.robots, touched);
     m.requeue_due(w.at, w.due, touched);
     for (int64_t qid : touched) {
-        m.refresh_best(qid);
-        m.reschedule(qid);
+        m.queues.refresh_best(qid);
+        m.queues.reschedule(qid);
     }
     m.wake_queues(now);
     return !w.expired.empty() || !w.robots.empty() || !w.due.empty();
@@ -136,7 +136,7 @@ Store::Impl::DueWork Store::Impl::due_work(double now) {
 void Store::Impl::expire_url_leases(double now, const std::unordered_map<int64_t, int64_t>& expired,
                                     std::unordered_set<int64_t>& touched) {
     if (expired.empty()) return;
-    enter_lease_order_where(EXPIRED_ROWS, now);
+    queues.enter_lease_order_where(EXPIRED_ROWS, now);
     statements.update_all("UPDATE urls SET state = " SQL_URL_QUEUED " WHERE " EXPIRED_ROWS,
                "UPDATE OR FAIL urls SET state = " SQL_URL_QUEUED
                " WHERE id IN "
@@ -171,7 +171,7 @@ void Store::Impl::expire_robots_leases(const std::vector<std::pair<int64_t, int6
 void Store::Impl::requeue_due(double now, const std::map<std::pair<int64_t, int64_t>, int64_t>& due,
                               std::unordered_set<int64_t>& touched) {
     if (!due.empty()) {
-        enter_lease_order_where(DUE_ROWS, now);
+        queues.enter_lease_order_where(DUE_ROWS, now);
         statements.update_all("UPDATE urls SET due_at = NULL, state = " SQL_URL_QUEUED " WHERE " DUE_ROWS,
                    "UPDATE OR FAIL urls SET due_at = NULL, state = " SQL_URL_QUEUED
                    " WHERE id IN "

@@ -12,6 +12,7 @@
 
 #include "policy/outcome.hpp"
 #include "policy/readd.hpp"
+#include "store/queue_rows.hpp"
 #include "store/schema_def.hpp"
 #include "store/settings_cache.hpp"
 #include "store/statements.hpp"
@@ -47,20 +48,6 @@ inline std::string move_lease_order_sql(const std::string& where) {
 // Entries kept in each per-process cache keyed by queue or host (ids,
 // Crawl-delays): bounded memory on huge frontiers.
 inline constexpr size_t kIdCacheMax = 20000;
-struct QueueInfo {
-    int64_t id = 0;
-    std::string key;
-    int64_t state = 0;
-    std::optional<double> best;
-    double wake_at = 0;
-    int64_t served = 0;
-    int64_t in_flight = 0;
-    int64_t queued = 0;
-    int64_t session_balance = 0;
-    int64_t total_spend = 0;
-    int64_t n429 = 0;
-};
-
 // A stored URL row as Store::add_url reads it (lib/store/store_add.cpp).
 struct KnownUrl {
     int64_t id = 0, queue_id = 0;
@@ -154,23 +141,9 @@ struct Store::Impl {
     void count_fingerprints();
     void move_fingerprints();
     void move_lease_order();
-    // Where the lease order is kept in tables (SQLite; frontier(7), FILE
-    // FORMAT): the entry of URL row `id`, if it has one, leaves before a
-    // statement that may change its state, due time or order, and enters
-    // after it if the row is queued and due (schema_def.hpp,
-    // kLeaseLeaveSql, kLeaseEntrySql). No-ops on PostgreSQL (its index).
-    void leave_lease_order(int64_t id);
-    // The same for a URL whose entry's key is known (a lease's head: no
-    // read of its row; kLeaseLeaveByKeySql).
-    void leave_lease_order(int64_t queue_id, double rank, int64_t tier, double tier_key, int64_t cost,
-                           int64_t id);
-    void enter_lease_order(int64_t id);
-    // Before a set-based update that makes queued and due every URL row
-    // `rows_where` selects (a condition on urls, parameter 1: a time):
-    // their entries, in one statement.
-    void enter_lease_order_where(const char* rows_where, double t);
 
     Totals totals{statements};
+    QueueRows queues{statements, settings, now};
     void count(const std::string& name, int64_t d) { totals.count(name, d); }
 
     // Store::housekeeping's steps (lib/store/store_housekeeping.cpp): what
@@ -245,29 +218,7 @@ struct Store::Impl {
     int64_t next_served();
     std::optional<int64_t> serve_seq;
     std::optional<int64_t> serve_seq_stored;  // as read: flush() writes serve_seq only when it moved
-    // A queue's best (lowest) rank among its leasable URLs, none when empty.
-    std::optional<double> best_rank(int64_t queue_id);
     void flush();                        // applies queue and counter deltas
-    QueueInfo queue(int64_t id);
-    // Round-trip backends: the rows of many queues in one statement.
-    std::vector<QueueInfo> queues(const std::vector<int64_t>& ids);
-    // ... the same sent ahead (Stmt::send), and the rows of the queues of
-    // URLs (an array of URL ids) sent ahead; either then read by read_queues.
-    Stmt& send_queues(const std::vector<int64_t>& ids);
-    Stmt& send_queues_of_urls(const PgArray& url_ids);
-    std::vector<QueueInfo> read_queues(Stmt& st);
-    // The columns of a queue row as read_queues reads them (id first), and
-    // such a row.
-    static const std::string& queue_info_columns();
-    static QueueInfo read_queue_info(const Stmt& st);
-    // Recomputes and stores a queue's scheduling position; returns it. The
-    // QueueInfo form takes the row as just read (no second read).
-    QueueSched reschedule(int64_t queue_id);
-    QueueSched reschedule(const QueueInfo& qi);
-    void reschedule_each(const std::vector<int64_t>& ids);  // reschedule(id) of each
-    // The scheduling position of a queue in this state (reschedule's rule).
-    QueueSched sched_for(const QueueInfo& qi);
-    void refresh_best(int64_t queue_id);
     int64_t queue_id_for(const std::string& key, const Settings& s);
     int64_t host_id_for(const std::string& name);
     struct NewQueue {
@@ -290,8 +241,6 @@ struct Store::Impl {
     // The host's rules stored at `at`: parsed from `text` unless cached.
     const RobotsRules& robots_rules(int64_t host_id, double at, std::string_view text);
     bool robots_cached(int64_t host_id, double at) const;
-    void retire_all_to_inactive();
-    void requeue_capped();
     // Politeness after a fetch of queue `qid` (frontier(7), LEASES and POLITENESS): ends the in-flight
     // slot, sets the wake time (delay factor, Crawl-delay, Retry-After, 429
     // back-off), latency, error count and error penalty, adds the URL's new

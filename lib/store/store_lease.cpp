@@ -172,7 +172,7 @@ void Store::LeaseRun::run() {
         if (retire_over_total(qi)) continue;
         const Politeness& p = s.politeness_for(qi.key);
         if (!may_lease_now(qi.in_flight, p.max_in_flight, qi.wake_at, now)) {
-            m.reschedule(qi);
+            m.queues.reschedule(qi);
             continue;
         }
         if (!take(qi, p, order.wanted_class())) {
@@ -206,7 +206,7 @@ void Store::LeaseRun::run() {
 
 QueueInfo Store::LeaseRun::queue_row(int64_t qid) {
     if (auto k = queue_rows.find(qid); k != queue_rows.end()) return k->second;
-    QueueInfo qi = m.queue(qid);
+    QueueInfo qi = m.queues.row(qid);
     keep_row(qi);
     return qi;
 }
@@ -243,7 +243,7 @@ void Store::LeaseRun::load_page() {
     order.page_read(n);
     if (!round_trips || page.empty()) return;
     HeadsRead heads_q = send_heads(page, page_head_limit(req));
-    for (QueueInfo& qi : m.queues(page)) queue_rows.try_emplace(qi.id, std::move(qi));
+    for (QueueInfo& qi : m.queues.read(page)) queue_rows.try_emplace(qi.id, std::move(qi));
     if (heads_q.q) read_heads(heads_q);
 }
 
@@ -277,7 +277,7 @@ bool Store::LeaseRun::take(QueueInfo& qi, const Politeness& p, int cls) {
             if (step == RobotsStep::hold) {  // unreachable, retry not due
                 m.q("UPDATE queues SET wake_at = max(wake_at, ?) WHERE id = ?").bind(1, r.retry_at).bind(2, qi.id).exec();
                 forget_row(qi.id);
-                m.reschedule(qi.id);
+                m.queues.reschedule(qi.id);
                 return false;
             }
             if (step == RobotsStep::fail_url) {
@@ -312,7 +312,7 @@ void Store::LeaseRun::lease_url(QueueInfo& qi, LeaseHead head) {
         w.expires.add(it.expires);
         w.holders.add(req.holder);
     } else {
-        m.leave_lease_order(qi.id, head.rank, head.tier, head.tier_key, it.cost, head.id);
+        m.queues.leave_lease_order(qi.id, head.rank, head.tier, head.tier_key, it.cost, head.id);
         m.q("UPDATE urls SET state = " SQL_URL_LEASED ", lease_seq = ?, attempts = attempts + 1, lease_expires = ?, "
             "holder = ? WHERE id = ?")
             .bind(1, head.seq).bind(2, it.expires).bind(3, req.holder).bind(4, head.id).exec();
@@ -330,7 +330,7 @@ void Store::LeaseRun::lease_url(QueueInfo& qi, LeaseHead head) {
         if (pre->second.empty()) refill(qi.id);
         qi.best = pre->second.empty() ? std::nullopt : std::optional<double>(pre->second.front().rank);
     } else {
-        qi.best = m.best_rank(qi.id);
+        qi.best = m.queues.best_rank(qi.id);
     }
     if (held) {
         LeaseWrites::Queue& d = m.lease_writes.queues[qi.id];
@@ -341,13 +341,13 @@ void Store::LeaseRun::lease_url(QueueInfo& qi, LeaseHead head) {
         d.at = now;
         d.last_url = it.url;
         d.best = qi.best;
-        d.sched = static_cast<int64_t>(m.sched_for(qi));
+        d.sched = static_cast<int64_t>(m.queues.sched_for(qi));
     } else {
         m.q("UPDATE queues SET in_flight = in_flight + 1, queued = queued - 1, served = ?1, last_dequeue_at = ?2, "
             "last_peek_url = ?3, session_balance = session_balance - ?4, total_spend = total_spend + ?4, "
             "last_cost = ?4, cost_count = cost_count + 1, best = ?5, sched = ?6 WHERE id = ?7")
             .bind(1, qi.served).bind(2, now).bind(3, it.url).bind(4, it.cost).bind(5, qi.best)
-            .bind(6, static_cast<int>(m.sched_for(qi))).bind(7, qi.id).exec();
+            .bind(6, static_cast<int>(m.queues.sched_for(qi))).bind(7, qi.id).exec();
     }
     m.count("queued", -1);
     m.count("leased", 1);

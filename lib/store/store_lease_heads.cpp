@@ -217,8 +217,8 @@ Store::Impl::PageSent Store::LeaseRun::send_page_ahead(Impl& m, const LeaseReque
 // `inactive` queues of the inactive FIFO (read_inactive_ahead).
 Store::Impl::PageSent Store::LeaseRun::send_ahead(Impl& m, const LeaseRequest& req, bool robots,
                                                   int64_t inactive) {
-    static const AheadSql page_sql(Impl::queue_info_columns(), SQL_READY_PAGE, kPageQueues, robots_columns());
-    static const AheadSql fifo_sql(Impl::queue_info_columns(), SQL_INACTIVE_AHEAD, kInactiveQueues,
+    static const AheadSql page_sql(QueueRows::info_columns(), SQL_READY_PAGE, kPageQueues, robots_columns());
+    static const AheadSql fifo_sql(QueueRows::info_columns(), SQL_INACTIVE_AHEAD, kInactiveQueues,
                                    robots_columns());
     const AheadSql& sql = inactive ? fifo_sql : page_sql;
     const bool of_class = !req.url_class.empty();
@@ -269,7 +269,7 @@ void Store::LeaseRun::read_inactive_ahead() {
     int64_t n = 0;
     while (sent.page->step()) {
         ++n;
-        inactive_ahead.push_back(Impl::read_queue_info(*sent.page));
+        inactive_ahead.push_back(QueueRows::read_info(*sent.page));
         // A queue rotated out earlier in this call keeps its list.
         if (!heads.count(inactive_ahead.back().id))
             r.limits.emplace(inactive_ahead.back().id, page_head_limit(req));
@@ -289,7 +289,7 @@ void Store::LeaseRun::load_page_ahead() {
     int n = 0;
     while (page.step()) {
         ++n;
-        QueueInfo qi = Impl::read_queue_info(page);
+        QueueInfo qi = QueueRows::read_info(page);
         if (!order.from_index(qi.id, qi.best.value_or(0), qi.served)) continue;
         loaded.insert(qi.id);
         queue_rows.try_emplace(qi.id, std::move(qi));
@@ -399,8 +399,8 @@ std::optional<LeaseHead> Store::LeaseRun::next_head(QueueInfo& qi, int cls, bool
             class_missing = true;
             return std::nullopt;
         }
-        m.refresh_best(qi.id);
-        m.reschedule(qi.id);
+        m.queues.refresh_best(qi.id);
+        m.queues.reschedule(qi.id);
         forget_row(qi.id);
         return std::nullopt;
     }

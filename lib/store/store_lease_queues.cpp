@@ -57,10 +57,10 @@ bool Store::LeaseRun::activate_one() {
         qi.state = static_cast<int>(QueueState::active);
         qi.session_balance = b.replenish;
     } else {
-        qi = m.queue(qid);
+        qi = m.queues.row(qid);
     }
     keep_row(qi);
-    if (m.reschedule(qi) == QueueSched::ready && qi.best) order.activated(qid, *qi.best, qi.served);
+    if (m.queues.reschedule(qi) == QueueSched::ready && qi.best) order.activated(qid, *qi.best, qi.served);
     return true;
 }
 
@@ -114,7 +114,7 @@ bool Store::LeaseRun::retire_over_total(const QueueInfo& qi) {
 void Store::LeaseRun::end_url(int64_t id, QueueInfo& qi, UrlState state, const char* reason) {
     const int64_t qid = qi.id;
     qi.queued -= 1;
-    m.leave_lease_order(id);
+    m.queues.leave_lease_order(id);
     m.q("UPDATE urls SET state = ?, reason = ? WHERE id = ?")
         .bind(1, static_cast<int>(state)).bind(2, reason).bind(3, id).exec();
     if (state == UrlState::blocked)

@@ -104,28 +104,6 @@ std::map<std::string, std::map<std::string, std::string>> Store::domain_setting_
     return m;
 }
 
-void Store::Impl::requeue_capped() {
-    // A politeness change may lift an in-flight cap: queues parked at their
-    // old cap go back to the ready / wake indexes, and the next lease
-    // decision re-checks them against the new values.
-    q("UPDATE queues SET sched = CASE WHEN wake_at > ? THEN 1 ELSE 0 END "
-      "WHERE state = " SQL_QUEUE_ACTIVE " AND best IS NOT NULL AND sched = " SQL_SCHED_IDLE " AND in_flight > 0")
-        .bind(1, now).exec();
-}
-
-void Store::Impl::retire_all_to_inactive() {
-    // frontier(7), BUDGETS: any settings change moves retired queues (not those retired
-    // by hand) to the back of the inactive FIFO, in the order they retired.
-    std::vector<int64_t> ids;
-    Stmt& st = q("SELECT id FROM queues WHERE state = " SQL_QUEUE_RETIRED " ORDER BY retired_seq");
-    while (st.step()) ids.push_back(st.i64(0));
-    for (int64_t id : ids) {
-        int64_t seq = statements.meta_next("fifo_seq");
-        q("UPDATE queues SET state = " SQL_QUEUE_INACTIVE ", inactive_seq = ?, retired_seq = NULL, sched = " SQL_SCHED_IDLE " WHERE id = ?")
-            .bind(1, seq).bind(2, id).exec();
-    }
-}
-
 void Store::set_setting(const std::string& key, const std::string& json) {
     begin();
     const SettingDef* d = find_setting(key);
@@ -135,8 +113,8 @@ void Store::set_setting(const std::string& key, const std::string& json) {
         impl_->q("INSERT INTO settings(key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value")
             .bind(1, key).bind(2, json).exec();
     impl_->q("UPDATE meta SET value = value + 1 WHERE key = 'settings_version'").exec();
-    impl_->retire_all_to_inactive();
-    if (key.rfind("politeness.", 0) == 0) impl_->requeue_capped();
+    impl_->queues.retire_all_to_inactive();
+    if (key.rfind("politeness.", 0) == 0) impl_->queues.requeue_capped();
     commit();
     impl_->settings.loaded.reset();
 }
@@ -150,8 +128,8 @@ void Store::set_domain_setting(const std::string& domain, const std::string& key
                  "ON CONFLICT(domain, key) DO UPDATE SET value = excluded.value")
             .bind(1, domain).bind(2, key).bind(3, json).exec();
     impl_->q("UPDATE meta SET value = value + 1 WHERE key = 'settings_version'").exec();
-    impl_->retire_all_to_inactive();
-    if (key.rfind("politeness.", 0) == 0) impl_->requeue_capped();
+    impl_->queues.retire_all_to_inactive();
+    if (key.rfind("politeness.", 0) == 0) impl_->queues.requeue_capped();
     commit();
     impl_->settings.loaded.reset();
 }
@@ -176,7 +154,7 @@ void Store::set_budget_override(const BudgetOverride& o) {
              "total = coalesce(excluded.total, queue_budgets.total)")
         .bind(1, o.scope).bind(2, o.name).bind(3, o.replenish).bind(4, o.total).exec();
     impl_->q("UPDATE meta SET value = value + 1 WHERE key = 'settings_version'").exec();
-    impl_->retire_all_to_inactive();
+    impl_->queues.retire_all_to_inactive();
     commit();
     impl_->settings.loaded.reset();
 }

@@ -158,7 +158,7 @@ void Store::Impl::prefetch_result_rows(const std::vector<int64_t>& queue_ids, co
         sent.hosts = &q(kHostDelays.c_str());
         sent.hosts->bind(1, hosts).send();
     }
-    if (!qids.empty()) sent.queues = &send_queues(qids);
+    if (!qids.empty()) sent.queues = &queues.send(qids);
     read_result_rows(sent);
 }
 
@@ -166,7 +166,7 @@ Store::Impl::ResultRowsSent Store::Impl::send_result_rows(const PgArray& url_ids
     ResultRowsSent sent;
     sent.hosts = &q(kHostDelaysOfUrls.c_str());
     sent.hosts->bind(1, url_ids).send();
-    sent.queues = &send_queues_of_urls(url_ids);
+    sent.queues = &queues.send_of_urls(url_ids);
     return sent;
 }
 
@@ -183,7 +183,7 @@ void Store::Impl::read_result_rows(const ResultRowsSent& sent) {
         sent.hosts->reset();
     }
     if (sent.queues)
-        for (QueueInfo& qi : read_queues(*sent.queues))
+        for (QueueInfo& qi : queues.read_sent(*sent.queues))
             if (!totals.fetch_deltas.count(qi.id) && !prefetched_queues.count(qi.id))
                 prefetched_queues.emplace(qi.id, std::move(qi));
 }
