@@ -2,7 +2,6 @@
 // tables and columns are the schema's own (lib/store/schema_def.hpp). The
 // URL table of --urls is in lib/store/store_export_urls.cpp, the import in
 // lib/store/store_import.cpp.
-#include "store/store_connection.hpp"
 #include "store/store_export.hpp"
 
 #include <algorithm>
@@ -12,6 +11,7 @@
 #include "json/json.hpp"
 #include "store/export_index.hpp"
 #include "store/store.hpp"
+#include "store/store_connection.hpp"
 
 namespace frontier {
 

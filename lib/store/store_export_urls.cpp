@@ -2,11 +2,11 @@
 // Part of the storage module.
 #include <iterator>
 
-#include "store/store_connection.hpp"
 #include "store/db.hpp"
 #include "json/json.hpp"
 #include "store/export_index.hpp"
 #include "store/store.hpp"
+#include "store/store_connection.hpp"
 #include "store/store_export.hpp"
 
 namespace frontier {

@@ -7,11 +7,11 @@
 
 #include "core/error.hpp"
 #include "json/json.hpp"
-#include "store/store_connection.hpp"
 #include "store/db.hpp"
 #include "store/export_index.hpp"
 #include "store/schema_def.hpp"
 #include "store/store.hpp"
+#include "store/store_connection.hpp"
 #include "store/store_export.hpp"
 #include "store/store_impl.hpp"
 

@@ -11,13 +11,13 @@
 #include <cmath>
 #include <cstdlib>
 
-#include "store/store_connection.hpp"
 #include "store/db.hpp"
 #include "policy/recrawl.hpp"
 #include "report/report_data.hpp"
 #include "store/sql_codes.hpp"
 #include "store/sql_columns.hpp"
 #include "store/store.hpp"
+#include "store/store_connection.hpp"
 #include "store/store_report_sql.hpp"
 
 namespace frontier {

@@ -8,13 +8,13 @@
 #include <algorithm>
 #include <unordered_map>
 
-#include "store/store_connection.hpp"
 #include "store/db.hpp"
 #include "policy/lease_policy.hpp"
 #include "report/report_data.hpp"
 #include "store/sql_codes.hpp"
 #include "store/sql_columns.hpp"
 #include "store/store.hpp"
+#include "store/store_connection.hpp"
 #include "store/store_report_sql.hpp"
 
 namespace frontier {
