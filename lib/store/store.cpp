@@ -57,15 +57,15 @@ void Store::commit() {
     impl_->statements.reset_all();
     db_->commit();
     in_tx_ = false;
-    impl_->last_url_id.reset();
-    impl_->prefetched.clear();
-    impl_->prefetched_leases.clear();
+    impl_->urls.last_url_id.reset();
+    impl_->urls.prefetched.clear();
+    impl_->urls.prefetched_leases.clear();
     impl_->prefetched_queues.clear();
     // After the commit, which stands whatever happens here: a move that
     // fails (busy past the timeout, the server gone) leaves its pairs in
     // url_fps_new, where lookups find them, for the next commit that adds a
     // URL to move; a lost connection ends the tool at its next statement.
-    if (impl_->fps_to_move) {
+    if (impl_->urls.fps_to_move) {
         try {
             impl_->move_fingerprints();
             impl_->move_lease_order();
@@ -76,19 +76,10 @@ void Store::commit() {
 
 void Store::rollback() {
     ++rollbacks_;
-    impl_->prefetched.clear();
-    impl_->prefetched_leases.clear();
     impl_->prefetched_queues.clear();
-    impl_->pending_cols.clear();
-    impl_->pending_ids.clear();
-    impl_->last_url_id.reset();
-    impl_->pending_rows = 0;
-    impl_->pending_fps.clear();
-    impl_->url_updates.clear();
+    impl_->urls.clear();
     impl_->lease_writes.clear();
     impl_->totals.clear();
-    impl_->fps_buffered = 0;
-    impl_->fps_to_move = 0;
     impl_->leases_out_stored.reset();
     impl_->serve_seq.reset();
     impl_->lease_start = {};
@@ -132,8 +123,8 @@ int64_t Store::count(std::string_view name) {
 void Store::Impl::flush() {
     leases_out_stored.reset();  // the counters are written below
     if (lease_writes.held()) lease_writes.flush(statements);
-    flush_pending_urls();
-    flush_url_updates();
+    urls.flush_pending_urls();
+    urls.flush_updates();
     flush_fetches();  // first: the queue rows rescheduled below then hold them
     // A queue whose key is known (added to by a new URL) is rescheduled by
     // its UPDATE (queue_sched_sql); the others are read back.
@@ -162,26 +153,12 @@ void Store::Impl::flush() {
     queues.reschedule_each(ids);
     totals.queue_deltas.clear();
     totals.flush();
-    if (fps_buffered) count_fingerprints();
+    if (urls.fps_buffered) urls.count_fingerprints();
     if (serve_seq) {  // read with the lease's start: written only when it moved
         if (serve_seq != serve_seq_stored)
             q("UPDATE meta SET value = ? WHERE key = 'serve_seq'").bind(1, *serve_seq).exec();
         serve_seq.reset();
     }
-}
-
-// The fingerprints this transaction put in url_fps_new, counted in meta
-// (fps_new); once it holds fp_buffer_limit() of them, Store::commit moves
-// them to url_fps (move_fingerprints).
-void Store::Impl::count_fingerprints() {
-    Stmt& up =
-        q("INSERT INTO meta(key, value) VALUES ('fps_new', ?) ON CONFLICT(key) DO UPDATE "
-          "SET value = meta.value + excluded.value RETURNING value");
-    up.bind(1, fps_buffered);
-    const int64_t held = up.step() ? up.i64(0) : 0;
-    up.reset();
-    fps_buffered = 0;
-    if (held >= fp_buffer_limit()) fps_to_move = held;
 }
 
 namespace {
@@ -232,7 +209,7 @@ void move_in_key_order(Db& db, const std::string& table, const std::string& key,
 // count_fingerprints found (move_in_key_order).
 void Store::Impl::move_fingerprints() {
     const int64_t chunk = std::min<int64_t>(65536, fp_buffer_limit());
-    move_in_key_order(db, "url_fps_new", "fp, id", "ii", chunk, std::exchange(fps_to_move, 0),
+    move_in_key_order(db, "url_fps_new", "fp, id", "ii", chunk, std::exchange(urls.fps_to_move, 0),
                       [&](const std::string& where, auto& bound, bool more) {
                           Stmt moved = bound(db.prepare("SELECT count(*) FROM url_fps_new" + where));
                           const int64_t n = moved.step() ? moved.i64(0) : 0;

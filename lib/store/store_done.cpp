@@ -12,7 +12,6 @@
 #include "store/sql_codes.hpp"
 #include "store/sql_columns.hpp"
 #include "store/store_impl.hpp"
-#include "store/url_update_columns.hpp"
 
 namespace frontier {
 
@@ -156,13 +155,13 @@ DoneOutcome Store::finish(const FetchFacts& f, double now) {
 
 // The row of a URL lease: prefetched (Store::prefetch_leases), or read now.
 std::optional<LeasedRow> Store::Impl::leased_row(int64_t id) {
-    if (auto pre = prefetched_leases.find(id); pre != prefetched_leases.end()) {
+    if (auto pre = urls.prefetched_leases.find(id); pre != urls.prefetched_leases.end()) {
         // Used once: a repeated result in this transaction reads the row as updated.
         std::optional<LeasedRow> row = std::move(pre->second);
-        prefetched_leases.erase(pre);
+        urls.prefetched_leases.erase(pre);
         return row;
     }
-    settle_url(id);  // a repeated result in this transaction reads the row as updated
+    urls.settle(id);  // a repeated result in this transaction reads the row as updated
     Stmt& st = q(kLeasedRow.c_str());
     st.bind(1, id);
     std::optional<LeasedRow> row;
@@ -178,9 +177,9 @@ void Store::prefetch_leases(const std::vector<int64_t>& url_ids) {
     if (!db_->statements_are_round_trips() || url_ids.empty()) return;
     PgArray arr;
     for (int64_t id : url_ids) {
-        if (m.url_updates.holds(id)) continue;  // read as updated, by leased_row (settle_url)
+        if (m.urls.updates.holds(id)) continue;  // read as updated, by leased_row (UrlRows::settle)
         arr.add(id);
-        m.prefetched_leases.try_emplace(id);  // none stored: no such row
+        m.urls.prefetched_leases.try_emplace(id);  // none stored: no such row
     }
     if (!arr.size()) return;
     // A transaction's first batch (a frontier-done in a pipeline commits
@@ -198,7 +197,7 @@ void Store::prefetch_leases(const std::vector<int64_t>& url_ids) {
             queue_ids.push_back(row.queue_id);
             host_ids.push_back(row.host_id);
         }
-        m.prefetched_leases[leased_row_id(st)] = std::move(row);
+        m.urls.prefetched_leases[leased_row_id(st)] = std::move(row);
     }
     st.reset();
     if (ahead)
@@ -208,7 +207,7 @@ void Store::prefetch_leases(const std::vector<int64_t>& url_ids) {
 }
 
 void Store::drop_prefetched_leases() {
-    impl_->prefetched_leases.clear();
+    impl_->urls.prefetched_leases.clear();
     impl_->prefetched_queues.clear();
 }
 
@@ -324,45 +323,18 @@ void Store::Impl::finish_url(const Settings& s, const FetchFacts& f, double now,
     UrlUpdate u = url_update(id, uo, f, now);
     // A leased row leaves no index a lease or report in this transaction
     // reads, so its update is held and written in row-id order at commit
-    // (url_updates.hpp; PostgreSQL: many rows per UPDATE, flush_url_updates);
+    // (url_updates.hpp; PostgreSQL: many rows per UPDATE, UrlRows::flush_updates);
     // a late result's row is back in the next-URL index, so it is written now.
     if (leased) {
-        url_updates.add(u);
-        if (url_updates.full()) flush_url_updates();
+        urls.updates.add(u);
+        if (urls.updates.full()) urls.flush_updates();
     } else {
         queues.leave_lease_order(id);
-        write_url_update(u);
+        urls.write_update(u);
     }
     count(url_state_name(uo.state), 1);
     // Per-queue counts (a disabled URL is counted by the URL counters only).
     after_fetch(s, row.queue_id, f, crawl_delay(row.host_id), !uo.follow_links, now, uo.state);
-}
-
-namespace {
-// One row: UPDATE urls SET state = ?2, ... WHERE id = ?1 (parameter n+1 is
-// column n); the lease ends.
-std::string url_update_sql() {
-    std::string set;
-    for (int i = 1; i < static_cast<int>(UpdCol::count); ++i)
-        set += set_column(kUpdateColumns[i].name, "?" + std::to_string(i + 1)) + ", ";
-    return "UPDATE urls SET " + set + "lease_expires = NULL WHERE id = ?1";
-}
-
-}  // namespace
-
-void Store::Impl::write_url_update(const UrlUpdate& u) {
-    static const std::string sql = url_update_sql();
-    Stmt& st = q(sql.c_str());
-    each_update_value(u, [&st](UpdCol c, const auto& v) { st.bind(static_cast<int>(c) + 1, v); });
-    st.exec();
-    // Its lease order entry (frontier(7), FILE FORMAT): a leased row has
-    // none; a late result's row left its entry before (finish_url).
-    if (u.state == static_cast<int>(UrlState::queued) && !u.due) queues.enter_lease_order(u.id);
-}
-
-void Store::Impl::flush_url_updates() {
-    if (db.statements_are_round_trips()) return flush_url_updates_set();
-    url_updates.drain([this](const UrlUpdate& u) { write_url_update(u); });
 }
 
 }  // namespace frontier

@@ -154,7 +154,7 @@ void Store::prefetch_for_add(const std::vector<uint64_t>& fps, const std::vector
     std::vector<std::string> new_q, new_h;
     std::unordered_set<std::string_view> made_q, made_h;
     for (const AddRequest* r : reqs) {
-        if (stored(m.prefetched, *r)) continue;
+        if (stored(m.urls.prefetched, *r)) continue;
         if (asked_q.count(r->queue_key) && !found_q.count(r->queue_key) && made_q.insert(r->queue_key).second)
             new_q.push_back(r->queue_key);
         if (asked_h.count(r->host_key) && !found_h.count(r->host_key) && made_h.insert(r->host_key).second)

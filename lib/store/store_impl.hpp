@@ -17,16 +17,13 @@
 #include "store/settings_cache.hpp"
 #include "store/statements.hpp"
 #include "store/totals.hpp"
+#include "store/url_rows.hpp"
 #include "store/store.hpp"
 #include "store/url_updates.hpp"
 #include "web/robots.hpp"
 
 namespace frontier {
 
-// FRONTIER_FP_BUFFER (frontier(7), ENVIRONMENT): how many fingerprints
-// url_fps_new holds before they move to url_fps (default 1,048,576, ~16 MiB).
-// Throws UsageError for a value that is not a whole number from 1 to 2^40.
-int64_t fp_buffer_limit();
 // The statement that moves the pairs of url_fps_new (those `where` selects,
 // " WHERE ..." or empty) to url_fps, in key order. SQLite: OR IGNORE (no
 // pair is ever in both tables) spares it a statement journal of every page
@@ -48,28 +45,6 @@ inline std::string move_lease_order_sql(const std::string& where) {
 // Entries kept in each per-process cache keyed by queue or host (ids,
 // Crawl-delays): bounded memory on huge frontiers.
 inline constexpr size_t kIdCacheMax = 20000;
-// A stored URL row as Store::add_url reads it (lib/store/store_add.cpp).
-struct KnownUrl {
-    int64_t id = 0, queue_id = 0;
-    std::string url;
-    StoredUrl stored;  // what a record may change (lib/policy/readd.hpp)
-};
-
-// A URL row a result may end, as Store::finish reads it (lib/store/store_done.cpp).
-struct LeasedRow {
-    std::string url;
-    int64_t queue_id = 0, host_id = 0, depth = 0;
-    int64_t state = 0, lease_seq = 0;
-    bool expiry_set = false, due_set = false;  // lease_expires, due_at not NULL
-    UrlHistory history;
-    // Leased under the lease with this sequence number.
-    bool leased(int64_t seq) const { return state == static_cast<int>(UrlState::leased) && lease_seq == seq; }
-    // Back in its queue (that lease expired) and not leased again since.
-    bool late(int64_t seq) const {
-        return state == static_cast<int>(UrlState::queued) && lease_seq == seq && expiry_set && !due_set;
-    }
-};
-
 struct Store::Impl {
     explicit Impl(Db& d) : db(d) {}
     Db& db;
@@ -136,14 +111,12 @@ struct Store::Impl {
     std::unordered_map<int64_t, CachedRobots> robots_cache;
 
 
-    int64_t fps_buffered = 0;  // fingerprints this transaction put in url_fps_new
-    int64_t fps_to_move = 0;   // in url_fps_new after the commit, to move to url_fps
-    void count_fingerprints();
     void move_fingerprints();
     void move_lease_order();
 
     Totals totals{statements};
     QueueRows queues{statements, settings, now};
+    UrlRows urls{statements, queues};
     void count(const std::string& name, int64_t d) { totals.count(name, d); }
 
     // Store::housekeeping's steps (lib/store/store_housekeeping.cpp): what
@@ -204,10 +177,6 @@ struct Store::Impl {
     void add_new(const Settings& s, const AddRequest& r);
     // Store::finish's parts (lib/store/store_done.cpp).
     std::optional<LeasedRow> leased_row(int64_t id);
-    // Rows read ahead by Store::prefetch_leases, by URL id (none: no such
-    // row); each is used once, and dropped when the row is written
-    // otherwise (add_known). Cleared at commit and rollback.
-    std::unordered_map<int64_t, std::optional<LeasedRow>> prefetched_leases;
     bool leased_by_url(const Settings& s, const FetchFacts& f, DoneOutcome& o, int64_t& id, int64_t& seq);
     void finish_robots(const Settings& s, const FetchFacts& f, double now, DoneOutcome& o);
     void finish_url(const Settings& s, const FetchFacts& f, double now, int64_t id, const LeasedRow& row,
@@ -271,45 +240,6 @@ struct Store::Impl {
     void flush_fetches();
     void flush_fetches_set();
     void flush_counters();
-    // frontier-done's URL-row updates, written in row-id order by flush()
-    // (see url_updates.hpp). Code that reads a URL row in a transaction
-    // that may hold one calls settle_url first.
-    PendingUrlUpdates url_updates;
-    void write_url_update(const UrlUpdate& u);
-    void settle_url(int64_t id) {
-        if (auto u = url_updates.take(id)) write_url_update(*u);
-    }
-    // SQLite: one UPDATE per row; PostgreSQL: one per kPendingRows rows
-    // (arrays, unnest; lib/store/store_batch.cpp).
-    void flush_url_updates();
-    void flush_url_updates_set();  // round-trip backends (lib/store/pg/store_batch.cpp)
-    // PostgreSQL, frontier-add: the URL rows of a chunk's fingerprints, read
-    // in one statement (Store::prefetch_fingerprints) so that add_url needs no
-    // query per URL. A fingerprint in the map is known for this transaction:
-    // its rows (none: not stored). add_url drops a fingerprint whose row it
-    // writes, so the next record with it reads the row again. Cleared at
-    // commit and rollback.
-    std::unordered_map<int64_t, std::vector<KnownUrl>> prefetched;
-    // PostgreSQL, frontier-add (once prefetch_fingerprints was called): new
-    // URL rows are collected as one text array per column and inserted
-    // together, one statement per kPendingRows rows (unnest), before any
-    // read of the urls table and at commit; `behind` the next chunk's
-    // fingerprint probe when none of their fingerprints is probed for
-    // (Store::prefetch_fingerprints). Cleared at rollback.
-    bool batch_inserts = false;
-    std::vector<PgArray> pending_cols;
-    PgArray pending_ids;                 // their ids, given here (last_url_id_sql)
-    std::optional<int64_t> last_url_id;  // the last id given (or stored); this transaction's
-    const char* last_url_id_sql();
-    std::string last_url_id_text, insert_urls_text;  // built once, from the backend's sequence SQL
-    void read_last_url_id(Stmt& st) {
-        last_url_id = st.step() ? st.i64(0) : 0;
-        st.reset();
-    }
-    size_t pending_rows = 0;
-    std::unordered_set<int64_t> pending_fps;
-    static constexpr size_t kPendingRows = 2048;
-    void flush_pending_urls(bool behind = false);
     // Crawl-delay of a host (cached per transaction; robots results clear it).
     std::optional<double> crawl_delay(int64_t host_id);
     std::unordered_map<int64_t, std::optional<double>> crawl_delays;

@@ -78,7 +78,7 @@ void Store::LeaseRun::read_heads(const HeadsRead& r) {
 // host rows (robots_row, with the seed flags), sent together: one round
 // trip. The heads and hosts statements select the page again, with the
 // same rows: this call's held writes are written before the page
-// statement (Impl::q), and under the writer lock no one else writes.
+// statement (Statements::q), and under the writer lock no one else writes.
 // Queues of the page loaded before (LeaseOrder::from_index) keep what
 // this call read of them.
 Store::Impl::PageSent Store::LeaseRun::send_page_ahead(Impl& m, const LeaseRequest& req, bool robots) {

@@ -1,6 +1,6 @@
 // Private to the storage module (lib/store/): the columns frontier-done
 // sets on a URL row (UrlUpdate), from which both of its writes are made:
-// one row (Store::Impl::write_url_update) and many rows over arrays
+// one row (UrlRows::write_update) and many rows over arrays
 // (lib/store/pg/store_batch.cpp).
 #pragma once
 

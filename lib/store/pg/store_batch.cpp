@@ -54,16 +54,16 @@ struct UrlUpdateArrays {
 
 }  // namespace
 
-void Store::Impl::flush_url_updates_set() {
+void UrlRows::flush_updates_set() {
     static const std::string sql = url_updates_sql();
     UrlUpdateArrays arrays;
     auto write = [&] {
-        Stmt& st = q(sql.c_str());
+        Stmt& st = statements_.q(sql.c_str());
         for (int i = 0; i < static_cast<int>(UpdCol::count); ++i) st.bind(i + 1, arrays.a[i]);
         st.exec();
         for (PgArray& a : arrays.a) a.clear();
     };
-    url_updates.drain([&](const UrlUpdate& u) {
+    updates.drain([&](const UrlUpdate& u) {
         arrays.add(u);
         if (arrays.size() >= kPendingRows) write();
     });
