@@ -43,8 +43,7 @@ void Store::begin() {
     db_->begin_write();
     in_tx_ = true;
     impl_->now = frontier::now();
-    impl_->leases_out_stored.reset();
-    impl_->lease_start = {};
+    impl_->leases.begin();
     impl_->due_sent = nullptr;
     impl_->settings.version_sent = nullptr;
     impl_->page_sent.reset();
@@ -80,9 +79,7 @@ void Store::rollback() {
     impl_->urls.clear();
     impl_->lease_writes.clear();
     impl_->totals.clear();
-    impl_->leases_out_stored.reset();
-    impl_->serve_seq.reset();
-    impl_->lease_start = {};
+    impl_->leases.clear();
     impl_->due_sent = nullptr;
     impl_->settings.version_sent = nullptr;
     impl_->page_sent.reset();
@@ -102,16 +99,6 @@ void Store::rollback() {
 
 // ---------------------------------------------------------------- counters
 
-int64_t Store::Impl::next_served() {
-    if (!serve_seq) {
-        Stmt& st = q("SELECT value FROM meta WHERE key = 'serve_seq'");
-        if (!st.step()) throw DbError("missing meta key serve_seq");
-        serve_seq = serve_seq_stored = st.i64(0);
-        st.reset();
-    }
-    return ++*serve_seq;
-}
-
 int64_t Store::count(std::string_view name) {
     Stmt& st = impl_->q(kCounterRead);
     st.bind(1, name);
@@ -121,7 +108,7 @@ int64_t Store::count(std::string_view name) {
 
 
 void Store::Impl::flush() {
-    leases_out_stored.reset();  // the counters are written below
+    leases.forget_out();  // the counters are written below
     if (lease_writes.held()) lease_writes.flush(statements);
     urls.flush_pending_urls();
     urls.flush_updates();
@@ -154,11 +141,7 @@ void Store::Impl::flush() {
     totals.queue_deltas.clear();
     totals.flush();
     if (urls.fps_buffered) urls.count_fingerprints();
-    if (serve_seq) {  // read with the lease's start: written only when it moved
-        if (serve_seq != serve_seq_stored)
-            q("UPDATE meta SET value = ? WHERE key = 'serve_seq'").bind(1, *serve_seq).exec();
-        serve_seq.reset();
-    }
+    leases.write_served();
 }
 
 namespace {

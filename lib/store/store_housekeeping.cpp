@@ -17,7 +17,7 @@ int64_t Store::reclaim_leases(double now) {
     Impl& m = *impl_;
     begin();
     refresh_settings();  // housekeeping reschedules queues by their politeness
-    int64_t n = m.leases_out();
+    int64_t n = m.leases.out();
     m.expire_now(now, "");
     housekeeping(now);
     commit();
@@ -197,22 +197,8 @@ void Store::Impl::requeue_due(double now, const std::map<std::pair<int64_t, int6
 #undef DUE_ROWS
 
 int64_t Store::leases_out() {
-    if (!in_tx_) impl_->leases_out_stored.reset();  // others commit between transactions
-    return impl_->leases_out();
-}
-
-int64_t Store::Impl::leases_out() {
-    int64_t n;
-    if (leases_out_stored) {
-        n = *leases_out_stored;
-    } else {
-        Stmt& st = q("SELECT coalesce(sum(n), 0) FROM counters WHERE name IN ('leased', 'robots_leased')");
-        n = st.step() ? st.i64(0) : 0;
-        st.reset();
-        if (db.statements_are_round_trips()) leases_out_stored = n;
-    }
-    for (const char* name : {"leased", "robots_leased"}) n += totals.delta(name);
-    return n;
+    if (!in_tx_) impl_->leases.forget_out();  // others commit between transactions
+    return impl_->leases.out();
 }
 
 }  // namespace frontier

@@ -12,6 +12,7 @@
 
 #include "policy/outcome.hpp"
 #include "policy/readd.hpp"
+#include "store/leases.hpp"
 #include "store/queue_rows.hpp"
 #include "store/schema_def.hpp"
 #include "store/settings_cache.hpp"
@@ -56,32 +57,6 @@ struct Store::Impl {
     Stmt& q(const char* sql) { return statements.q(sql); }
     Stmt& q_unflushed(const char* sql) { return statements.q_unflushed(sql); }
 
-    // A lease holder that Store::start_holder left to the next lease to
-    // record (`me`, and the time of its start); recorded by
-    // record_pending_holder inside that lease's transaction.
-    std::optional<std::pair<GroupRecord, double>> pending_holder;
-    // Sends the insert of the pending holder (its id read by
-    // pending_holder_id once the next read brought it).
-    void send_pending_holder();
-    int64_t pending_holder_id();
-    Stmt* holder_insert = nullptr;  // sent by send_pending_holder (q() would reset it)
-
-    // What a lease transaction reads first, on PostgreSQL in one statement
-    // with the settings version (read_lease_start, store_lease.cpp): the
-    // serve_seq mark and the leases out (into serve_seq and
-    // leases_out_stored), the heat counters' names (until both classes were
-    // seen), meta 'class_run', whether any queue is inactive and when the
-    // first lease out expires. Valid in that transaction only.
-    struct LeaseStart {
-        bool read = false;
-        bool heat_read = false;
-        std::vector<std::string> heat;
-        std::optional<int64_t> class_run;
-        bool inactive = true;  // some queue is inactive (read false: none)
-        std::optional<double> first_expiry;  // of the URL and robots.txt leases out
-    } lease_start;
-    // Reads them; returns the stored settings version.
-    int64_t read_lease_start();
 
     SettingsCache settings;
 
@@ -117,6 +92,7 @@ struct Store::Impl {
     Totals totals{statements};
     QueueRows queues{statements, settings, now};
     UrlRows urls{statements, queues};
+    Leases leases{statements, totals};
     void count(const std::string& name, int64_t d) { totals.count(name, d); }
 
     // Store::housekeeping's steps (lib/store/store_housekeeping.cpp): what
@@ -163,14 +139,6 @@ struct Store::Impl {
     // Ends leases now as if expired: all, or those of `holders` (ids
     // listed in SQL, "3, 7"); housekeeping() then requeues them.
     void expire_now(double now, const std::string& holders);
-    // Leases out now (counters leased + robots_leased), in one read. In a
-    // write transaction on a round-trip backend the stored sum is read once
-    // (no other writer can change it while the lock is held; reset by
-    // begin, flush and rollback), the transaction's own deltas added to it.
-    int64_t leases_out();
-    std::optional<int64_t> leases_out_stored;
-    // Both URL classes were ever added (LeaseRun::classes_added); once true, stays so.
-    bool both_classes = false;
     // Store::add_url's parts (lib/store/store_add.cpp).
     std::optional<KnownUrl> find_known(const AddRequest& r);
     AddResult add_known(const Settings& s, const AddRequest& r, const KnownUrl& k);
@@ -182,11 +150,6 @@ struct Store::Impl {
     void finish_url(const Settings& s, const FetchFacts& f, double now, int64_t id, const LeasedRow& row,
                     DoneOutcome& o);
     int64_t meta_next(const char* key);  // increments and returns a meta sequence
-    // The next `served` mark (meta serve_seq): counted in memory during a
-    // transaction (the write lock is held) and stored by flush().
-    int64_t next_served();
-    std::optional<int64_t> serve_seq;
-    std::optional<int64_t> serve_seq_stored;  // as read: flush() writes serve_seq only when it moved
     void flush();                        // applies queue and counter deltas
     int64_t queue_id_for(const std::string& key, const Settings& s);
     int64_t host_id_for(const std::string& name);

@@ -52,7 +52,7 @@ LeaseOutcome Store::lease(LeaseRequest& req) {
     // A holder left to this lease (Store::start_holder) is recorded first,
     // in this transaction: before its first lease, and never without one.
     // On PostgreSQL its insert, BEGIN and the lock go with the first read.
-    if (impl_->pending_holder) impl_->send_pending_holder();
+    if (impl_->leases.pending_holder) impl_->leases.send_pending_holder();
     // The scan for expired leases and due URLs goes with the first read too,
     // at the clock read before the lock. --follow reads the clock again once
     // the lock is held, for the queues' wake times; on PostgreSQL its scan
@@ -71,12 +71,12 @@ LeaseOutcome Store::lease(LeaseRequest& req) {
             LeaseRun::send_page_ahead(*impl_, req, LeaseRun::robots_anywhere(*impl_->settings.loaded));
     }
     if (impl_->settings.loaded && round_trips) {
-        if (refresh_settings(impl_->read_lease_start())) impl_->drop_page_sent();
+        if (refresh_settings(impl_->leases.read_start())) impl_->drop_page_sent();
     } else {
         refresh_settings();
     }
     if (req.ttl_from_settings) req.ttl = settings().bounded_lease_ttl();
-    if (impl_->pending_holder) req.holder = impl_->pending_holder_id();
+    if (impl_->leases.pending_holder) req.holder = impl_->leases.pending_holder_id();
     // The lock is held once a statement has run (PostgreSQL sends BEGIN and
     // the lock with the first one), so the clock is read again here.
     if (req.now_at_lock) req.now = impl_->now = frontier::now();
@@ -94,58 +94,19 @@ LeaseOutcome Store::lease(LeaseRequest& req) {
     LeaseRun run(*this, req, settings());
     run.run();
     commit();
-    impl_->pending_holder.reset();
+    impl_->leases.pending_holder.reset();
     return std::move(run.out);
-}
-
-namespace {
-const std::string kLeaseStart =
-    "SELECT 0 AS kind, value AS n, CAST(NULL AS TEXT) AS name FROM meta WHERE key = 'settings_version' "
-    "UNION ALL SELECT 1, value, NULL FROM meta WHERE key = 'serve_seq' "
-    "UNION ALL SELECT 2, coalesce(sum(n), 0), NULL FROM counters WHERE name IN ('leased', 'robots_leased') "
-    "UNION ALL SELECT 3, value, NULL FROM meta WHERE key = 'class_run' "
-    "UNION ALL SELECT 5, count(*), NULL FROM (SELECT 1 FROM queues WHERE state = " SQL_QUEUE_INACTIVE
-    " LIMIT 1) AS i "
-    "UNION ALL SELECT 6, NULL, CAST(min((SELECT min(lease_expires) FROM urls WHERE state = " SQL_URL_LEASED
-    "), (SELECT min(robots_lease_expires) FROM hosts WHERE robots_lease_expires IS NOT NULL)) AS TEXT)";
-const std::string kLeaseStartWithHeat =
-    kLeaseStart + " UNION ALL SELECT 4, n, name FROM counters WHERE name >= 'heat:' AND name < 'heat;' AND n > 0";
-}  // namespace
-
-// The first read of a lease transaction on PostgreSQL (Impl::LeaseStart):
-// one statement, one round trip (with BEGIN and the lock).
-int64_t Store::Impl::read_lease_start() {
-    const bool heat = !both_classes;
-    Stmt& st = q(heat ? kLeaseStartWithHeat.c_str() : kLeaseStart.c_str());
-    int64_t version = 0;
-    lease_start = {};
-    while (st.step()) {
-        int64_t kind = st.i64(0);
-        if (kind == 0) version = st.i64(1);
-        else if (kind == 1) serve_seq = serve_seq_stored = st.i64(1);
-        else if (kind == 2) leases_out_stored = st.i64(1);
-        else if (kind == 3 && !st.is_null(1)) lease_start.class_run = st.i64(1);
-        else if (kind == 4) lease_start.heat.push_back(st.str(2));
-        else if (kind == 5)
-            lease_start.inactive = st.i64(1) > 0;
-        else if (kind == 6 && !st.is_null(2))
-            lease_start.first_expiry = std::stod(st.str(2));
-    }
-    st.reset();
-    lease_start.read = true;
-    lease_start.heat_read = heat;
-    return version;
 }
 
 void Store::LeaseRun::run() {
     int64_t want = req.n;
-    if (req.max_in_flight >= 0) want = std::min(want, req.max_in_flight - m.leases_out());
+    if (req.max_in_flight >= 0) want = std::min(want, req.max_in_flight - m.leases.out());
     // Alternation (lease.class-burst) only without --class, and only when
     // both classes were ever added (frontier-wide run in meta 'class_run').
     if (req.url_class.empty() && s.class_burst > 0 && classes_added()) {
         ClassRun r;
-        if (m.lease_start.read) {
-            if (m.lease_start.class_run) r = decode_class_run(*m.lease_start.class_run);
+        if (m.leases.start.read) {
+            if (m.leases.start.class_run) r = decode_class_run(*m.leases.start.class_run);
         } else {
             Stmt& q = m.q("SELECT value FROM meta WHERE key = 'class_run'");
             if (q.step() && !q.is_null(0)) r = decode_class_run(q.i64(0));
@@ -189,16 +150,16 @@ void Store::LeaseRun::run() {
     if (order.run_changed())
         m.q("INSERT INTO meta(key, value) VALUES ('class_run', ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value")
             .bind(1, encode_class_run(order.run())).exec();
-    out.in_flight = m.leases_out();
+    out.in_flight = m.leases.out();
     out.more_ready = order.capped_with_more();
     if (!out.items.empty()) {
         out.status = LeaseStatus::emitted;
-    } else if (want <= 0 && m.lease_start.read) {
+    } else if (want <= 0 && m.leases.start.read) {
         // --max-in-flight leases are out (another follower took the last
         // free ones): what frees one is a result, or the first lease out
         // expiring; known from the first read, no round trip more.
         out.status = LeaseStatus::not_ready;
-        out.next_due = m.lease_start.first_expiry;
+        out.next_due = m.leases.start.first_expiry;
     } else {
         explain_nothing();
     }
@@ -319,7 +280,7 @@ void Store::LeaseRun::lease_url(QueueInfo& qi, LeaseHead head) {
     }
     // The queue row after this lease, written once; after_spend may then
     // rotate or retire the queue (rare, its own write).
-    qi.served = m.next_served();
+    qi.served = m.leases.next_served();
     qi.in_flight += 1;
     qi.queued -= 1;
     qi.session_balance -= it.cost;

@@ -129,22 +129,22 @@ void Store::LeaseRun::end_url(int64_t id, QueueInfo& qi, UrlState state, const c
 // added: a crawl of one class neither keeps the run nor looks for the
 // other class.
 bool Store::LeaseRun::classes_added() {
-    if (m.both_classes) return true;  // counters only grow: no need to read them again
+    if (m.leases.both_classes) return true;  // counters only grow: no need to read them again
     bool seen[2] = {false, false};
     auto see = [&](std::string_view name) {
         auto tab = name.find('\t');
         std::string_view type = tab == std::string_view::npos ? std::string_view() : name.substr(tab + 1);
         seen[class_code(url_class(type))] = true;
     };
-    if (m.lease_start.heat_read) {  // read with the transaction's start (PostgreSQL)
-        for (const std::string& name : m.lease_start.heat) see(name);
+    if (m.leases.start.heat_read) {  // read with the transaction's start (PostgreSQL)
+        for (const std::string& name : m.leases.start.heat) see(name);
     } else {
         Stmt& q = m.q("SELECT name FROM counters WHERE name >= 'heat:' AND name < 'heat;' AND n > 0");
         while (q.step()) see(q.text(0));
         q.reset();
     }
-    m.both_classes = seen[0] && seen[1];
-    return m.both_classes;
+    m.leases.both_classes = seen[0] && seen[1];
+    return m.leases.both_classes;
 }
 
 std::optional<double> Store::LeaseRun::min_of(Stmt& q) {
