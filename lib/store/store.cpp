@@ -1,6 +1,8 @@
-// Store: opening, transactions, counters and queue bookkeeping. Settings
-// and budgets are in store_settings.cpp, adding URLs in store_add.cpp,
-// leasing in store_lease.cpp, results in store_done.cpp.
+// Store: opening, transactions, the flush at commit, the moves of
+// url_fps_new and url_next_new after it, and seeds. Settings and budgets
+// are in store_settings.cpp, adding URLs in store_add.cpp, leasing in
+// store_lease.cpp, results in store_done.cpp; the parts Store::Impl holds
+// in their own files (store_impl.hpp).
 #include "store/store.hpp"
 
 #include <algorithm>

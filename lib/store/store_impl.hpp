@@ -1,5 +1,9 @@
-// Private to the storage module (lib/store*.cpp): cached statements,
-// in-memory caches and counter deltas of one Store.
+// Private to the storage module (lib/store*.cpp): the state of one Store.
+// Its parts each keep their own state (statements, settings, totals, queue
+// rows, URL rows, leases; each given the others it needs at construction);
+// Store::Impl holds one of each, the id and robots.txt caches, and runs the
+// operations that span them: adding URLs, finishing results, housekeeping
+// and the flush at commit.
 #pragma once
 
 #include <map>
@@ -17,9 +21,9 @@
 #include "store/schema_def.hpp"
 #include "store/settings_cache.hpp"
 #include "store/statements.hpp"
+#include "store/store.hpp"
 #include "store/totals.hpp"
 #include "store/url_rows.hpp"
-#include "store/store.hpp"
 #include "store/url_updates.hpp"
 #include "web/robots.hpp"
 
@@ -57,7 +61,6 @@ struct Store::Impl {
     Stmt& q(const char* sql) { return statements.q(sql); }
     Stmt& q_unflushed(const char* sql) { return statements.q_unflushed(sql); }
 
-
     SettingsCache settings;
 
     // Caches valid for the life of the process: queues and hosts are never deleted.
@@ -85,7 +88,8 @@ struct Store::Impl {
     static constexpr size_t kRobotsCacheMax = 1024;
     std::unordered_map<int64_t, CachedRobots> robots_cache;
 
-
+    // After a commit that filled url_fps_new: its pairs, and the lease
+    // order's new entries, moved to the main tables (store.cpp).
     void move_fingerprints();
     void move_lease_order();
 
@@ -149,7 +153,6 @@ struct Store::Impl {
     void finish_robots(const Settings& s, const FetchFacts& f, double now, DoneOutcome& o);
     void finish_url(const Settings& s, const FetchFacts& f, double now, int64_t id, const LeasedRow& row,
                     DoneOutcome& o);
-    int64_t meta_next(const char* key);  // increments and returns a meta sequence
     void flush();                        // applies queue and counter deltas
     int64_t queue_id_for(const std::string& key, const Settings& s);
     int64_t host_id_for(const std::string& name);
@@ -202,7 +205,6 @@ struct Store::Impl {
     void read_result_rows(const ResultRowsSent& sent);  // either statement may be none
     void flush_fetches();
     void flush_fetches_set();
-    void flush_counters();
     // Crawl-delay of a host (cached per transaction; robots results clear it).
     std::optional<double> crawl_delay(int64_t host_id);
     std::unordered_map<int64_t, std::optional<double>> crawl_delays;
