@@ -199,12 +199,12 @@ SQL
     line "B2 lease $((leased - before)) by 1000 (URLs/s)" "$(printf '%.0f' "$(get "${k}b2")")" "-" \
         "$(calc "1e6 / $(get "${k}b2")" | xargs printf '%.1f')" "$(get "${k}rss_lease") MiB"
 
-    # B2r (the budget issue): B2's first B2R_CALLS batches again, on a
+    # B2r: B2's first B2R_CALLS batches again, on a
     # frontier whose queues all start held (budget.hold-queues) with a
     # session budget of one URL (budget.replenish 1, unit cost), so every
     # leased URL sends its queue to the back of the inactive FIFO and
     # activates the next: the most budget bookkeeping per lease. Only where
-    # there are at most 10k queues (the issue's "10,000 queues rotating").
+    # there are at most 10k queues.
     if [ -f "$RF" ]; then
         local rcalls=0 rleased
         t0=$(now)

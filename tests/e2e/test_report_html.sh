@@ -1,6 +1,6 @@
 # frontier-report --html: the page is self-contained (no scripts, no network
 # resources), loads in a real headless Chromium without console errors, has
-# every chart's SVG and every crawl section (issue #25) in its DOM, fits a
+# every chart's SVG and every crawl section in its DOM, fits a
 # 1280 px window (no horizontal overflow of the page or of any table,
 # measured by a test-only wrapper page that frames the report and writes the
 # widths into its own DOM; the report stays script-free), draws no bar for a

@@ -133,7 +133,7 @@ TEST_CASE("queue tables fit the width they are given", "[report]") {
     CHECK(fit_line("abc", 4) == "abc");
 }
 
-// --- the crawl's story (lib/report/crawl_stats.hpp, issue #25) --------------------
+// --- the crawl's story (lib/report/crawl_stats.hpp) --------------------
 
 #include "report/crawl_stats.hpp"
 
@@ -359,7 +359,7 @@ TEST_CASE("state_condition selects what derive_report_state derives", "[report]"
 
 TEST_CASE("the count of queued revisited URLs reads no URL row", "[report][store]") {
     // Schema version 8: the lease order is kept in url_next and url_next_new
-    // (SQLite), which hold recrawl (issue #27), so the count reads those two
+    // (SQLite), which hold recrawl, so the count reads those two
     // tables and never a URL row.
     TempDir dir;
     Store store(dir.path + "/f.db", Store::Mode::create);
