@@ -176,4 +176,17 @@ double politeness_wait(const Politeness& p, const FetchFacts& f, std::optional<d
     return wait;
 }
 
+QueueAfterFetch queue_after_fetch(const QueueBefore& q, const Politeness& p, const FetchFacts& f,
+                                  std::optional<double> crawl_delay, bool unsuccessful, int64_t error_penalty,
+                                  double now) {
+    QueueAfterFetch a;
+    a.wake_at = std::max(q.wake_at, now + politeness_wait(p, f, crawl_delay, q.n429));
+    a.n429 = f.status == 429 ? q.n429 + 1 : 0;
+    a.retry_after_block = (f.status == 429 || f.status == 503) && f.retry_after;
+    a.host_down = f.error_class == "host-down";
+    a.error = unsuccessful;
+    if (unsuccessful && !a.host_down) a.penalty = error_penalty;
+    return a;
+}
+
 }  // namespace frontier

@@ -92,4 +92,32 @@ UrlOutcome url_outcome(const UrlHistory& h, const FetchFacts& f, const Settings&
 // (dns, connect, host-down) at least host-down-delay.
 double politeness_wait(const Politeness& p, const FetchFacts& f, std::optional<double> crawl_delay, int64_t n429);
 
+// ---- what a result does to its queue
+
+// The queue row's facts a result reads.
+struct QueueBefore {
+    double wake_at = 0;  // when the queue may be leased from again
+    int64_t n429 = 0;    // 429s in a row so far
+};
+
+// What a result adds to its queue's row (frontier(7), POLITENESS, BUDGETS;
+// frontier-report(1), QUEUES).
+struct QueueAfterFetch {
+    double wake_at = 0;              // never earlier than before
+    int64_t n429 = 0;                // 429s in a row, this one included (0 after any other result)
+    bool retry_after_block = false;  // a 429 or 503 with Retry-After: the host rate-limits
+    bool error = false;              // an unsuccessful result: counts as the queue's error
+    int64_t penalty = 0;             // spend charged for it (budget.error-penalty)
+    bool host_down = false;          // fetch skipped it as its host is down
+};
+
+// The queue after a result of one of its URLs (or robots.txt): it sleeps
+// until now + politeness_wait at least; an unsuccessful result
+// (`unsuccessful`, as url_outcome or robots_outcome decided) is an error
+// and costs budget.error-penalty, except host-down (a URL fetch never
+// tried).
+QueueAfterFetch queue_after_fetch(const QueueBefore& q, const Politeness& p, const FetchFacts& f,
+                                  std::optional<double> crawl_delay, bool unsuccessful, int64_t error_penalty,
+                                  double now);
+
 }  // namespace frontier
