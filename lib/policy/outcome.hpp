@@ -29,11 +29,17 @@ struct RobotsOutcome {
     bool unsuccessful = false;           // counts as an error of the queue
 };
 
+// The wait a server asked for that the frontier honours: a 429 or 503's
+// Retry-After, held to `max_retry_after` (retry.max-retry-after); none for
+// other results (their Retry-After is not a rate limit's).
+std::optional<double> honoured_retry_after(const FetchFacts& f, double max_retry_after);
+
 // 2xx: rules from the body. 3xx (a redirect fetch did not follow), 4xx, or
 // refused by the address guard: unavailable, allow all (RFC 9309
 // 2.3.1.2-3). Anything else (5xx, a transport error): unreachable, retried
-// after retry.delay while the host's retries are under retry.max, then
-// given up (its URLs fail robots-unreachable).
+// after retry.delay (a 503's honoured Retry-After instead, when it has one)
+// while the host's retries are under retry.max, then given up (its URLs
+// fail robots-unreachable).
 RobotsOutcome robots_outcome(const FetchFacts& f, int64_t retries, const Settings& s, double now);
 
 // ---- URL results
@@ -70,7 +76,9 @@ inline bool served_from_cache(const UrlHistory& h, const FetchFacts& f) {
 // 2xx/3xx: done (a revisited URL is scheduled by the interval rule; a 304
 // or an equal content hash is uneventful). host-down: queued again after
 // Retry-After or 600 s, no retry spent. A soft error (retry.soft) while
-// retries are under retry.max: retry after max(retry.delay, Retry-After).
+// retries are under retry.max: retried after the honoured Retry-After of a
+// 429 or 503 (honoured_retry_after), else after max(retry.delay,
+// Retry-After).
 // Otherwise failed with the error class or http-STATUS (" (retries
 // exhausted)" for soft ones); a revisited URL is retried after
 // recrawl.fail-delay until recrawl.max-failures failures in a row, then
@@ -89,8 +97,10 @@ UrlOutcome url_outcome(const UrlHistory& h, const FetchFacts& f, const Settings&
 // Crawl-delay (up to max-crawl-delay); on 429/503 at least Retry-After (up
 // to a day), or for a 429 without one 60 s doubling with each 429 in a row
 // (`n429` before this one, up to a day); after a DNS or connection failure
-// (dns, connect, host-down) at least host-down-delay.
-double politeness_wait(const Politeness& p, const FetchFacts& f, std::optional<double> crawl_delay, int64_t n429);
+// (dns, connect, host-down) at least host-down-delay. Retry-After is held
+// to `max_retry_after` (retry.max-retry-after).
+double politeness_wait(const Politeness& p, const FetchFacts& f, std::optional<double> crawl_delay, int64_t n429,
+                       double max_retry_after = 86400);
 
 // ---- what a result does to its queue
 
@@ -112,12 +122,11 @@ struct QueueAfterFetch {
 };
 
 // The queue after a result of one of its URLs (or robots.txt): it sleeps
-// until now + politeness_wait at least; an unsuccessful result
-// (`unsuccessful`, as url_outcome or robots_outcome decided) is an error
-// and costs budget.error-penalty, except host-down (a URL fetch never
-// tried).
-QueueAfterFetch queue_after_fetch(const QueueBefore& q, const Politeness& p, const FetchFacts& f,
-                                  std::optional<double> crawl_delay, bool unsuccessful, int64_t error_penalty,
-                                  double now);
+// until now + politeness_wait at least (`p`: the queue's politeness); an
+// unsuccessful result (`unsuccessful`, as url_outcome or robots_outcome
+// decided) is an error and costs budget.error-penalty, except host-down (a
+// URL fetch never tried).
+QueueAfterFetch queue_after_fetch(const QueueBefore& q, const Settings& s, const Politeness& p, const FetchFacts& f,
+                                  std::optional<double> crawl_delay, bool unsuccessful, double now);
 
 }  // namespace frontier

@@ -33,8 +33,8 @@ void Store::Impl::after_fetch(const Settings& s, int64_t qid, const FetchFacts& 
         d.n429 = qi.n429;
         d.wake_at = qi.wake_at;
     }
-    const QueueAfterFetch a = queue_after_fetch({d.wake_at, d.n429}, s.politeness_for(d.key), f, crawl_delay,
-                                                 unsuccessful, s.error_penalty, now);
+    const QueueAfterFetch a =
+        queue_after_fetch({d.wake_at, d.n429}, s, s.politeness_for(d.key), f, crawl_delay, unsuccessful, now);
     d.wake_at = a.wake_at;
     d.n429 = a.n429;
     d.ra_blocks += a.retry_after_block;

@@ -79,6 +79,7 @@ TEST_CASE("budget merge: the most specific value wins, field by field", "[policy
 
 TEST_CASE("a result's effect on its queue: errors, penalty, 429s, wake time", "[policy][queue]") {
     Politeness p;  // min-delay 3, host-down-delay 600
+    Settings s = build_settings({{"budget.error-penalty", "50"}}, {});
     struct Case {
         const char* what;
         FetchFacts f;
@@ -106,7 +107,7 @@ TEST_CASE("a result's effect on its queue: errors, penalty, 429s, wake time", "[
     };
     for (const Case& c : cases) {
         INFO(c.what);
-        QueueAfterFetch a = queue_after_fetch(c.before, p, c.f, std::nullopt, c.unsuccessful, 50, kNow);
+        QueueAfterFetch a = queue_after_fetch(c.before, s, p, c.f, std::nullopt, c.unsuccessful, kNow);
         CHECK(a.wake_at == kNow + c.wake_in);
         CHECK(a.n429 == c.n429);
         CHECK(a.penalty == c.penalty);
