@@ -10,6 +10,7 @@
 #include <utility>
 #include <vector>
 
+#include "policy/budget_limits.hpp"
 #include "policy/outcome.hpp"
 #include "policy/readd.hpp"
 #include "store/pg/pg_text.hpp"
@@ -70,11 +71,6 @@ struct QueueInfo {
     int64_t session_balance = 0;
     int64_t total_spend = 0;
     int64_t n429 = 0;
-};
-
-struct BudgetLimits {
-    int64_t replenish = 3000;
-    int64_t total = -1;
 };
 
 // A stored URL row as Store::add_url reads it (lib/store/store_add.cpp).
@@ -183,7 +179,7 @@ struct Store::Impl {
     // Settings cache.
     std::optional<Settings> settings;
     int64_t settings_version = -1;
-    std::map<std::string, BudgetLimits> budget_domain, budget_queue;
+    BudgetOverrides budgets;
 
     // Caches valid for the life of the process: queues and hosts are never deleted.
     std::unordered_map<std::string, int64_t> queue_ids, host_ids;

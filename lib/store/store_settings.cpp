@@ -1,7 +1,6 @@
 // Store: the settings and budget overrides as stored, and the budget rule
 // the lease decisions use (frontier(7), SETTINGS, BUDGETS).
 #include <algorithm>
-#include <limits>
 
 #include "core/error.hpp"
 #include "store/sql_codes.hpp"
@@ -12,9 +11,6 @@
 namespace frontier {
 
 namespace {
-// Marks a budget field an override does not set (see load_budgets).
-constexpr int64_t kUnsetBudget = std::numeric_limits<int64_t>::min();
-
 // A budget override row (frontier-budget(1)).
 #define BUDGET_COLUMNS(X) X(scope, "scope") X(name, "name") X(replenish, "replenish") X(total, "total")
 enum class BudgetCol { BUDGET_COLUMNS(SQL_COLUMN_NAME) };
@@ -110,47 +106,15 @@ std::map<std::string, std::map<std::string, std::string>> Store::domain_setting_
 
 void Store::Impl::load_budgets(const std::vector<StoredBudget>& rows,
                                const std::map<std::string, std::map<std::string, std::string>>& domains) {
-    budget_domain.clear();
-    budget_queue.clear();
-    // Fields an override leaves unset hold kUnsetBudget; budget_for() fills
-    // them from the next less specific override, then the global settings.
-    for (const StoredBudget& r : rows) {
-        auto& map = r.scope == "queue" ? budget_queue : budget_domain;
-        map[r.name] = BudgetLimits{r.replenish.value_or(kUnsetBudget), r.total.value_or(kUnsetBudget)};
-    }
-    // Domain-scoped settings of budget.* (frontier-config --domain) count as overrides too.
-    for (const auto& [domain, kv] : domains)
-        for (const auto& [key, value] : kv) {
-            if (key != "budget.replenish" && key != "budget.total") continue;
-            auto it = budget_domain.try_emplace(domain, BudgetLimits{kUnsetBudget, kUnsetBudget}).first;
-            (key == "budget.replenish" ? it->second.replenish : it->second.total) = std::stoll(value);
-        }
+    std::vector<frontier::BudgetOverride> overrides;  // not Store::BudgetOverride
+    overrides.reserve(rows.size());
+    for (const StoredBudget& r : rows) overrides.push_back({r.scope, r.name, r.replenish, r.total});
+    budgets = BudgetOverrides(overrides, domains);
 }
 
-// The most specific value wins, field by field: the queue's own override,
-// then the override of its host, then of each parent domain, then the global
-// setting. (A queue override of `total` alone keeps a domain's `replenish`.)
+// The budget rule: lib/policy/budget_limits.hpp.
 BudgetLimits Store::Impl::budget_for(const std::string& queue_key) {
-    const Settings& s = *settings;
-    BudgetLimits r{kUnsetBudget, kUnsetBudget};
-    auto fill = [&r](const BudgetLimits& o) {
-        if (r.replenish == kUnsetBudget) r.replenish = o.replenish;
-        if (r.total == kUnsetBudget) r.total = o.total;
-    };
-    if (auto it = budget_queue.find(queue_key); it != budget_queue.end()) fill(it->second);
-    if (!budget_domain.empty()) {
-        std::string_view h = queue_key;
-        if (auto colon = h.rfind(':'); colon != std::string_view::npos && h.find(']') == std::string_view::npos)
-            h = h.substr(0, colon);
-        while (!h.empty() && (r.replenish == kUnsetBudget || r.total == kUnsetBudget)) {
-            if (auto it = budget_domain.find(std::string(h)); it != budget_domain.end()) fill(it->second);
-            auto dot = h.find('.');
-            if (dot == std::string_view::npos) break;
-            h = h.substr(dot + 1);
-        }
-    }
-    fill({s.replenish, s.total_budget});
-    return r;
+    return budgets.limits_for(queue_key, {settings->replenish, settings->total_budget});
 }
 
 void Store::Impl::requeue_capped() {
