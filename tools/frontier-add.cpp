@@ -13,13 +13,12 @@ struct AddOptions {
 };
 int run_add(const AddOptions& o) {
     Store store(frontier_path(o.common), Store::Mode::create);
-    StoreAddBackend backend(store);
     ReaderSource input(o.inputs);
     StdoutSink sink(true);  // a record is printed only once it is committed
     AddSessionOptions so;
     so.batch = o.batch;
     so.quiet = o.common.quiet;
-    return AddSession(backend, input, sink, so).run();
+    return run_add_session(store, input, sink, so);
 }
 
 }  // namespace frontier

@@ -13,7 +13,6 @@ struct DoneOptions {
 
 int run_done(const DoneOptions& o) {
     Store store(frontier_path(o.common), Store::Mode::write);
-    StoreDoneBackend backend(store);
     ReaderSource input(o.inputs);
     StdoutSink sink(true);  // a result is printed only once it is committed
     DoneSessionOptions so;
@@ -21,7 +20,7 @@ int run_done(const DoneOptions& o) {
     so.quiet = o.common.quiet;
     so.progress = show_progress(o.common);  // a terminal, or --progress
     so.verbose = o.common.verbose;
-    return DoneSession(backend, input, sink, so).run();
+    return run_done_session(store, input, sink, so);
 }
 
 }  // namespace frontier

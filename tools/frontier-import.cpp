@@ -111,13 +111,12 @@ int run_import(const ImportOptions& o) {
     std::string path = frontier_path(o.common);
     Store store(path, Store::Mode::create);
     RowImporter importer(store);
-    StoreImportBackend backend(store, importer);
     StdoutSink sink(true);  // rejection records are printed once their batch is committed
     ImportSessionOptions so;
     so.batch = o.batch;
     so.quiet = o.common.quiet;
     so.progress = o.common.progress || (stderr_is_tty() && !o.common.no_progress);
-    ImportSession rows(backend, reader, sink, so);
+    ImportSession rows(store, importer, reader, sink, so);
     if (std::vector<std::string> used = rows.run(); !used.empty()) {
         say_target_in_use(path, used);
         return 1;

@@ -122,11 +122,10 @@ int run_lease(const LeaseOptions& o) {
     req.host_discount = o.host_discount;
     req.url_class = o.url_class;
     start_holder(o, store, req);
-    StoreLeaseBackend backend(store);
     StdoutSink sink;
-    if (!o.follow) return lease_once(backend, req, o.ttl, o.common.quiet, sink);
+    if (!o.follow) return lease_once(store, req, o.ttl, o.common.quiet, sink);
     if (!o.common.quiet) warn_leases_out(store);
-    return LeaseFollower(backend, req, sink, follow_options(o)).run();
+    return follow_leases(store, req, sink, follow_options(o));
 }
 
 }  // namespace frontier

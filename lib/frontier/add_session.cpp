@@ -20,6 +20,11 @@ AddSession::AddSession(AddBackend& backend, RecordSource& input, SessionSink& si
     : backend_(backend), input_(input), sink_(sink), o_(std::move(o)), settings_(backend.settings()),
       pacer_(o_.batch) {}
 
+int run_add_session(Store& store, RecordSource& input, SessionSink& sink, AddSessionOptions o) {
+    StoreAddBackend backend(store);
+    return AddSession(backend, input, sink, std::move(o)).run();
+}
+
 int AddSession::run() {
     Chunk a, b;
     Chunk* ready = nullptr;  // prepared, not yet stored

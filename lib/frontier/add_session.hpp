@@ -113,4 +113,7 @@ private:
     std::vector<const AddRequest*> reqs_;
 };
 
+// An AddSession over `store` (StoreAddBackend): frontier-add's run.
+int run_add_session(Store& store, RecordSource& input, SessionSink& sink, AddSessionOptions o);
+
 }  // namespace frontier

@@ -100,6 +100,11 @@ int DoneSession::run() {
     return rejected > 0 ? 1 : 0;
 }
 
+int run_done_session(Store& store, RecordSource& input, SessionSink& sink, DoneSessionOptions o) {
+    StoreDoneBackend backend(store);
+    return DoneSession(backend, input, sink, std::move(o)).run();
+}
+
 // A progress line every 2 s with the rate since the last line.
 void DoneSession::progress_line(double& last_report, int64_t& last_results) {
     double t = monotonic_seconds();

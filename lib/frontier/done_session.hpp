@@ -78,4 +78,7 @@ private:
     DoneSessionOptions o_;
 };
 
+// A DoneSession over `store` (StoreDoneBackend): frontier-done's run.
+int run_done_session(Store& store, RecordSource& input, SessionSink& sink, DoneSessionOptions o);
+
 }  // namespace frontier

@@ -15,6 +15,13 @@ ImportSession::ImportSession(ImportBackend& backend, RecordSource& input, Sessio
     for (const ExportTable& t : export_tables()) imported.emplace_back(t.name, 0);
 }
 
+ImportSession::ImportSession(Store& store, RowImporter& importer, RecordSource& input, SessionSink& sink,
+                             ImportSessionOptions o)
+    : own_backend_(std::make_unique<StoreImportBackend>(store, importer)), backend_(*own_backend_), input_(input),
+      sink_(sink), o_(std::move(o)) {
+    for (const ExportTable& t : export_tables()) imported.emplace_back(t.name, 0);
+}
+
 std::vector<std::string> ImportSession::run() {
     backend_.begin();
     std::vector<std::string> used = backend_.non_empty_tables();

@@ -51,6 +51,9 @@ struct ImportSessionOptions {
 class ImportSession {
 public:
     ImportSession(ImportBackend& backend, RecordSource& input, SessionSink& sink, ImportSessionOptions o);
+    // Over `store`, through `importer` (StoreImportBackend).
+    ImportSession(Store& store, RowImporter& importer, RecordSource& input, SessionSink& sink,
+                  ImportSessionOptions o);
 
     // The data tables of a target that is not empty (nothing is then
     // written: frontier-import fills a new frontier only); empty otherwise,
@@ -71,6 +74,7 @@ private:
     int64_t& slot(const ExportTable* t);
     void reject(const Rejection& r);
 
+    std::unique_ptr<ImportBackend> own_backend_;  // the second constructor's
     ImportBackend& backend_;
     RecordSource& input_;
     SessionSink& sink_;

@@ -24,6 +24,11 @@ LeaseFollower::LeaseFollower(LeaseBackend& backend, LeaseRequest& req, SessionSi
     if (o_.ttl) req_.ttl = *o_.ttl;
 }
 
+int follow_leases(Store& store, LeaseRequest& req, SessionSink& sink, FollowOptions o) {
+    StoreLeaseBackend backend(store);
+    return LeaseFollower(backend, req, sink, std::move(o)).run();
+}
+
 int LeaseFollower::run() {
     seen_version_ = backend_.data_version();
     for (;;) {

@@ -65,4 +65,7 @@ private:
     std::uniform_real_distribution<double> unit_{0.0, 1.0};
 };
 
+// A LeaseFollower over `store` (StoreLeaseBackend): frontier-lease --follow.
+int follow_leases(Store& store, LeaseRequest& req, SessionSink& sink, FollowOptions o);
+
 }  // namespace frontier

@@ -115,4 +115,9 @@ int lease_once(LeaseBackend& backend, LeaseRequest& req, std::optional<double> t
     return lease_exit_code(r.status);
 }
 
+int lease_once(Store& store, LeaseRequest& req, std::optional<double> ttl, bool quiet, SessionSink& sink) {
+    StoreLeaseBackend backend(store);
+    return lease_once(backend, req, ttl, quiet, sink);
+}
+
 }  // namespace frontier

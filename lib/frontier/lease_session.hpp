@@ -68,5 +68,7 @@ int lease_exit_code(LeaseStatus s);
 // commits; said why when none. `ttl`: --ttl, else the lease.ttl setting.
 // Returns the exit code.
 int lease_once(LeaseBackend& backend, LeaseRequest& req, std::optional<double> ttl, bool quiet, SessionSink& sink);
+// lease_once over `store` (StoreLeaseBackend).
+int lease_once(Store& store, LeaseRequest& req, std::optional<double> ttl, bool quiet, SessionSink& sink);
 
 }  // namespace frontier
