@@ -17,7 +17,11 @@ StoreAddBackend::StoreAddBackend(Store& store)
 }
 
 AddSession::AddSession(AddBackend& backend, RecordSource& input, SessionSink& sink, AddSessionOptions o)
-    : backend_(backend), input_(input), sink_(sink), o_(std::move(o)), settings_(backend.settings()),
+    : backend_(backend),
+      input_(input),
+      sink_(sink),
+      o_(std::move(o)),
+      settings_(backend.settings()),
       pacer_(o_.batch) {}
 
 int run_add_session(Store& store, RecordSource& input, SessionSink& sink, AddSessionOptions o) {
@@ -40,8 +44,10 @@ int AddSession::run() {
         if (next->n == 0) break;
         // A chunk the input paused after is stored at once, not held back
         // until more input arrives.
-        if (next->pause) store_chunk(*next);
-        else ready = next;
+        if (next->pause)
+            store_chunk(*next);
+        else
+            ready = next;
         next = next == &a ? &b : &a;
     }
     if (ready) store_chunk(*ready);
@@ -100,7 +106,8 @@ void AddSession::prefetch(const Chunk& c, size_t from) {
         const EnqueueResult& e = c.items[i].e;
         if (!e.scoped) continue;
         fps_.push_back(e.req.fp);
-        if (e.outcome.reason == AddReason::none && (e.seed || !settings_.seed_domains)) reqs_.push_back(&e.req);
+        if (e.outcome.reason == AddReason::none && (e.seed || !settings_.seed_domains))
+            reqs_.push_back(&e.req);
     }
     backend_.prefetch(fps_, reqs_);
 }
@@ -130,7 +137,8 @@ void AddSession::count(const AddResult& r, const char* status) {
     ++summary_[status];
     if (r.status != AddStatus::rejected) return;
     // Bad input exits 1; scope decisions are data.
-    if (r.reason != AddReason::out_of_scope && r.reason != AddReason::max_depth && r.reason != AddReason::queue_full)
+    if (r.reason != AddReason::out_of_scope && r.reason != AddReason::max_depth &&
+        r.reason != AddReason::queue_full)
         ++rejected_;
     if (r.reason == AddReason::out_of_scope) ++out_of_scope_;
 }
@@ -174,10 +182,11 @@ int AddSession::summarise() {
     bool none_accepted = summary_["rejected"] > 0 && summary_["added"] == 0 && summary_["updated"] == 0 &&
                          summary_["duplicate"] == 0;
     if (none_accepted && !o_.quiet && out_of_scope_ > 0)
-        sink_.message("nothing added: " + std::to_string(out_of_scope_) + " record" +
-                      (out_of_scope_ == 1 ? " was" : "s were") +
-                      " out of scope (scope.include / scope.exclude, or scope.seed-domains: a URL with a discovery "
-                      "must be in the registered domain of a seed; add seeds without \"discovery\" first)");
+        sink_.message(
+            "nothing added: " + std::to_string(out_of_scope_) + " record" +
+            (out_of_scope_ == 1 ? " was" : "s were") +
+            " out of scope (scope.include / scope.exclude, or scope.seed-domains: a URL with a discovery "
+            "must be in the registered domain of a seed; add seeds without \"discovery\" first)");
     else if (none_accepted && !o_.quiet)
         sink_.message("nothing added: every record was rejected");
     return rejected_ > 0 || none_accepted ? 1 : 0;

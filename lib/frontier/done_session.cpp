@@ -94,8 +94,9 @@ int DoneSession::run() {
         double secs = monotonic_seconds() - started;
         char buf[32];
         std::snprintf(buf, sizeof buf, "%.1f", secs);
-        sink_.message(std::string(o_.stop() ? "stopped after " : "") + std::to_string(total) + " results in " +
-                      buf + " s (" + per_second(total, secs) + "): " + backend_.tally().text());
+        sink_.message(std::string(o_.stop() ? "stopped after " : "") + std::to_string(total) +
+                      " results in " + buf + " s (" + per_second(total, secs) +
+                      "): " + backend_.tally().text());
     }
     return rejected > 0 ? 1 : 0;
 }
@@ -110,8 +111,8 @@ void DoneSession::progress_line(double& last_report, int64_t& last_results) {
     double t = monotonic_seconds();
     if (t - last_report < 2) return;
     const DoneTally& k = backend_.tally();
-    sink_.message(std::to_string(k.results) + " results (" + per_second(k.results - last_results, t - last_report) +
-                  "): " + k.text());
+    sink_.message(std::to_string(k.results) + " results (" +
+                  per_second(k.results - last_results, t - last_report) + "): " + k.text());
     last_report = t;
     last_results = k.results;
 }

@@ -10,15 +10,19 @@
 
 namespace frontier {
 
-ImportSession::ImportSession(ImportBackend& backend, RecordSource& input, SessionSink& sink, ImportSessionOptions o)
+ImportSession::ImportSession(ImportBackend& backend, RecordSource& input, SessionSink& sink,
+                             ImportSessionOptions o)
     : backend_(backend), input_(input), sink_(sink), o_(std::move(o)) {
     for (const ExportTable& t : export_tables()) imported.emplace_back(t.name, 0);
 }
 
 ImportSession::ImportSession(Store& store, RowImporter& importer, RecordSource& input, SessionSink& sink,
                              ImportSessionOptions o)
-    : own_backend_(std::make_unique<StoreImportBackend>(store, importer)), backend_(*own_backend_), input_(input),
-      sink_(sink), o_(std::move(o)) {
+    : own_backend_(std::make_unique<StoreImportBackend>(store, importer)),
+      backend_(*own_backend_),
+      input_(input),
+      sink_(sink),
+      o_(std::move(o)) {
     for (const ExportTable& t : export_tables()) imported.emplace_back(t.name, 0);
 }
 

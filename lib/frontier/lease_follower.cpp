@@ -14,8 +14,13 @@
 namespace frontier {
 
 LeaseFollower::LeaseFollower(LeaseBackend& backend, LeaseRequest& req, SessionSink& sink, FollowOptions o)
-    : backend_(backend), req_(req), sink_(sink), o_(std::move(o)), started_(monotonic_seconds()),
-      last_report_(started_), last_poll_(started_),
+    : backend_(backend),
+      req_(req),
+      sink_(sink),
+      o_(std::move(o)),
+      started_(monotonic_seconds()),
+      last_report_(started_),
+      last_poll_(started_),
       rng_(static_cast<unsigned>(::getpid()) ^ static_cast<unsigned>(monotonic_seconds() * 1e6)) {
     req_.now_at_lock = true;  // the clock read once the write lock is held (frontier-lease(1))
     // lease.ttl as each lease's transaction reads the settings: no read of
@@ -78,7 +83,8 @@ LeaseOutcome LeaseFollower::next_leases(bool& too_soon) {
     known_out_.reset();
     bool low = is_low(out_now);
     if (!low && o_.host_ratio > 0 && hosts_at_poll_ > 0 && out_now < o_.max_in_flight)
-        low = static_cast<double>(backend_.queues_in_flight()) < o_.host_ratio * static_cast<double>(hosts_at_poll_);
+        low = static_cast<double>(backend_.queues_in_flight()) <
+              o_.host_ratio * static_cast<double>(hosts_at_poll_);
     // The leases out count those that expired until a batch puts them back:
     // a batch runs at the first one's expiry (and at the start, to learn
     // it), or a follower at --max-in-flight whose leases all expired (their
@@ -135,9 +141,9 @@ LeaseOutcome LeaseFollower::lease_riding_out_lost_connections() {
 // A progress line (every 2 s of real time) with the lease rate since the last.
 void LeaseFollower::report(const LeaseOutcome& r) {
     double t = monotonic_seconds();
-    sink_.message("leased " + std::to_string(emitted_) + " (" +
-                  per_second(emitted_ - last_emitted_, t - last_report_) + "), " + std::to_string(r.in_flight) +
-                  " in flight, " + std::to_string(backend_.queued()) + " queued");
+    sink_.message(
+        "leased " + std::to_string(emitted_) + " (" + per_second(emitted_ - last_emitted_, t - last_report_) +
+        "), " + std::to_string(r.in_flight) + " in flight, " + std::to_string(backend_.queued()) + " queued");
     last_report_ = t;
     last_emitted_ = emitted_;
 }
@@ -147,8 +153,9 @@ void LeaseFollower::summary(bool stopped) {
     double secs = monotonic_seconds() - started_;
     char buf[32];
     std::snprintf(buf, sizeof buf, "%.1f", secs);
-    std::string line = (stopped ? "stopped by a signal after leasing " : "leased ") + std::to_string(emitted_) +
-                       " URLs in " + buf + " s (" + per_second(emitted_, secs) + ")";
+    std::string line = (stopped ? "stopped by a signal after leasing " : "leased ") +
+                       std::to_string(emitted_) + " URLs in " + buf + " s (" + per_second(emitted_, secs) +
+                       ")";
     if (stopped) line += "; leases not answered expire and are handed out again";
     sink_.message(line);
 }
@@ -160,7 +167,8 @@ void LeaseFollower::summary(bool stopped) {
 void LeaseFollower::wait_for_work(const LeaseOutcome& r, bool too_soon) {
     double wait = o_.poll_interval;
     if (r.next_due) wait = std::min(wait, std::max(0.0, *r.next_due - req_.now));
-    if (too_soon) wait = std::min(wait, std::max(0.0, last_poll_ + o_.min_poll_interval - monotonic_seconds()));
+    if (too_soon)
+        wait = std::min(wait, std::max(0.0, last_poll_ + o_.min_poll_interval - monotonic_seconds()));
     if (backend_.can_wait_for_change()) {  // blocks until a commit, no polling
         const double until = monotonic_seconds() + wait;
         for (double left = wait; left > 0 && !o_.stop(); left = until - monotonic_seconds())

@@ -15,16 +15,16 @@
 namespace frontier {
 
 struct FollowOptions {
-    int64_t n = 100;                // URLs per batch at most
-    std::optional<double> ttl;      // nullopt: the lease.ttl setting, as each batch reads it
+    int64_t n = 100;            // URLs per batch at most
+    std::optional<double> ttl;  // nullopt: the lease.ttl setting, as each batch reads it
     int64_t max_in_flight = 64;
-    double refill_ratio = 1.0;      // top up under ratio x max_in_flight leases out
-    double host_ratio = 0;          // or under ratio x the queues in flight after the last poll
-    double min_poll_interval = 0;   // seconds between two polls at least
-    double poll_interval = 0.2;     // look for new work at least this often
-    bool forever = false;           // keep running after the crawl is finished
+    double refill_ratio = 1.0;     // top up under ratio x max_in_flight leases out
+    double host_ratio = 0;         // or under ratio x the queues in flight after the last poll
+    double min_poll_interval = 0;  // seconds between two polls at least
+    double poll_interval = 0.2;    // look for new work at least this often
+    bool forever = false;          // keep running after the crawl is finished
     bool quiet = false;
-    bool progress = false;          // a line every 2 s, and a closing summary
+    bool progress = false;  // a line every 2 s, and a closing summary
     StopCheck stop = signal_stop();
 };
 

@@ -43,8 +43,10 @@ std::string lease_item_json(const LeaseItem& it) {
         // Stored as given by fetch: epoch seconds (a number) or an HTTP date.
         const std::string& v = *it.http_last_modified;
         bool number = !v.empty() && v.find_first_not_of("0123456789.") == std::string::npos;
-        if (number) w.field_raw("http_last_modified", v);
-        else w.field("http_last_modified", v);
+        if (number)
+            w.field_raw("http_last_modified", v);
+        else
+            w.field("http_last_modified", v);
     }
     if (it.content_hash) w.field("content_hash", *it.content_hash);
     w.field("expires", it.expires);
@@ -56,30 +58,39 @@ std::string lease_item_json(const LeaseItem& it) {
 
 void explain_lease(const LeaseOutcome& r, double now, SessionSink& sink) {
     switch (r.status) {
-        case LeaseStatus::emitted: break;
+        case LeaseStatus::emitted:
+            break;
         case LeaseStatus::not_ready:
             if (r.next_due)
-                sink.message("nothing is ready now; the next URL is due at " + utc_time_text(*r.next_due) + " (in " +
-                             std::to_string(static_cast<int64_t>(std::ceil(std::max(0.0, *r.next_due - now)))) +
-                             " s)");
+                sink.message(
+                    "nothing is ready now; the next URL is due at " + utc_time_text(*r.next_due) + " (in " +
+                    std::to_string(static_cast<int64_t>(std::ceil(std::max(0.0, *r.next_due - now)))) +
+                    " s)");
             else
                 sink.message("nothing is ready now; work remains (leases out)");
             break;
         case LeaseStatus::paused:
-            sink.message("finished, but " + std::to_string(r.retired_urls) +
-                         " URLs are held in retired queues (pause at finish): inspect them with frontier-report "
-                         "--queues --state retired, raise budgets with frontier-budget, then lease again");
+            sink.message(
+                "finished, but " + std::to_string(r.retired_urls) +
+                " URLs are held in retired queues (pause at finish): inspect them with frontier-report "
+                "--queues --state retired, raise budgets with frontier-budget, then lease again");
             break;
-        case LeaseStatus::finished: sink.message("finished: nothing remains to lease"); break;
+        case LeaseStatus::finished:
+            sink.message("finished: nothing remains to lease");
+            break;
     }
 }
 
 int lease_exit_code(LeaseStatus s) {
     switch (s) {
-        case LeaseStatus::emitted: return 0;
-        case LeaseStatus::not_ready: return 3;
-        case LeaseStatus::paused: return 4;
-        case LeaseStatus::finished: return 5;
+        case LeaseStatus::emitted:
+            return 0;
+        case LeaseStatus::not_ready:
+            return 3;
+        case LeaseStatus::paused:
+            return 4;
+        case LeaseStatus::finished:
+            return 5;
     }
     return 1;
 }
@@ -92,7 +103,8 @@ constexpr int64_t kLeaseChunk = 10000;
 // A large -n is leased in transactions of kLeaseChunk, each printed once
 // committed: memory stays flat (a transaction holds its leases until
 // COMMIT), and --per-queue counts over the whole batch.
-int lease_once(LeaseBackend& backend, LeaseRequest& req, std::optional<double> ttl, bool quiet, SessionSink& sink) {
+int lease_once(LeaseBackend& backend, LeaseRequest& req, std::optional<double> ttl, bool quiet,
+               SessionSink& sink) {
     const int64_t n = req.n;
     req.ttl = ttl ? *ttl : backend.lease_ttl();
     req.now = frontier::now();

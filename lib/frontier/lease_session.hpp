@@ -67,7 +67,8 @@ int lease_exit_code(LeaseStatus s);
 // One batch of req.n URLs (no --follow): printed once each transaction
 // commits; said why when none. `ttl`: --ttl, else the lease.ttl setting.
 // Returns the exit code.
-int lease_once(LeaseBackend& backend, LeaseRequest& req, std::optional<double> ttl, bool quiet, SessionSink& sink);
+int lease_once(LeaseBackend& backend, LeaseRequest& req, std::optional<double> ttl, bool quiet,
+               SessionSink& sink);
 // lease_once over `store` (StoreLeaseBackend).
 int lease_once(Store& store, LeaseRequest& req, std::optional<double> ttl, bool quiet, SessionSink& sink);
 

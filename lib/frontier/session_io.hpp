@@ -66,6 +66,8 @@ private:
 
 // The stop check sessions poll between records and batches.
 using StopCheck = std::function<bool()>;
-inline StopCheck signal_stop() { return [] { return stop_requested(); }; }
+inline StopCheck signal_stop() {
+    return [] { return stop_requested(); };
+}
 
 }  // namespace frontier

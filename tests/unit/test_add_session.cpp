@@ -2,7 +2,6 @@
 // backend: transactions against the input's pauses and --batch, output in
 // input order through the two-stage pipeline, the exit code.
 #include <catch2/catch.hpp>
-
 #include <functional>
 
 #include "frontier/add_session.hpp"
@@ -33,7 +32,8 @@ public:
     }
     void store(EnqueueResult& e, double) override {
         if (e.outcome.reason != AddReason::none) return;
-        e.outcome.status = e.req.url.url.find("dup") != std::string::npos ? AddStatus::duplicate : AddStatus::added;
+        e.outcome.status =
+            e.req.url.url.find("dup") != std::string::npos ? AddStatus::duplicate : AddStatus::added;
         log_.push_back("store:" + e.req.url.url);
     }
     void commit() override { log_.push_back("commit"); }
@@ -67,7 +67,8 @@ TEST_CASE("an add session commits and answers before it waits for input", "[add]
     CHECK(count_events(log, "commit") == 2);
     REQUIRE(sink.lines.size() == 3);
     CHECK(sink.lines[2] ==
-          "{\"line\":3,\"url\":\"http://a.example/3\",\"status\":\"added\",\"queue\":\"q\",\"priority\":0,\"cost\":1}");
+          "{\"line\":3,\"url\":\"http://a.example/"
+          "3\",\"status\":\"added\",\"queue\":\"q\",\"priority\":0,\"cost\":1}");
     CHECK(sink.messages == std::vector<std::string>{"3 added, 0 duplicate, 0 updated, 0 rejected"});
 }
 

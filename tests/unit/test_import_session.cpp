@@ -58,7 +58,8 @@ TEST_CASE("an import session commits every --batch rows and prints rejections", 
     CHECK(find_event(log, "commit") < find_event(log, "insert:seed_domains", find_event(log, "commit")));
     CHECK(s.rejected == 2);  // the unknown table, and a row after the end line
     REQUIRE(sink.lines.size() == 2);
-    CHECK(sink.lines[0] == R"({"line":3,"status":"rejected","reason":"unknown-table","table":"nope","field":"table"})");
+    CHECK(sink.lines[0] ==
+          R"({"line":3,"status":"rejected","reason":"unknown-table","table":"nope","field":"table"})");
     CHECK(sink.lines[1] == R"({"line":6,"status":"rejected","reason":"after-end"})");
     int64_t seeds = 0;
     for (auto& [t, n] : s.imported)

@@ -2,7 +2,6 @@
 // lease_follower.hpp) over a stand-in backend: lost batches leased again,
 // polling against the leases out, and the stop.
 #include <catch2/catch.hpp>
-
 #include <deque>
 
 #include "core/error.hpp"
@@ -112,7 +111,8 @@ TEST_CASE("a follower gives up after repeated lost batches", "[lease][session]")
     CHECK(count_events(log, "lease:") == LeaseFollower::kMaxLostBatches);
 }
 
-TEST_CASE("a follower at --max-in-flight waits instead of leasing, and stops when asked", "[lease][session]") {
+TEST_CASE("a follower at --max-in-flight waits instead of leasing, and stops when asked",
+          "[lease][session]") {
     EventLog log;
     FakeLeaseBackend backend(log);
     backend.can_wait = true;
