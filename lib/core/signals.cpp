@@ -6,7 +6,7 @@ namespace frontier {
 
 namespace {
 volatile std::sig_atomic_t g_stop = 0;
-extern "C" void on_stop_signal(int) { g_stop = 1; }
+extern "C" void on_stop_signal(int) { g_stop = g_stop + 1; }
 }  // namespace
 
 void install_signal_handlers() {
@@ -20,5 +20,7 @@ void install_signal_handlers() {
 }
 
 bool stop_requested() { return g_stop != 0; }
+
+int stop_signals() { return static_cast<int>(g_stop); }
 
 }  // namespace frontier

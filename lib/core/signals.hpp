@@ -10,4 +10,7 @@ void install_signal_handlers();
 // True once SIGINT or SIGTERM arrived.
 bool stop_requested();
 
+// How many SIGINT/SIGTERM arrived (a second one may mean "stop now").
+int stop_signals();
+
 }  // namespace frontier
