@@ -4,7 +4,8 @@
 # own made with setsid, so that this shell is not hit): it exits 0 with
 # "stopped", writes both reports, leaves no claim; a second run finishes
 # the crawl and, over both runs, every page is fetched exactly once
-# (nginx's access log). With only a retry left that is due beyond
+# (nginx's access log); a second SIGINT stops at once, the reports still
+# written. With only a retry left that is due beyond
 # --max-wait (the clock fixed by FRONTIER_NOW): exit 3, a message saying
 # how many URLs wait until when, both reports; a new frontier's retry
 # settings (10 s, 3 retries) give up on a page that keeps answering 503 at
@@ -93,6 +94,23 @@ echo "<html><body>seed</body></html>" > site/alone.html
 echo "<html><body>seed</body></html>" > site/group.html
 stop_case alone pid
 stop_case group group
+
+# A second SIGINT stops at once: exit 0, both reports; a rerun finishes.
+setsid frontier-crawl -o twice -c 2 "${fast[@]}" "http://127.0.0.1:$PORT/index.html" 2> twice.err &
+pid=$!
+for _ in $(seq 300); do [ -s twice/results.jsonl ] && break; sleep 0.05; done
+kill -INT -- -"$pid"
+sleep 0.1
+kill -INT -- -"$pid"
+rc=0
+wait "$pid" || rc=$?
+[ $rc = 0 ] || { cat twice.err; fail "two SIGINTs: exit $rc, not 0"; }
+grep -q "stopped at once; run frontier-crawl -o twice again" twice.err || fail "two SIGINTs: $(cat twice.err)"
+grep -q '^URLs: ' twice/report.txt && grep -q '<html' twice/report.html || fail "two SIGINTs: no reports"
+frontier-crawl -o twice 2> twice.again || { cat twice.again; fail "after two SIGINTs: exit $?"; }
+grep -q "^URLs: 0 queued; 0 leased; $((N + 1)) done" twice/report.txt || fail "after two SIGINTs: $(head -3 twice/report.txt)"
+echo "ok: a second SIGINT stops at once, with the reports; a second run finishes"
+: > ng/access.log
 
 # Only a retry left, due beyond --max-wait: exit 3, said, reports.
 T=1800000000
