@@ -19,6 +19,13 @@ void install_signal_handlers() {
     sigaction(SIGTERM, &sa, nullptr);
 }
 
+void stop_on_hangup() {
+    struct sigaction sa {};
+    sa.sa_handler = on_stop_signal;
+    sigemptyset(&sa.sa_mask);
+    sigaction(SIGHUP, &sa, nullptr);
+}
+
 bool stop_requested() { return g_stop != 0; }
 
 int stop_signals() { return static_cast<int>(g_stop); }

@@ -134,6 +134,30 @@ bool only_far_work(Store& view, const CrawlPipelineOptions& o, Ending& e) {
     return true;
 }
 
+// Job control: the tools' process group is not the terminal's foreground
+// group, so ^Z (SIGTSTP) would stop frontier-crawl alone. The handler stops
+// them, then this process; once continued (fg, bg), it continues them.
+volatile sig_atomic_t g_pipeline_group = 0;
+
+extern "C" void on_terminal_stop(int) {
+    int saved = errno;
+    pid_t group = g_pipeline_group;
+    if (group > 0) ::kill(-group, SIGSTOP);
+    ::kill(::getpid(), SIGSTOP);
+    if (group > 0) ::kill(-group, SIGCONT);
+    errno = saved;
+}
+
+void pass_on_terminal_signals(pid_t group) {
+    g_pipeline_group = group;
+    struct sigaction sa {};
+    sa.sa_handler = group > 0 ? on_terminal_stop : SIG_DFL;
+    sigemptyset(&sa.sa_mask);
+    sa.sa_flags = SA_RESTART;
+    sigaction(SIGTSTP, &sa, nullptr);
+    stop_on_hangup();
+}
+
 // A signal stops the pipeline at its head: frontier-lease stops leasing,
 // fetch finishes its transfers under way and hands the leases it did not
 // start back to their expiry (or to the next run, once this pipeline's
@@ -229,9 +253,11 @@ int crawl_outcome(const CrawlPipelineOptions& o, const std::vector<Child>& kids,
 int run_crawl_pipeline(const CrawlPipelineOptions& o, const Say& say) {
     Store view(o.frontier, Store::Mode::read);
     std::vector<Child> kids = start_pipeline(o);
+    pass_on_terminal_signals(kids[2].pid);
     std::unique_ptr<Progress> progress;
     if (o.progress) progress = std::make_unique<Progress>(view);
     Ending e = watch(kids, view, o, progress.get(), say);
+    pass_on_terminal_signals(0);
     if (progress) progress->finish(say);
     int rc = crawl_outcome(o, kids, e, say);
     // Both at once, in a process group of their own, out of reach of a further ^C.

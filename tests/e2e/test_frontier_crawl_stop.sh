@@ -5,7 +5,7 @@
 # "stopped", writes both reports, leaves no claim; a second run finishes
 # the crawl and, over both runs, every page is fetched exactly once
 # (nginx's access log); a second SIGINT stops at once, the reports still
-# written. With only a retry left that is due beyond
+# written; ^Z stops the tools with it. With only a retry left that is due beyond
 # --max-wait (the clock fixed by FRONTIER_NOW): exit 3, a message saying
 # how many URLs wait until when, both reports; a new frontier's retry
 # settings (10 s, 3 retries) give up on a page that keeps answering 503 at
@@ -110,6 +110,25 @@ grep -q '^URLs: ' twice/report.txt && grep -q '<html' twice/report.html || fail 
 frontier-crawl -o twice 2> twice.again || { cat twice.again; fail "after two SIGINTs: exit $?"; }
 grep -q "^URLs: 0 queued; 0 leased; $((N + 1)) done" twice/report.txt || fail "after two SIGINTs: $(head -3 twice/report.txt)"
 echo "ok: a second SIGINT stops at once, with the reports; a second run finishes"
+: > ng/access.log
+
+# ^Z (SIGTSTP) stops the tools too, and SIGCONT goes on: nothing is
+# fetched while stopped, the crawl finishes.
+frontier-crawl -o tstp -c 2 "${fast[@]}" "http://127.0.0.1:$PORT/index.html" 2> tstp.err &
+pid=$!
+for _ in $(seq 300); do [ -s tstp/results.jsonl ] && break; sleep 0.05; done
+kill -TSTP "$pid"
+sleep 0.5
+states=$(ps -o stat= -p "$pid" $(pgrep -P "$pid" | tr '\n' ' ') | cut -c1 | sort -u | tr -d '\n')
+[ "$states" = T ] || fail "^Z: process states $states, not all stopped"
+n=$(wc -l < ng/access.log)
+sleep 0.6
+[ "$(wc -l < ng/access.log)" = "$n" ] || fail "^Z: fetched while stopped"
+kill -CONT "$pid"
+rc=0
+wait "$pid" || rc=$?
+[ $rc = 0 ] && grep -q "finished: nothing is left" tstp.err || { cat tstp.err; fail "after ^Z and SIGCONT: exit $rc"; }
+echo "ok: ^Z stops the tools with frontier-crawl, SIGCONT goes on"
 : > ng/access.log
 
 # Only a retry left, due beyond --max-wait: exit 3, said, reports.
