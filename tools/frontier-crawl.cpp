@@ -8,7 +8,6 @@
 // the ones installed beside this one (or on PATH); nothing here decides
 // crawl policy.
 
-#include <fcntl.h>
 #include <sys/stat.h>
 #include <unistd.h>
 

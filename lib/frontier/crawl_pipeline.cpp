@@ -165,7 +165,7 @@ void pass_on_terminal_signals(pid_t group) {
 // signal ends frontier-lease and fetch at once.
 void tell_stop(std::vector<Child>& kids, int signals, int told, const Say& say) {
     if (told == 0) {
-        say("stopping: the transfers under way are finished and recorded (again to stop at once)");
+        say("stopping: the transfers under way are finished and recorded (a second signal stops at once)");
         for (int i : {0, 1})
             if (!kids[i].done) ::kill(kids[i].pid, SIGTERM);
     }
