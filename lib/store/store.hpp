@@ -126,6 +126,11 @@ public:
     void add_seed_host(const std::string& host_key);
     int64_t count(std::string_view counter);  // maintained counters ("queued", "leased", ...)
     int64_t leases_out();  // count("leased") + count("robots_leased"), in one read
+    // When a lease may next hand out a URL (frontier-crawl --max-wait):
+    // `now` when a queue is ready, else the earliest wake time of a sleeping
+    // queue (politeness) or due time of a queued URL waiting for its retry
+    // or revisit; nullopt when there is neither. Leases out are not looked at.
+    std::optional<double> next_lease_time(double now);
 
     // --- leasing (own transaction) --------------------------------------
     LeaseOutcome lease(LeaseRequest& req);
