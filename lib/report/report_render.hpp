@@ -83,6 +83,7 @@ std::string codes_text(const Summary& s);
 std::string codes_json(const Summary& s);
 // --seeds.
 bool seed_redirected(const SeedRow& r);  // its last result was a 3xx
+std::string seed_reason(const SeedRow& r);  // its error class, else its stored reason, else "-"
 std::string seed_table_header();
 std::string seed_table_row(const SeedRow& r);
 std::string seed_row_json(const SeedRow& r);
