@@ -99,7 +99,7 @@ std::string failing_host_json(const QueueRow& r);
 // One self-contained HTML page (inline CSS and SVG, no scripts, no network):
 // summary, charts of queue states, URL states, spend vs budget of `costly`,
 // results by class, depth and the heatmap, and the two queue tables.
-// The crawl sections' rows for the HTML page (read by tools/frontier-report.cpp).
+// The crawl sections' rows for the HTML page (read by html_report, lib/report/report_pages.hpp).
 struct CrawlTables {
     std::vector<QueueRow> hosts;          // by URLs done
     std::vector<QueueRow> failing_hosts;  // by errors

@@ -36,7 +36,7 @@ fi
 chrome() {
     local profile
     profile=$(mktemp -d)
-    chromium --headless --no-sandbox --disable-gpu --disable-background-networking --disable-component-update \
+    chromium --headless --no-sandbox --disable-gpu --disable-quic --disable-background-networking --disable-component-update \
         --disable-sync --no-first-run --user-data-dir="$profile" "$@"
     rm -rf "$profile"
 }

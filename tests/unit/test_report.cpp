@@ -491,6 +491,27 @@ TEST_CASE("the count of queued revisited URLs reads no URL row", "[report][store
 // stored values, with tied sizes, spends, done and error counts, the counts
 // equal those of the SQL conditions (PostgreSQL's aggregate) and the four
 // tables those of the SQL sorts (for_each_queue, PostgreSQL's path).
+TEST_CASE("read_visit_seconds groups URL rows by the second of their last result", "[report][store]") {
+    TempDir dir;
+    Store store(dir.path + "/f.db", Store::Mode::create);
+    // id, last_visit, status, error_class (SQL literals); a URL never visited has no last_visit.
+    const char* rows[][4] = {{"1", "1000.2", "200", "NULL"},     {"2", "1000.9", "404", "NULL"},
+                             {"3", "1003.5", "NULL", "'timeout'"}, {"4", "NULL", "NULL", "NULL"},
+                             {"5", "1003.0", "301", "NULL"}};
+    for (auto& r : rows)
+        store.db().exec(std::string("INSERT INTO urls(id, fp, url, queue_id, host_id, rank, priority, cost, last_visit, "
+                                    "status, error_class) VALUES (") + r[0] + ", " + r[0] + ", 'http://a.example/" + r[0] +
+                        "', 1, 1, 0, 0, 1, " + r[1] + ", " + r[2] + ", " + r[3] + ")");
+    std::vector<TimelineBucket> v = read_visit_seconds(store);
+    REQUIRE(v.size() == 2);
+    CHECK(v[0].start == 1000);
+    CHECK(v[0].pages == 2);
+    CHECK(v[0].errors == 1);  // the 404
+    CHECK(v[1].start == 1003);
+    CHECK(v[1].pages == 2);
+    CHECK(v[1].errors == 1);  // the timeout, not the 301
+}
+
 TEST_CASE("one pass over queues gives the SQL counts and tables", "[report][store]") {
     TempDir dir;
     Store store(dir.path + "/f.db", Store::Mode::create);
