@@ -52,6 +52,10 @@ double pages_per_second(int64_t pages, double start, double end) {
     return static_cast<double>(pages) / (end - start);
 }
 
+double average_pages_per_second(int64_t pages, double start, double last, double now) {
+    return static_cast<double>(pages) / std::max(std::min(last, now) - start, 1.0);
+}
+
 int64_t recent_first_minute(double now) { return static_cast<int64_t>(std::floor((now - 600) / 60)); }
 
 double recent_pages_per_second(int64_t pages, double start, double now) {

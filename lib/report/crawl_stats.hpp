@@ -40,6 +40,11 @@ std::vector<TimelineBucket> regroup_timeline(const std::vector<TimelineBucket>& 
 // Pages per second over [start, end]; 0 when the span is not positive.
 double pages_per_second(int64_t pages, double start, double end);
 
+// The average rate (frontier-report(1), CRAWL SUMMARY): `pages` over the
+// crawl from `start` (its first minute) to `last` (the end of its last
+// minute), or to `now` while that minute runs (at least one second).
+double average_pages_per_second(int64_t pages, double start, double last, double now);
+
 // The recent rate (frontier-report(1), CRAWL SUMMARY) counts the results
 // recorded from the start of this minute (epoch minutes), 10 minutes before
 // `now`, to `now`.

@@ -100,7 +100,7 @@ struct CrawlSummary {
     std::optional<double> last;   // the end of the last minute with one
     int64_t pages = 0, bytes = 0, errors = 0;  // URL results recorded (robots.txt apart)
     int64_t novel = 0, revisit = 0, not_modified = 0;
-    double avg_pages_per_s = 0;     // pages / (last - start)
+    double avg_pages_per_s = 0;     // average_pages_per_second
     double recent_pages_per_s = 0;  // recent_pages_per_second: the last 10 minutes the crawl covered
     std::optional<Calibration> calibration;  // when URLs are marked for revisiting
 };

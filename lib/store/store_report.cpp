@@ -124,7 +124,7 @@ void read_timeline(Db& db, Summary& s, double now) {
     CrawlSummary& c = s.crawl;
     c.start = static_cast<double>(first) * 60;
     c.last = static_cast<double>(last + 1) * 60;
-    c.avg_pages_per_s = pages_per_second(c.pages, *c.start, std::min(*c.last, std::max(now, *c.start + 60)));
+    c.avg_pages_per_s = average_pages_per_second(c.pages, *c.start, *c.last, now);
     s.timeline_bucket = timeline_bucket_seconds(*c.last - *c.start);
     int64_t k = s.timeline_bucket / 60;
     {

@@ -224,6 +224,17 @@ TEST_CASE("recent_pages_per_second divides by the span the crawl covered", "[rep
     CHECK(recent_pages_per_second(5, now, now) == Approx(5.0));  // at least a second
 }
 
+TEST_CASE("average_pages_per_second: to the end of the last minute, or to now while it runs", "[report]") {
+    const double start = 1800000000, last = 1800000180;
+    CHECK(average_pages_per_second(360, start, last, last + 500) == Approx(2.0));  // a crawl that ended
+    CHECK(average_pages_per_second(360, start, last, start + 120) == Approx(3.0));  // one that runs
+    // A crawl of a few seconds reported at once: the seconds it took, as the recent rate.
+    CHECK(average_pages_per_second(500, start, start + 60, start + 10) == Approx(50.0));
+    CHECK(average_pages_per_second(500, start, start + 60, start + 10) ==
+          Approx(recent_pages_per_second(500, start, start + 10)));
+    CHECK(average_pages_per_second(5, start, start + 60, start) == Approx(5.0));  // at least a second
+}
+
 TEST_CASE("pages_per_second", "[report]") {
     CHECK(pages_per_second(100, 1000, 1100) == Approx(1.0));
     CHECK(pages_per_second(100, 1000, 1000) == 0);
