@@ -131,9 +131,10 @@ std::string failing_hosts_table(const std::vector<QueueRow>& rows) {
     return o + "</tbody></table>";
 }
 
-// Headers wrap, and a URL column takes the width the other columns leave
-// (max-width:0 lets it shrink below its text, cut with an ellipsis), so a
-// table fits its card whatever the lengths of its values.
+// Headers wrap, and a URL column takes up to a third of its table, less
+// when the other columns need it (max-width:0 lets it shrink below its
+// text, cut with an ellipsis), so a table fits its card whatever the
+// lengths of its values.
 const char* const kStyle = R"CSS(
 *{box-sizing:border-box}
 body{margin:0;padding:16px 20px;font:14px/1.4 system-ui,-apple-system,"Segoe UI",Roboto,"DejaVu Sans",sans-serif;color:#1d2329;background:#f4f5f7}
@@ -151,7 +152,7 @@ table{border-collapse:collapse;width:100%;font-size:12px}
 th,td{padding:3px 6px;border-bottom:1px solid #eceef1;text-align:right;white-space:nowrap}
 th{background:#f0f2f4;position:sticky;top:0;white-space:normal}
 td:first-child,th:first-child,td.url,th.url,td.st-cell,th.st-cell{text-align:left}
-td.url{max-width:0;width:100%;overflow:hidden;text-overflow:ellipsis}
+td.url{max-width:0;width:35%;overflow:hidden;text-overflow:ellipsis}
 .nolimit{fill:#5a6570}
 table.kv th{text-align:left;width:45%}
 .legend{color:#5a6570;font-size:12px;margin:4px 0 0}
