@@ -27,7 +27,7 @@ std::string label_text(const std::string& label, double max) {
     return "<title>" + html_escape(label) + "</title>" + html_escape(cut);
 }
 
-// The widest of `labels` (text_px), kept within [lo, hi].
+// The width (text_px) of the widest text(item) of `items`, kept within [lo, hi].
 template <class Range, class F>
 double widest(const Range& items, F&& text, double lo, double hi) {
     double w = 0;
