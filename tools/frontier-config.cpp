@@ -68,38 +68,9 @@ void print_keys() {
     }
 }
 
-}  // namespace
-
-int run_config(const ConfigOptions& o) {
-    if (o.keys) {
-        if (!o.args.empty() || o.unset || !o.domain.empty())
-            throw UsageError("--keys takes no KEY, VALUE, --domain or --unset");
-        print_keys();
-        return 0;
-    }
-    if (o.args.size() > 2) throw UsageError("too many arguments: expected [KEY [VALUE]]");
-    bool writing = o.args.size() == 2 || o.unset;
-    if (!o.args.empty() && !find_setting(o.args[0]))
-        throw UsageError("unknown setting: " + o.args[0] + " (frontier-config with no arguments lists them)");
-    if (!o.domain.empty() && !o.args.empty() && !domain_key(o.args[0]))
-        throw UsageError("--domain overrides only politeness.*, robots.* and budget.replenish/total, not " + o.args[0]);
-    if (o.unset && o.args.size() != 1) throw UsageError("--unset takes exactly one KEY");
-    std::string domain = o.domain;  // domains are case-insensitive
-    for (auto& c : domain) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-    std::string value;
-    if (o.args.size() == 2) value = normalise_setting(o.args[0], o.args[1]);  // validate before touching the file
-
-    Store store(frontier_path(o.common), writing ? Store::Mode::create : Store::Mode::read);
-    if (writing) {
-        const SettingDef* d = find_setting(o.args[0]);
-        if (o.unset) value = o.domain.empty() ? d->default_json : "";
-        if (!o.domain.empty()) {
-            store.set_domain_setting(domain, o.args[0], value);
-        } else {
-            store.set_setting(o.args[0], value);
-        }
-        return 0;
-    }
+// Prints one setting, or all of them (with the domain overrides), as
+// stored or by default.
+int show_settings(const ConfigOptions& o, Store& store, const std::string& domain) {
     auto stored = store.setting_values();
     auto domains = store.domain_setting_values();
     auto value_of = [&](const std::string& key) -> std::string {
@@ -134,6 +105,41 @@ int run_config(const ConfigOptions& o) {
     w.end();
     out().write_line(w.str());
     return 0;
+}
+
+}  // namespace
+
+int run_config(const ConfigOptions& o) {
+    if (o.keys) {
+        if (!o.args.empty() || o.unset || !o.domain.empty())
+            throw UsageError("--keys takes no KEY, VALUE, --domain or --unset");
+        print_keys();
+        return 0;
+    }
+    if (o.args.size() > 2) throw UsageError("too many arguments: expected [KEY [VALUE]]");
+    bool writing = o.args.size() == 2 || o.unset;
+    if (!o.args.empty() && !find_setting(o.args[0]))
+        throw UsageError("unknown setting: " + o.args[0] + " (frontier-config with no arguments lists them)");
+    if (!o.domain.empty() && !o.args.empty() && !domain_key(o.args[0]))
+        throw UsageError("--domain overrides only politeness.*, robots.* and budget.replenish/total, not " + o.args[0]);
+    if (o.unset && o.args.size() != 1) throw UsageError("--unset takes exactly one KEY");
+    std::string domain = o.domain;  // domains are case-insensitive
+    for (auto& c : domain) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    std::string value;
+    if (o.args.size() == 2) value = normalise_setting(o.args[0], o.args[1]);  // validate before touching the file
+
+    Store store(frontier_path(o.common), writing ? Store::Mode::create : Store::Mode::read);
+    if (writing) {
+        const SettingDef* d = find_setting(o.args[0]);
+        if (o.unset) value = o.domain.empty() ? d->default_json : "";
+        if (!o.domain.empty()) {
+            store.set_domain_setting(domain, o.args[0], value);
+        } else {
+            store.set_setting(o.args[0], value);
+        }
+        return 0;
+    }
+    return show_settings(o, store, domain);
 }
 
 }  // namespace frontier

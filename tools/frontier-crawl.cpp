@@ -4,10 +4,10 @@
 //
 //   frontier-lease --follow | fetch --links [--warc] | frontier-done >> OUT/results.jsonl
 //
-// and writes the reports. The tools are the ones installed beside this one
-// (or on PATH); nothing here decides crawl policy.
+// and writes the reports (lib/frontier/crawl_pipeline.hpp). The tools are
+// the ones installed beside this one (or on PATH); nothing here decides
+// crawl policy.
 
-#include <fcntl.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -15,21 +15,17 @@
 #include <cstdio>
 #include <optional>
 #include <cstring>
-#include <functional>
-#include <memory>
 #include <string>
 #include <vector>
 
 #include "core/child.hpp"
-#include "core/clock.hpp"
 #include "core/error.hpp"
 #include "core/output.hpp"
 #include "core/process_group.hpp"
-#include "policy/settings.hpp"
-#include "core/signals.hpp"
-#include "store/store.hpp"
-
 #include "core/tool.hpp"
+#include "frontier/crawl_pipeline.hpp"
+#include "policy/settings.hpp"
+#include "store/store.hpp"
 
 namespace frontier {
 
@@ -42,6 +38,7 @@ struct CrawlOptions {
     std::optional<int64_t> depth;       // scope.max-depth (5 for a new frontier)
     std::optional<int64_t> per_site;    // budget.total
     int64_t concurrency = 16;           // fetches at once over all sites
+    double max_wait = 300;              // end when all that is left is due later than this (-1: never)
     bool warc = false;                  // WARC files in OUT/warc/
     std::vector<std::string> set;       // KEY=VALUE settings
     bool reclaim = false;               // end leases left by a crashed run first
@@ -75,6 +72,7 @@ std::optional<Claim> read_claim(const std::string& path) {
 // anything is created.
 std::vector<std::pair<std::string, std::string>> checked_settings(const CrawlOptions& o) {
     if (o.concurrency < 1) throw UsageError("-c must be at least 1");
+    if (o.max_wait < 0 && o.max_wait != -1) throw UsageError("--max-wait must be 0 or more, or -1");
     if (o.depth && *o.depth < 0) throw UsageError("--depth must be 0 or more");
     if (o.per_site && *o.per_site < 1) throw UsageError("--per-site must be at least 1");
     std::vector<std::pair<std::string, std::string>> settings;
@@ -86,6 +84,10 @@ std::vector<std::pair<std::string, std::string>> checked_settings(const CrawlOpt
     return settings;
 }
 
+// The settings a new frontier gets (before --set), for a crawl that ends.
+const std::pair<const char*, const char*> kOneOffSettings[] = {
+    {"retry.delay", "10"}, {"retry.max", "3"}, {"politeness.host-down-delay", "60"}};
+
 // Creates the frontier `f` if needed and stores the crawl's settings.
 void set_up_frontier(const CrawlOptions& o, const std::string& f,
                      const std::vector<std::pair<std::string, std::string>>& settings) {
@@ -95,10 +97,11 @@ void set_up_frontier(const CrawlOptions& o, const std::string& f,
     if (o.depth || fresh)
         store.set_setting("scope.max-depth", normalise_setting("scope.max-depth", std::to_string(o.depth.value_or(5))));
     if (o.per_site) store.set_setting("budget.total", normalise_setting("budget.total", std::to_string(*o.per_site)));
+    // A one-off crawl retries soon and gives up soon (frontier-crawl(1)).
+    if (fresh)
+        for (auto& [k, v] : kOneOffSettings) store.set_setting(k, normalise_setting(k, v));
     for (auto& [k, v] : settings) store.set_setting(k, v);
 }
-
-using Say = std::function<void(const std::string&)>;
 
 // Seeds through frontier-add: its per-record answers go to OUT/seeds.jsonl,
 // its summary (and why nothing was added, if so) to standard error.
@@ -151,106 +154,11 @@ bool claim_directory(const CrawlOptions& o, const std::string& f, const std::str
     return reclaim;
 }
 
-// Starts frontier-lease --follow | fetch --links | frontier-done >> OUT/results.jsonl.
-std::vector<Child> start_pipeline(const CrawlOptions& o, const std::string& f) {
-    std::string c = std::to_string(o.concurrency);
-    int p1[2], p2[2];
-    if (::pipe2(p1, O_CLOEXEC) != 0 || ::pipe2(p2, O_CLOEXEC) != 0) throw IoError("pipe: " + std::string(std::strerror(errno)));
-    std::string results = o.out + "/results.jsonl";
-    int res = ::open(results.c_str(), O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
-    if (res < 0) throw IoError("cannot write " + results + ": " + std::strerror(errno));
-    std::vector<std::string> lease_args{"-f", f, "--follow", "--max-in-flight", c, "--no-progress"};
-    if (o.common.quiet) lease_args.push_back("-q");
-    std::vector<std::string> fetch_args{"-c", c, "--links", "--no-progress"};
-    if (o.warc) {
-        std::string dir = o.out + "/warc";
-        if (::mkdir(dir.c_str(), 0755) != 0 && errno != EEXIST)
-            throw IoError("cannot create " + dir + ": " + std::strerror(errno));
-        fetch_args.insert(fetch_args.end(), {"--warc", dir + "/crawl-" + std::to_string(static_cast<int64_t>(frontier::now()))});
-    }
-    if (o.common.quiet) fetch_args.push_back("-q");
-    std::vector<std::string> done_args{"-f", f, "--no-progress"};
-    std::vector<Child> kids;
-    kids.push_back(spawn("frontier-lease", lease_args, -1, p1[1]));
-    kids.push_back(spawn("fetch", fetch_args, p1[0], p2[1]));
-    kids.push_back(spawn("frontier-done", done_args, p2[0], res));
-    for (int fd : {p1[0], p1[1], p2[0], p2[1], res}) ::close(fd);
-    return kids;
-}
-
-// One progress line of the crawl's own (the tools draw none): what the
-// frontier holds, the rate over the last seconds, and the time left at
-// that rate for what is queued now (more may be found).
-class Progress {
-public:
-    explicit Progress(const std::string& f)
-        : view_(f, Store::Mode::read), tty_(stderr_is_tty()), started_(monotonic_seconds()) {
-        ended_before_ = ended_at_start_ = ended();
-    }
-
-    void tick() {
-        int64_t e = ended(), queued = view_.count("queued"), in_flight = view_.count("leased");
-        rate_ = rate_ == 0 ? double(e - ended_before_) : 0.7 * rate_ + 0.3 * double(e - ended_before_);
-        ended_before_ = e;
-        std::string line = "frontier-crawl: " + std::to_string(view_.count("done")) + " done, " +
-                           std::to_string(view_.count("failed")) + " failed, " +
-                           std::to_string(view_.count("blocked")) + " blocked, " + std::to_string(queued) +
-                           " queued, " + std::to_string(in_flight) + " in flight; " +
-                           std::to_string(static_cast<int64_t>(rate_ + 0.5)) + " URLs/s";
-        if (rate_ >= 0.5 && queued > 0)
-            line += "; " + std::to_string(static_cast<int64_t>(double(queued) / rate_ + 0.5)) + " s left at this rate";
-        line = tty_ ? "\r" + line + "\033[K" : line + "\n";
-        (void)!::write(2, line.data(), line.size());
-    }
-
-    // The last line, then the URLs ended and the rate over the whole run.
-    void finish(const Say& say) {
-        tick();
-        if (tty_) (void)!::write(2, "\n", 1);
-        double secs = monotonic_seconds() - started_;
-        int64_t n = ended() - ended_at_start_;
-        char buf[64];
-        std::snprintf(buf, sizeof buf, "%.1f s (%.0f URLs/s)", secs, secs > 0 ? double(n) / secs : 0.0);
-        say(std::to_string(n) + " URLs ended in " + buf);
-    }
-
-private:
-    int64_t ended() { return view_.count("done") + view_.count("failed") + view_.count("blocked"); }
-
-    Store view_;
-    const bool tty_;
-    const double started_;
-    int64_t ended_before_ = 0, ended_at_start_ = 0;
-    double rate_ = 0;
-};
-
-// What the pipeline's exit codes mean: the crawl's exit code (before the
-// reports), said on standard error.
-int crawl_outcome(const CrawlOptions& o, const std::string& f, const std::vector<Child>& kids, const Say& say) {
-    int lease_rc = exit_code_of(kids[0]), fetch_rc = exit_code_of(kids[1]), done_rc = exit_code_of(kids[2]);
-    int rc = 0;
-    if (lease_rc == 4) {
-        say("paused at finish: some sites reached their budget (budget.total" +
-            (o.per_site ? " = --per-site " + std::to_string(*o.per_site) : std::string()) +
-            "); see frontier-report -f " + f + " --queues --state retired, raise it with frontier-budget, run "
-            "frontier-crawl -o " + o.out + " again");
-        rc = 4;
-    } else if (lease_rc == 0 && !stop_requested()) {
-        say("finished: nothing is left to crawl");
-    } else if (lease_rc == 0) {
-        say("stopped; run frontier-crawl -o " + o.out + " again to go on");
-    } else {
-        say("frontier-lease exited " + std::to_string(lease_rc));
-        rc = 1;
-    }
-    if (fetch_rc > 1 || done_rc > 1) {
-        say("fetch or frontier-done failed (exit " + std::to_string(fetch_rc) + ", " + std::to_string(done_rc) + ")");
-        rc = 1;
-    }
-    return rc;
-}
-
 }  // namespace
+
+// Leases out per transfer: the ones fetch holds in its queue start as soon as
+// a transfer ends, without waiting for frontier-done and frontier-lease.
+constexpr int64_t kQueuedPerTransfer = 4;
 
 int run_crawl(const CrawlOptions& o) {
     std::vector<std::pair<std::string, std::string>> settings = checked_settings(o);
@@ -278,20 +186,17 @@ int run_crawl(const CrawlOptions& o) {
 
     say("crawling " + f + ": " + std::to_string(o.concurrency) + " fetches at once; results in " + o.out +
         "/results.jsonl");
-    std::vector<Child> kids = start_pipeline(o, f);
-    std::unique_ptr<Progress> progress;
-    if (show_progress(o.common)) progress = std::make_unique<Progress>(f);
-    wait_all(kids, progress ? std::function<void()>([&] { progress->tick(); }) : std::function<void()>());
-    if (progress) progress->finish(say);
-    int rc = crawl_outcome(o, f, kids, say);
-
-    if (run_to_file("frontier-report", {"-f", f}, o.out + "/report.txt") != 0 ||
-        run_to_file("frontier-report", {"-f", f, "--html", o.out + "/report.html"}, "") != 0) {
-        say("frontier-report failed");
-        return 1;
-    }
-    say("reports: " + o.out + "/report.txt, " + o.out + "/report.html");
-    return rc;
+    CrawlPipelineOptions p;
+    p.frontier = f;
+    p.out = o.out;
+    p.concurrency = o.concurrency;
+    p.queued_leases = kQueuedPerTransfer * o.concurrency;
+    p.warc = o.warc;
+    p.quiet = o.common.quiet;
+    p.progress = show_progress(o.common);
+    p.max_wait = o.max_wait;
+    p.per_site = o.per_site;
+    return run_crawl_pipeline(p, say);
 }
 
 }  // namespace frontier
@@ -314,6 +219,9 @@ int main(int argc, char** argv) {
                 "--per-site", [&](int64_t v) { o.per_site = v; },
                 "fetch at most N URLs per site (budget.total); the crawl then pauses at finish (exit 4)");
             app.add_option("-c,--concurrency", o.concurrency, "fetches at once over all sites (default 16)");
+            app.add_option("--max-wait", o.max_wait,
+                           "end (exit 3) when all that is left is due more than SECONDS away (default 300; -1: "
+                           "wait as long as it takes)");
             app.add_flag("--warc", o.warc, "write WARC files to OUT/warc/");
             app.add_option("--set", o.set, "a frontier setting KEY=VALUE (repeatable; the keys: frontier-config with no argument)")
                 ->allow_extra_args(false);

@@ -79,6 +79,15 @@ int64_t count_of(const RowCounts& counts, std::string_view table) {
     return 0;
 }
 
+// The closing line: rows per table, and where they went.
+void say_counts(const RowCounts& counts, const std::string& where) {
+    int64_t total = 0;
+    for (auto& c : counts) total += c.second;
+    diag(std::to_string(total) + " rows: " + std::to_string(count_of(counts, "urls")) + " URLs, " +
+         std::to_string(count_of(counts, "queues")) + " queues, " + std::to_string(count_of(counts, "hosts")) +
+         " hosts" + where);
+}
+
 }  // namespace
 
 int run_export(const ExportOptions& o) {
@@ -128,13 +137,7 @@ int run_export(const ExportOptions& o) {
     else
         out().flush();
 
-    int64_t total = 0;
-    for (auto& c : counts) total += c.second;
-    if (!o.common.quiet)
-        diag(std::to_string(total) + " rows: " + std::to_string(count_of(counts, "urls")) + " URLs, " +
-             std::to_string(count_of(counts, "queues")) + " queues, " +
-             std::to_string(count_of(counts, "hosts")) + " hosts" +
-             (file ? " written to " + o.output : std::string()));
+    if (!o.common.quiet) say_counts(counts, file ? " written to " + o.output : std::string());
     if (invalid_utf8 > 0) {
         diag(std::to_string(invalid_utf8) +
              " text values were not valid UTF-8 and were written with U+FFFD: the export is not exact");

@@ -1,10 +1,8 @@
 // frontier-report: summary, per-queue table, JSON and an HTML page (frontier-report(1)).
 //
 // Option checks and the output loop.
-// Data comes from lib/store/store_report.cpp, rendering from lib/report/report_text.cpp
-// and lib/report_html.cpp.
+// What it prints comes from lib/report/report_pages.hpp.
 
-#include <sys/ioctl.h>
 #include <unistd.h>
 
 #include <cstdio>
@@ -15,6 +13,7 @@
 #include "core/error.hpp"
 #include "json/json.hpp"
 #include "core/output.hpp"
+#include "report/report_pages.hpp"
 #include "report/report_render.hpp"
 #include "core/signals.hpp"
 #include "store/store.hpp"
@@ -51,28 +50,6 @@ int run_report(const ReportOptions& o);
 
 namespace {
 
-// The width text tables are fitted to (frontier-report(1), OUTPUT): $COLUMNS
-// when set, else the terminal's when standard output is one, else 0 (whole
-// lines, for files, pipes and grep).
-size_t text_width() {
-    if (const char* c = std::getenv("COLUMNS"); c && *c) {
-        char* end = nullptr;
-        long v = std::strtol(c, &end, 10);
-        if (end && *end == '\0' && v >= 20 && v <= 100000) return static_cast<size_t>(v);
-    }
-    struct winsize ws;
-    if (::isatty(1) && ::ioctl(1, TIOCGWINSZ, &ws) == 0 && ws.ws_col >= 20) return ws.ws_col;
-    return 0;
-}
-
-std::string text_report(Store& store, const ReportOptions& o, const std::string& path) {
-    double now = frontier::now();
-    QueueTops t;
-    t.top = o.top;
-    Summary s = read_summary(store, now, t);
-    return render_report_text(s, t.longest, t.costly, "frontier-report: " + path, text_width());
-}
-
 void write_file(const std::string& file, const std::string& data) {
     if (file == "-") {
         out().write_line(data);
@@ -97,8 +74,7 @@ int watch(Store& store, const ReportOptions& o, const std::string& path) {
     bool tty = ::isatty(1) == 1;
     while (!stop_requested()) {
         store.refresh_settings();
-        std::string text = text_report(store, o, path);
-        if (!text.empty() && text.back() == '\n') text.pop_back();
+        std::string text = text_report(store, frontier::now(), o.top, "frontier-report: " + path, report_text_width());
         // Home, clear screen, redraw; a log file gets separated snapshots instead.
         out().write_line((tty ? "\x1b[H\x1b[2J" : "") + text + (tty ? "" : "\n"));
         out().flush();
@@ -141,53 +117,6 @@ int check(Store& store, const ReportOptions& o, const std::string& path) {
     return 1;
 }
 
-// The crawl sections of the HTML page: the top rows of each (its host
-// tables come with the summary's queue tables, QueueTops).
-CrawlTables read_crawl_tables(Store& store, QueueTops& tops) {
-    CrawlTables t;
-    t.hosts = std::move(tops.hosts);
-    t.failing_hosts = std::move(tops.failing_hosts);
-    for_each_seed(store, tops.top, [&](const SeedRow& r) { t.seeds.push_back(r); });
-    for_each_failed_url(store, tops.top, [&](const FailedUrl& r) { t.failed.push_back(r); });
-    return t;
-}
-
-// --hosts, --mimetypes, --codes, --seeds, --failed (frontier-report(1)).
-int crawl_report(Store& store, const ReportOptions& o, const QueueQuery& qq) {
-    double now = frontier::now();
-    if (o.hosts) {
-        QueueQuery q = qq;
-        if (q.sort.key.empty()) q.sort = parse_queue_sort("done");
-        if (!o.json) out().write_line(host_table_header());
-        for_each_queue(store, q, now,
-                       [&](const QueueRow& r) { out().write_line(o.json ? host_row_json(r) : host_table_row(r)); });
-    } else if (o.mimetypes || o.codes) {
-        Summary s = read_summary(store, now);
-        std::string text = o.mimetypes ? (o.json ? mime_json(s, o.limit) : mime_text(s, o.limit))
-                                       : (o.json ? codes_json(s) : codes_text(s));
-        if (!text.empty() && text.back() == '\n') text.pop_back();
-        if (!text.empty()) out().write_line(text);
-    } else if (o.seeds) {
-        if (!o.json) out().write_line(seed_table_header());
-        for_each_seed(store, o.limit,
-                      [&](const SeedRow& r) { out().write_line(o.json ? seed_row_json(r) : seed_table_row(r)); });
-    } else if (o.failed) {
-        int64_t n = o.limit < 0 ? 20 : o.limit;
-        if (!o.json) out().write_line("Failed URLs (latest first):");
-        for_each_failed_url(store, n, [&](const FailedUrl& r) {
-            out().write_line(o.json ? failed_url_json(r) : failed_url_row(r));
-        });
-        if (!o.json) out().write_line("Hosts with errors (most first):");
-        QueueQuery q;
-        q.limit = n;
-        q.sort = parse_queue_sort("error_count");
-        for_each_queue(store, q, now, [&](const QueueRow& r) {
-            if (r.error_count + r.failed > 0) out().write_line(o.json ? failing_host_json(r) : failing_host_row(r));
-        });
-    }
-    return 0;
-}
-
 }  // namespace
 
 int run_report(const ReportOptions& o) {
@@ -216,37 +145,23 @@ int run_report(const ReportOptions& o) {
     if (o.check) return check(store, o, path);
     if (o.watch > 0) return watch(store, o, path);
 
+    const double now = frontier::now();
+    const std::string title = "frontier-report: " + path;
     if (!o.html.empty()) {
-        double now = frontier::now();
-        QueueTops t;
-        t.top = std::max<int64_t>(o.top, 20);
-        t.with_robots = true;
-        t.crawl_tables = true;
-        Summary s = read_summary(store, now, t);
-        CrawlTables c = read_crawl_tables(store, t);
-        write_file(o.html, render_report_html(s, t.longest, t.costly, "frontier-report: " + path, c));
+        write_file(o.html, html_report(store, now, o.top, title));
         if (!o.json && !selected) return 0;
     }
-    if (o.hosts || o.mimetypes || o.codes || o.seeds || o.failed) return crawl_report(store, o, q);
-    double now = frontier::now();
-    if (o.queues) {
-        if (o.json) {
-            for_each_queue(store, q, now, [&](const QueueRow& r) { out().write_line(queue_row_json(r)); });
-        } else {
-            size_t width = text_width();
-            out().write_line(queue_table_header(true, width));
-            for_each_queue(store, q, now,
-                           [&](const QueueRow& r) { out().write_line(queue_table_row(r, now, true, width)); });
-        }
-        return 0;
+    auto line = [](const std::string& l) { out().write_line(l); };
+    if (selected && !o.queues) {
+        using K = CrawlReportRequest::Kind;
+        K kind = o.hosts ? K::hosts : o.mimetypes ? K::mimetypes : o.codes ? K::codes : o.seeds ? K::seeds : K::failed;
+        write_crawl_report(store, {kind, o.json, o.limit, q}, now, line);
+    } else if (o.queues) {
+        write_queue_rows(store, q, o.json, report_text_width(), now, line);
+    } else {
+        out().write_line(o.json ? render_summary_json(read_summary(store, now))
+                                : text_report(store, now, o.top, title, report_text_width()));
     }
-    if (o.json) {
-        out().write_line(render_summary_json(read_summary(store, now)));
-        return 0;
-    }
-    std::string text = text_report(store, o, path);
-    if (!text.empty() && text.back() == '\n') text.pop_back();
-    out().write_line(text);
     return 0;
 }
 

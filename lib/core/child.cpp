@@ -9,11 +9,11 @@
 
 #include <climits>
 #include <cstring>
+#include <ctime>
 
 #include "core/clock.hpp"
 #include "core/error.hpp"
 #include "core/output.hpp"
-#include "core/signals.hpp"
 
 extern char** environ;
 
@@ -33,7 +33,14 @@ std::string tool_path(const std::string& name) {
     return name;
 }
 
-Child spawn(const std::string& name, const std::vector<std::string>& args, int in, int out, bool no_stderr) {
+Child spawn(const std::string& name, const std::vector<std::string>& args, int in, int out, bool no_stderr,
+            pid_t group) {
+    posix_spawnattr_t attr;
+    posix_spawnattr_init(&attr);
+    if (group >= 0) {
+        posix_spawnattr_setpgroup(&attr, group);
+        posix_spawnattr_setflags(&attr, POSIX_SPAWN_SETPGROUP);
+    }
     posix_spawn_file_actions_t fa;
     posix_spawn_file_actions_init(&fa);
     if (in >= 0) posix_spawn_file_actions_adddup2(&fa, in, 0);
@@ -46,36 +53,34 @@ Child spawn(const std::string& name, const std::vector<std::string>& args, int i
     argv.push_back(nullptr);
     Child c;
     c.name = name;
-    int rc = posix_spawnp(&c.pid, path.c_str(), &fa, nullptr, argv.data(), environ);
+    int rc = posix_spawnp(&c.pid, path.c_str(), &fa, &attr, argv.data(), environ);
     posix_spawn_file_actions_destroy(&fa);
+    posix_spawnattr_destroy(&attr);
     if (rc != 0) throw IoError("cannot run " + path + ": " + std::strerror(rc));
     return c;
 }
 
-// Waits for every child. On SIGINT/SIGTERM the pipeline's head is told to
-// stop (a terminal's ^C reaches all of them anyway): frontier-lease stops
-// leasing, fetch finishes what it holds, frontier-done records it.
+bool reap(std::vector<Child>& kids) {
+    bool running = false;
+    for (auto& c : kids) {
+        if (c.done) continue;
+        pid_t r = ::waitpid(c.pid, &c.status, WNOHANG);
+        if (r == c.pid) c.done = true;
+        else running = true;
+    }
+    return running;
+}
+
 void wait_all(std::vector<Child>& kids, const std::function<void()>& tick) {
-    bool told = false;
     double last_tick = monotonic_seconds();
-    for (;;) {
-        bool running = false;
-        for (auto& c : kids) {
-            if (c.done) continue;
-            pid_t r = ::waitpid(c.pid, &c.status, WNOHANG);
-            if (r == c.pid) c.done = true;
-            else running = true;
-        }
-        if (!running) return;
-        if (stop_requested() && !told) {
-            ::kill(kids.front().pid, SIGTERM);
-            told = true;
-        }
+    while (reap(kids)) {
         if (tick && monotonic_seconds() - last_tick >= 1) {
             tick();
             last_tick = monotonic_seconds();
         }
-        sleep_for(0.05);
+        // Not sleep_for: it returns at once after a stop signal.
+        struct timespec ts{0, 10'000'000};
+        ::nanosleep(&ts, nullptr);
     }
 }
 
@@ -86,13 +91,13 @@ int exit_code_of(const Child& c) {
 
 // Runs a tool to completion with stdout to `out_path` (empty: inherited).
 int run_to_file(const std::string& name, const std::vector<std::string>& args, const std::string& out_path,
-                bool no_stderr) {
+                bool no_stderr, pid_t group) {
     int out = -1;
     if (!out_path.empty()) {
         out = ::open(out_path.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
         if (out < 0) throw IoError("cannot write " + out_path + ": " + std::strerror(errno));
     }
-    std::vector<Child> kids{spawn(name, args, -1, out, no_stderr)};
+    std::vector<Child> kids{spawn(name, args, -1, out, no_stderr, group)};
     if (out >= 0) ::close(out);
     wait_all(kids);
     return exit_code_of(kids[0]);

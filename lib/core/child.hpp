@@ -1,6 +1,7 @@
 // Child processes of a tool (frontier-crawl runs the other tools): spawned
-// with their standard input and output redirected, waited for together, and
-// told to stop at SIGINT/SIGTERM.
+// with their standard input and output redirected, optionally in a process
+// group of their own (out of reach of a terminal's ^C, which the parent then
+// passes on as it sees fit), and waited for together.
 #pragma once
 
 #include <sys/types.h>
@@ -16,7 +17,8 @@ namespace frontier {
 std::string tool_path(const std::string& name);
 
 // A child process with its standard input and output redirected (-1: keep),
-// standard error to /dev/null when `no_stderr`.
+// standard error to /dev/null when `no_stderr`. `group`: -1 this process's
+// group, 0 a new group led by the child, else that group (its pgid).
 struct Child {
     std::string name;
     pid_t pid = -1;
@@ -24,19 +26,23 @@ struct Child {
     bool done = false;
 };
 
-Child spawn(const std::string& name, const std::vector<std::string>& args, int in, int out, bool no_stderr = false);
+Child spawn(const std::string& name, const std::vector<std::string>& args, int in, int out, bool no_stderr = false,
+            pid_t group = -1);
 
-// Waits for every child, calling `tick` about once a second. On SIGINT/SIGTERM
-// the pipeline's head is told to stop (a terminal's ^C reaches all of them
-// anyway): frontier-lease stops leasing, fetch finishes what it holds,
-// frontier-done records it.
+// Notes the children that ended (without blocking); true while any runs.
+bool reap(std::vector<Child>& kids);
+
+// Waits for every child, calling `tick` about once a second. A signal to
+// this process does not end the wait: the children end on their own (those
+// in this process group received it too).
 void wait_all(std::vector<Child>& kids, const std::function<void()>& tick = {});
 
 // The exit code of a child that ended (128 + the signal that killed it).
 int exit_code_of(const Child& c);
 
-// Runs a tool to completion with stdout to `out_path` (empty: inherited).
+// Runs a tool to completion with stdout to `out_path` (empty: inherited),
+// in `group` as spawn() takes it.
 int run_to_file(const std::string& name, const std::vector<std::string>& args, const std::string& out_path,
-                bool no_stderr = false);
+                bool no_stderr = false, pid_t group = -1);
 
 }  // namespace frontier

@@ -2,9 +2,9 @@
 // at every process start: libpq (only a postgresql:// frontier needs it) and
 // libcurl's URL and date functions outside `fetch` (frontier-lease,
 // frontier-report, frontier-config and frontier-budget never parse a URL).
-// Linking them cost every tool start ~10 ms of loading and relocating
-// libcurl's and libpq's own ~30 dependencies (TLS, Kerberos, LDAP, SSH),
-// which was half of a `frontier-lease -n 100`. `fetch` still links libcurl;
+// Linking them made every tool start load and relocate libcurl's and
+// libpq's own dozens of dependencies (TLS, Kerberos, LDAP, SSH), a large
+// share of a short `frontier-lease` call. `fetch` still links libcurl;
 // opening it again here returns the copy already loaded.
 //
 // The functions are the libraries' own, with their declared types; a call

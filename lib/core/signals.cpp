@@ -6,7 +6,7 @@ namespace frontier {
 
 namespace {
 volatile std::sig_atomic_t g_stop = 0;
-extern "C" void on_stop_signal(int) { g_stop = 1; }
+extern "C" void on_stop_signal(int) { g_stop = g_stop + 1; }
 }  // namespace
 
 void install_signal_handlers() {
@@ -19,6 +19,15 @@ void install_signal_handlers() {
     sigaction(SIGTERM, &sa, nullptr);
 }
 
+void stop_on_hangup() {
+    struct sigaction sa {};
+    sa.sa_handler = on_stop_signal;
+    sigemptyset(&sa.sa_mask);
+    sigaction(SIGHUP, &sa, nullptr);
+}
+
 bool stop_requested() { return g_stop != 0; }
+
+int stop_signals() { return static_cast<int>(g_stop); }
 
 }  // namespace frontier

@@ -1,14 +1,9 @@
 // LineReader: JSON-lines input with simdjson On Demand; each line is decoded
 // into a Record by parse_object (json_decode.cpp).
 //
-// Throughput, measured 2025-11 on this project's 2-core build host (g++ 12
-// -O2, simdjson 3.0.1): next() plus reading "url" and "depth" over a
-// page-cached 1,000,000-line file of lines like
-// {"url":"http://h1.site3.com/news/post/12?id=5","depth":2} runs at
-// 7.5-8.7 million lines/s from the file and 6-7 million lines/s through a
-// pipe on stdin, with 21 heap allocations in total (none per line). Without
-// -march flags the header-only On Demand code uses simdjson's portable
-// "fallback" kernel; it is fast enough for short lines, so we do not dispatch.
+// Without -march flags the header-only On Demand code uses simdjson's
+// portable "fallback" kernel; it is fast enough for short lines, so we do
+// not dispatch.
 //
 // Design: one buffer of max_line + kReadSize bytes plus SIMDJSON_PADDING of
 // slack, filled with read(2). Lines are found with memchr and parsed in place

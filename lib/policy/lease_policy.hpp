@@ -32,6 +32,13 @@ AfterSpend after_spend(int64_t total_spend, int64_t session_balance, int64_t rep
 // budget lowered mid-crawl, or reached through error penalties)?
 inline bool over_total(int64_t total_spend, int64_t total) { return total >= 0 && total_spend >= total; }
 
+// Does after_spend's answer depend on whether another queue is inactive
+// (its session balance spent, its total budget not reached)? Only then
+// need the caller find out.
+inline bool rotation_asks_others(int64_t total_spend, int64_t session_balance, int64_t total) {
+    return session_balance <= 0 && !over_total(total_spend, total);
+}
+
 // ---- alternating URL classes (frontier(7), URL STATES; the news
 // crawler's "alternate between queues with burst limit")
 

@@ -5,6 +5,11 @@
 
 namespace frontier {
 
+std::optional<double> honoured_retry_after(const FetchFacts& f, double max_retry_after) {
+    if ((f.status != 429 && f.status != 503) || !f.retry_after) return std::nullopt;
+    return std::clamp(*f.retry_after, 0.0, std::max(0.0, max_retry_after));
+}
+
 RobotsOutcome robots_outcome(const FetchFacts& f, int64_t retries, const Settings& s, double now) {
     RobotsOutcome o;
     bool ok = f.error_class.empty() && f.status >= 200 && f.status < 300;
@@ -24,7 +29,7 @@ RobotsOutcome robots_outcome(const FetchFacts& f, int64_t retries, const Setting
     } else if (retries < s.retry_max) {
         o.state = RobotsOutcome::HostState::retry;
         o.result = "retry";
-        o.retry_at = now + s.retry_delay;
+        o.retry_at = now + honoured_retry_after(f, s.max_retry_after).value_or(s.retry_delay);
     } else {
         o.state = RobotsOutcome::HostState::given_up;
         o.result = "failed";
@@ -98,7 +103,10 @@ void failed(const UrlHistory& h, const FetchFacts& f, const Settings& s, double 
         o.result = "retry";
         o.state = UrlState::queued;
         ++a.retries;
-        o.due = now + std::max(s.retry_delay, f.retry_after.value_or(0));
+        // A rate limit's Retry-After names when to come back (its queue
+        // sleeps as long: politeness_wait); other results wait retry.delay.
+        if (auto ra = honoured_retry_after(f, s.max_retry_after)) o.due = now + *ra;
+        else o.due = now + std::max(s.retry_delay, f.retry_after.value_or(0));
         o.next_visit = o.due;
         return;
     }
@@ -156,7 +164,8 @@ UrlOutcome url_outcome(const UrlHistory& h, const FetchFacts& f, const Settings&
     return o;
 }
 
-double politeness_wait(const Politeness& p, const FetchFacts& f, std::optional<double> crawl_delay, int64_t n429) {
+double politeness_wait(const Politeness& p, const FetchFacts& f, std::optional<double> crawl_delay, int64_t n429,
+                       double max_retry_after) {
     double dur = f.duration_ms.value_or(0) / 1000.0;
     double wait = std::clamp(p.delay_factor * dur, p.min_delay, std::max(p.min_delay, p.max_delay));
     if (crawl_delay) wait = std::max(wait, std::min(*crawl_delay, p.max_crawl_delay));
@@ -166,14 +175,26 @@ double politeness_wait(const Politeness& p, const FetchFacts& f, std::optional<d
     if (f.error_class == "dns" || f.error_class == "connect" || f.error_class == "host-down")
         wait = std::max(wait, p.host_down_delay);
     if (f.status == 429 || f.status == 503) {
-        if (f.retry_after) {
-            wait = std::max(wait, std::min(*f.retry_after, 86400.0));
+        if (auto ra = honoured_retry_after(f, max_retry_after)) {
+            wait = std::max(wait, *ra);
         } else if (f.status == 429) {
             wait = std::max(wait, std::min(60.0 * std::pow(2.0, static_cast<double>(std::min<int64_t>(n429, 20))),
                                            86400.0));
         }
     }
     return wait;
+}
+
+QueueAfterFetch queue_after_fetch(const QueueBefore& q, const Settings& s, const Politeness& p, const FetchFacts& f,
+                                  std::optional<double> crawl_delay, bool unsuccessful, double now) {
+    QueueAfterFetch a;
+    a.wake_at = std::max(q.wake_at, now + politeness_wait(p, f, crawl_delay, q.n429, s.max_retry_after));
+    a.n429 = f.status == 429 ? q.n429 + 1 : 0;
+    a.retry_after_block = (f.status == 429 || f.status == 503) && f.retry_after;
+    a.host_down = f.error_class == "host-down";
+    a.error = unsuccessful;
+    if (unsuccessful && !a.host_down) a.penalty = s.error_penalty;
+    return a;
 }
 
 }  // namespace frontier

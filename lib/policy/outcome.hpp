@@ -29,11 +29,17 @@ struct RobotsOutcome {
     bool unsuccessful = false;           // counts as an error of the queue
 };
 
+// The wait a server asked for that the frontier honours: a 429 or 503's
+// Retry-After, held to `max_retry_after` (retry.max-retry-after); none for
+// other results (their Retry-After is not a rate limit's).
+std::optional<double> honoured_retry_after(const FetchFacts& f, double max_retry_after);
+
 // 2xx: rules from the body. 3xx (a redirect fetch did not follow), 4xx, or
 // refused by the address guard: unavailable, allow all (RFC 9309
 // 2.3.1.2-3). Anything else (5xx, a transport error): unreachable, retried
-// after retry.delay while the host's retries are under retry.max, then
-// given up (its URLs fail robots-unreachable).
+// after retry.delay (a 503's honoured Retry-After instead, when it has one)
+// while the host's retries are under retry.max, then given up (its URLs
+// fail robots-unreachable).
 RobotsOutcome robots_outcome(const FetchFacts& f, int64_t retries, const Settings& s, double now);
 
 // ---- URL results
@@ -70,7 +76,9 @@ inline bool served_from_cache(const UrlHistory& h, const FetchFacts& f) {
 // 2xx/3xx: done (a revisited URL is scheduled by the interval rule; a 304
 // or an equal content hash is uneventful). host-down: queued again after
 // Retry-After or 600 s, no retry spent. A soft error (retry.soft) while
-// retries are under retry.max: retry after max(retry.delay, Retry-After).
+// retries are under retry.max: retried after the honoured Retry-After of a
+// 429 or 503 (honoured_retry_after), else after max(retry.delay,
+// Retry-After).
 // Otherwise failed with the error class or http-STATUS (" (retries
 // exhausted)" for soft ones); a revisited URL is retried after
 // recrawl.fail-delay until recrawl.max-failures failures in a row, then
@@ -89,7 +97,36 @@ UrlOutcome url_outcome(const UrlHistory& h, const FetchFacts& f, const Settings&
 // Crawl-delay (up to max-crawl-delay); on 429/503 at least Retry-After (up
 // to a day), or for a 429 without one 60 s doubling with each 429 in a row
 // (`n429` before this one, up to a day); after a DNS or connection failure
-// (dns, connect, host-down) at least host-down-delay.
-double politeness_wait(const Politeness& p, const FetchFacts& f, std::optional<double> crawl_delay, int64_t n429);
+// (dns, connect, host-down) at least host-down-delay. Retry-After is held
+// to `max_retry_after` (retry.max-retry-after).
+double politeness_wait(const Politeness& p, const FetchFacts& f, std::optional<double> crawl_delay, int64_t n429,
+                       double max_retry_after = 86400);
+
+// ---- what a result does to its queue
+
+// The queue row's facts a result reads.
+struct QueueBefore {
+    double wake_at = 0;  // when the queue may be leased from again
+    int64_t n429 = 0;    // 429s in a row so far
+};
+
+// What a result adds to its queue's row (frontier(7), POLITENESS, BUDGETS;
+// frontier-report(1), QUEUES).
+struct QueueAfterFetch {
+    double wake_at = 0;              // never earlier than before
+    int64_t n429 = 0;                // 429s in a row, this one included (0 after any other result)
+    bool retry_after_block = false;  // a 429 or 503 with Retry-After: the host rate-limits
+    bool error = false;              // an unsuccessful result: counts as the queue's error
+    int64_t penalty = 0;             // spend charged for it (budget.error-penalty)
+    bool host_down = false;          // fetch skipped it as its host is down
+};
+
+// The queue after a result of one of its URLs (or robots.txt): it sleeps
+// until now + politeness_wait at least (`p`: the queue's politeness); an
+// unsuccessful result (`unsuccessful`, as url_outcome or robots_outcome
+// decided) is an error and costs budget.error-penalty, except host-down (a
+// URL fetch never tried).
+QueueAfterFetch queue_after_fetch(const QueueBefore& q, const Settings& s, const Politeness& p, const FetchFacts& f,
+                                  std::optional<double> crawl_delay, bool unsuccessful, double now);
 
 }  // namespace frontier

@@ -143,6 +143,7 @@ void read_lease_and_politeness(Settings& s, StoredValues& v,
 void read_retry_and_scope(Settings& s, StoredValues& v) {
     s.retry_delay = v.num("retry.delay");
     s.retry_max = v.integer("retry.max");
+    s.max_retry_after = v.num("retry.max-retry-after");
     s.retry_soft = string_list(v.json("retry.soft"));
     s.max_depth = v.integer("scope.max-depth");
     s.max_queued = v.integer("scope.max-queued");

@@ -98,6 +98,7 @@ struct Settings {
     std::map<std::string, Politeness> domain_politeness;  // domain -> effective values
     double retry_delay = 3600;
     int64_t retry_max = 12;
+    double max_retry_after = 86400;  // retry.max-retry-after
     std::vector<std::string> retry_soft;
     int64_t max_depth = -1;
     int64_t max_queued = -1;

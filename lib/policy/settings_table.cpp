@@ -29,6 +29,8 @@ const std::vector<SettingDef> kDefs = {
      "the crawler's name: matched against robots.txt groups and sent by fetch as its User-Agent"},
     {"retry.delay", "3600", K::number, nullptr, false, false, "wait before retrying a soft error"},
     {"retry.max", "12", K::integer, nullptr, false, false, "retries before a soft error becomes a failure"},
+    {"retry.max-retry-after", "86400", K::number, nullptr, false, false,
+     "a 429 or 503's Retry-After is honoured up to this: its URL is retried and its queue paused that long"},
     {"retry.soft",
      "[\"dns\",\"connect\",\"timeout\",\"reset\",\"host-down\",\"408\",\"429\",\"500\",\"502\",\"503\",\"504\","
      "\"522\",\"524\"]",

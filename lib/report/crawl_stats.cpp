@@ -26,17 +26,41 @@ std::string mime_key(std::string_view ct) {
     return o;
 }
 
-int64_t timeline_bucket_seconds(double span, int64_t max_buckets) {
-    static const int64_t widths[] = {60, 300, 900, 3600, 3 * 3600, 6 * 3600, 86400, 7 * 86400};
+int64_t timeline_bucket_seconds(double span, int64_t max_buckets, int64_t min_width) {
+    static const int64_t widths[] = {1, 2, 5, 10, 15, 30, 60, 300, 900, 3600, 3 * 3600, 6 * 3600, 86400, 7 * 86400};
     if (max_buckets < 1) max_buckets = 1;
     for (int64_t w : widths)
-        if (span / static_cast<double>(w) <= static_cast<double>(max_buckets)) return w;
+        if (w >= min_width && span / static_cast<double>(w) <= static_cast<double>(max_buckets)) return w;
     return widths[std::size(widths) - 1];
+}
+
+std::vector<TimelineBucket> regroup_timeline(const std::vector<TimelineBucket>& buckets, int64_t width) {
+    std::vector<TimelineBucket> out;
+    const double w = static_cast<double>(std::max<int64_t>(width, 1));
+    for (const TimelineBucket& b : buckets) {
+        double start = std::floor(b.start / w) * w;
+        if (out.empty() || out.back().start != start) out.push_back({start, 0, 0, 0});
+        out.back().pages += b.pages;
+        out.back().bytes += b.bytes;
+        out.back().errors += b.errors;
+    }
+    return out;
 }
 
 double pages_per_second(int64_t pages, double start, double end) {
     if (!(end > start)) return 0;
     return static_cast<double>(pages) / (end - start);
+}
+
+double average_pages_per_second(int64_t pages, double start, double last, double now) {
+    return static_cast<double>(pages) / std::max(std::min(last, now) - start, 1.0);
+}
+
+int64_t recent_first_minute(double now) { return static_cast<int64_t>(std::floor((now - 600) / 60)); }
+
+double recent_pages_per_second(int64_t pages, double start, double now) {
+    double from = std::max(static_cast<double>(recent_first_minute(now)) * 60, start);
+    return static_cast<double>(pages) / std::max(now - from, 1.0);
 }
 
 Calibration calibrate_revisits(const std::vector<RevisitLoad>& load, double done_per_day) {

@@ -19,13 +19,42 @@ namespace frontier {
 std::string mime_key(std::string_view content_type);
 
 // Width in seconds of the buckets the over-time chart and JSON use: the
-// smallest of 1 min, 5 min, 15 min, 1 h, 3 h, 6 h, 1 d, 7 d that puts `span`
-// seconds in at most `max_buckets` buckets (7 d beyond). Minutes are what the
-// store keeps (one timeline row per minute with a result).
-int64_t timeline_bucket_seconds(double span, int64_t max_buckets = 120);
+// smallest of 1, 2, 5, 10, 15, 30 s, 1 min, 5 min, 15 min, 1 h, 3 h, 6 h,
+// 1 d, 7 d, and at least `min_width`, that puts `span` seconds in at most
+// `max_buckets` buckets (7 d beyond). Minutes are what the store keeps (one
+// timeline row per minute with a result); seconds come from URL rows
+// (frontier-report(1), OVER TIME).
+int64_t timeline_bucket_seconds(double span, int64_t max_buckets = 120, int64_t min_width = 60);
+
+// One bucket of the over-time report: URL results recorded in
+// [start, start + width).
+struct TimelineBucket {
+    double start = 0;
+    int64_t pages = 0, bytes = 0, errors = 0;
+};
+
+// `buckets` (in time order, each within one bucket of `width` seconds)
+// summed into buckets of `width` seconds aligned on multiples of it.
+std::vector<TimelineBucket> regroup_timeline(const std::vector<TimelineBucket>& buckets, int64_t width);
 
 // Pages per second over [start, end]; 0 when the span is not positive.
 double pages_per_second(int64_t pages, double start, double end);
+
+// The average rate (frontier-report(1), CRAWL SUMMARY): `pages` over the
+// crawl from `start` (its first minute) to `last` (the end of its last
+// minute), or to `now` while that minute runs (at least one second).
+double average_pages_per_second(int64_t pages, double start, double last, double now);
+
+// The recent rate (frontier-report(1), CRAWL SUMMARY) counts the results
+// recorded from the start of this minute (epoch minutes), 10 minutes before
+// `now`, to `now`.
+int64_t recent_first_minute(double now);
+
+// The recent rate: `pages` recorded since recent_first_minute(now), per
+// second of that window the crawl covered: from the window's start, or
+// from `start` (the crawl's first minute) when later, to `now` (at least
+// one second).
+double recent_pages_per_second(int64_t pages, double start, double now);
 
 // Revisit calibration (issue #28): can the configured revisit intervals be
 // met at the recorded visit rate?

@@ -208,6 +208,11 @@ std::string codes_json(const Summary& s) {
 
 bool seed_redirected(const SeedRow& r) { return r.status && *r.status >= 300 && *r.status < 400; }
 
+std::string seed_reason(const SeedRow& r) {
+    if (!r.error_class.empty()) return r.error_class;
+    return r.reason.empty() ? "-" : r.reason;
+}
+
 std::string seed_table_header() {
     return left("STATE", 9) + right("STATUS", 7) + "  " + left("QUEUE", 28) + right("Q-DONE", 8) + right("Q-FAILED", 9) +
            "  SEED";

@@ -93,13 +93,6 @@ struct RevisitSummary {
     std::vector<std::pair<std::string, int64_t>> intervals;
 };
 
-// One bucket of the over-time report: URL results recorded in
-// [start, start + Summary::timeline_bucket).
-struct TimelineBucket {
-    double start = 0;
-    int64_t pages = 0, bytes = 0, errors = 0;
-};
-
 // The crawl summary (frontier-report(1), CRAWL SUMMARY), from the crawl:*
 // and visit:* counters and the timeline table kept by Store::finish.
 struct CrawlSummary {
@@ -107,8 +100,8 @@ struct CrawlSummary {
     std::optional<double> last;   // the end of the last minute with one
     int64_t pages = 0, bytes = 0, errors = 0;  // URL results recorded (robots.txt apart)
     int64_t novel = 0, revisit = 0, not_modified = 0;
-    double avg_pages_per_s = 0;     // pages / (last - start)
-    double recent_pages_per_s = 0;  // URL results of the last 10 minutes before now / 600
+    double avg_pages_per_s = 0;     // average_pages_per_second
+    double recent_pages_per_s = 0;  // recent_pages_per_second: the last 10 minutes the crawl covered
     std::optional<Calibration> calibration;  // when URLs are marked for revisiting
 };
 
@@ -134,7 +127,33 @@ struct Summary {
     std::map<std::string, std::map<std::string, int64_t>> heat_depth;
     int64_t timeline_bucket = 60;         // seconds per bucket (timeline_bucket_seconds)
     std::vector<TimelineBucket> timeline;  // buckets with a result, in time order
+    // A short crawl's results and errors in buckets of seconds, from URL
+    // rows (set_visit_timeline; no bytes); empty otherwise.
+    int64_t visit_bucket = 0;
+    std::vector<TimelineBucket> visit_timeline;
 };
+
+// The longest crawl, by its timeline, whose results chart may use seconds,
+// and the most URLs read for it (one pass over urls).
+inline constexpr double kVisitTimelineMaxSpan = 3600;
+inline constexpr int64_t kVisitTimelineMaxUrls = 250000;
+
+// True when the results chart may use seconds (frontier-report(1), OVER
+// TIME): some result recorded, the timeline spans at most
+// kVisitTimelineMaxSpan and the frontier holds at most `max_urls` URLs. Pure.
+bool wants_visit_timeline(const Summary& s, int64_t max_urls = kVisitTimelineMaxUrls);
+
+// Sets s.visit_timeline from `seconds` (read_visit_seconds) in buckets of
+// timeline_bucket_seconds(their span, 120, 1) when they account for every
+// URL result (their pages sum to s.crawl.pages: each result is its URL's
+// last one); else leaves it empty, and the timeline's minutes are shown. Pure.
+void set_visit_timeline(Summary& s, const std::vector<TimelineBucket>& seconds);
+
+// URL rows by the second their last result was recorded (urls.last_visit):
+// results and errors (an error class or a status of 400 or more) per second
+// with one, in time order; no bytes (a URL row does not keep them). One pass
+// over urls. Throws DbError.
+std::vector<TimelineBucket> read_visit_seconds(Store& store);
 
 // Reads the summary at time `now` (one short read; no statement is left
 // open). Throws DbError.

@@ -96,16 +96,16 @@ std::string host_table(const std::vector<QueueRow>& rows) {
     return o + "</tbody></table>";
 }
 
+// A seed's own outcome: its state, last status, reason and whether it
+// redirected; its queue's totals are in the hosts table, not on its row.
 std::string seed_table(const std::vector<SeedRow>& rows) {
     std::string o = "<table id=\"seeds\"><thead><tr><th class=\"url\">seed</th><th>state</th><th>status</th>"
-                    "<th>redirect</th><th>queue</th><th>pages done there</th><th>failed there</th></tr></thead><tbody>";
-    for (auto& r : rows) {
-        std::string st = r.error_class.empty() ? (r.status ? std::to_string(*r.status) : std::string("-")) : r.error_class;
-        o += "<tr>" + url_cell(r.url) + "<td>" + url_state_name(r.state) + "</td><td>" + html_escape(st) + "</td><td>" +
-             (seed_redirected(r) ? "yes" : "-") + "</td>" + name_cell(r.queue, 28) + "<td>" + grouped(r.queue_done) +
-             "</td><td>" + grouped(r.queue_failed) + "</td></tr>";
-    }
-    if (rows.empty()) o += "<tr><td colspan=\"7\">none</td></tr>";
+                    "<th>reason</th><th>redirect</th><th>queue</th></tr></thead><tbody>";
+    for (auto& r : rows)
+        o += "<tr>" + url_cell(r.url) + "<td>" + url_state_name(r.state) + "</td><td>" +
+             (r.status ? std::to_string(*r.status) : std::string("-")) + "</td><td>" + html_escape(seed_reason(r)) +
+             "</td><td>" + (seed_redirected(r) ? "yes" : "-") + "</td>" + name_cell(r.queue, 28) + "</tr>";
+    if (rows.empty()) o += "<tr><td colspan=\"6\">none</td></tr>";
     return o + "</tbody></table>";
 }
 
@@ -131,6 +131,10 @@ std::string failing_hosts_table(const std::vector<QueueRow>& rows) {
     return o + "</tbody></table>";
 }
 
+// Headers wrap, and a URL column takes up to a third of its table, less
+// when the other columns need it (max-width:0 lets it shrink below its
+// text, cut with an ellipsis), so a table fits its card whatever the
+// lengths of its values.
 const char* const kStyle = R"CSS(
 *{box-sizing:border-box}
 body{margin:0;padding:16px 20px;font:14px/1.4 system-ui,-apple-system,"Segoe UI",Roboto,"DejaVu Sans",sans-serif;color:#1d2329;background:#f4f5f7}
@@ -146,9 +150,9 @@ svg.chart{display:block;max-width:100%;height:auto;font-size:13px}
 svg .num{font-variant-numeric:tabular-nums;fill:#333}
 table{border-collapse:collapse;width:100%;font-size:12px}
 th,td{padding:3px 6px;border-bottom:1px solid #eceef1;text-align:right;white-space:nowrap}
-th{background:#f0f2f4;position:sticky;top:0}
+th{background:#f0f2f4;position:sticky;top:0;white-space:normal}
 td:first-child,th:first-child,td.url,th.url,td.st-cell,th.st-cell{text-align:left}
-td.url{max-width:420px;overflow:hidden;text-overflow:ellipsis}
+td.url{max-width:0;width:35%;overflow:hidden;text-overflow:ellipsis}
 .nolimit{fill:#5a6570}
 table.kv th{text-align:left;width:45%}
 .legend{color:#5a6570;font-size:12px;margin:4px 0 0}
@@ -271,6 +275,17 @@ std::string mime_types_body(const Summary& s) {
     return hbar_chart("chart-mimetypes", "MIME types", mimes) + mt;
 }
 
+// The results chart (a short crawl's seconds from URL rows, else the
+// stored minutes grouped) and the bytes chart (the stored minutes grouped).
+std::string timeline_body(const Summary& s) {
+    const bool seconds = !s.visit_timeline.empty();
+    const int64_t bucket = seconds ? s.visit_bucket : s.timeline_bucket;
+    return timeline_chart(seconds ? s.visit_timeline : s.timeline, bucket, false) +
+           "<p class=\"legend\">blue: results, red: errors; one bar per " + format_duration(static_cast<double>(bucket)) +
+           (seconds ? " (each URL's last result)" : "") + "</p>" + timeline_chart(s.timeline, s.timeline_bucket, true) +
+           "<p class=\"legend\">bytes per " + format_duration(static_cast<double>(s.timeline_bucket)) + "</p>";
+}
+
 // The page being written: its head, then cards in a grid.
 class Page {
 public:
@@ -332,11 +347,7 @@ std::string render_report_html(const Summary& s, const std::vector<QueueRow>& lo
     page.card(heatmap_by_depth(s) ? "URLs added by discovery method and depth (no types given)"
                                   : "URLs added by discovery method and type",
               heatmap_chart(s));
-    page.card("Results over time (UTC)",
-              timeline_chart(s, false) + "<p class=\"legend\">blue: results, red: errors; one bar per " +
-                  format_duration(static_cast<double>(s.timeline_bucket)) + "</p>" + timeline_chart(s, true) +
-                  "<p class=\"legend\">bytes per " + format_duration(static_cast<double>(s.timeline_bucket)) + "</p>",
-              true);
+    page.card("Results over time (UTC)", timeline_body(s), true);
     page.card("Results by status code and error class",
               hbar_chart("chart-codes", "Results by status and error class", status_code_bars(s)));
     page.card("MIME types (successful results)", mime_types_body(s));

@@ -1,5 +1,6 @@
 // Pure helpers of the report data model (lib/report/report_data.hpp): queue state
-// derivation, --state and --sort parsing, row ordering, effective budgets.
+// derivation, --state and --sort parsing, row ordering, effective budgets,
+// the results chart's buckets.
 #include <cstdlib>
 #include <string_view>
 
@@ -170,6 +171,21 @@ bool queue_row_less(const QueueRow& a, const QueueRow& b, const QueueSort& s) {
     }
     if (c != 0) return s.descending ? c > 0 : c < 0;
     return a.id < b.id;
+}
+
+bool wants_visit_timeline(const Summary& s, int64_t max_urls) {
+    const CrawlSummary& c = s.crawl;
+    return c.start && c.last && *c.last - *c.start <= kVisitTimelineMaxSpan && s.urls.added <= max_urls;
+}
+
+void set_visit_timeline(Summary& s, const std::vector<TimelineBucket>& seconds) {
+    s.visit_timeline.clear();
+    s.visit_bucket = 0;
+    int64_t pages = 0;
+    for (const TimelineBucket& b : seconds) pages += b.pages;
+    if (seconds.empty() || pages != s.crawl.pages) return;
+    s.visit_bucket = timeline_bucket_seconds(seconds.back().start + 1 - seconds.front().start, 120, 1);
+    s.visit_timeline = regroup_timeline(seconds, s.visit_bucket);
 }
 
 }  // namespace frontier

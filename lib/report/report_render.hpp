@@ -83,6 +83,7 @@ std::string codes_text(const Summary& s);
 std::string codes_json(const Summary& s);
 // --seeds.
 bool seed_redirected(const SeedRow& r);  // its last result was a 3xx
+std::string seed_reason(const SeedRow& r);  // its error class, else its stored reason, else "-"
 std::string seed_table_header();
 std::string seed_table_row(const SeedRow& r);
 std::string seed_row_json(const SeedRow& r);
@@ -98,7 +99,7 @@ std::string failing_host_json(const QueueRow& r);
 // One self-contained HTML page (inline CSS and SVG, no scripts, no network):
 // summary, charts of queue states, URL states, spend vs budget of `costly`,
 // results by class, depth and the heatmap, and the two queue tables.
-// The crawl sections' rows for the HTML page (read by tools/frontier-report.cpp).
+// The crawl sections' rows for the HTML page (read by html_report, lib/report/report_pages.hpp).
 struct CrawlTables {
     std::vector<QueueRow> hosts;          // by URLs done
     std::vector<QueueRow> failing_hosts;  // by errors

@@ -82,17 +82,17 @@ void migrate_to_5(Db& db) {
 
 // 6: urls_next ends with `recrawl` (kUrlsNextIndexSql), so frontier-report
 // counts the revisited URLs that may be visited now from the index alone
-// instead of reading every queued URL's row (issue #27: 2.8 s -> 0.12 s at
-// 1M such URLs). After the unique `id` the column leaves the lease order as
-// it was. On a large file this rebuilds the index once: a sort of the
-// queued URLs (with the connection's large-sort settings, see ensure_schema).
+// instead of reading every queued URL's row. After the unique `id` the
+// column leaves the lease order as it was. On a large file this rebuilds
+// the index once: a sort of the queued URLs (with the connection's
+// large-sort settings, see ensure_schema).
 void migrate_to_6(Db& db) {
     db.exec("DROP INDEX urls_next");
     db.exec(kUrlsNextIndexSql);
 }
 
 // 7: a URL's fingerprint and id leave the urls_fp index for the tables
-// url_fps and url_fps_new (schema_def.cpp, fingerprint_table; issue #27):
+// url_fps and url_fps_new (schema_def.cpp, fingerprint_table):
 // every known fingerprint goes to url_fps, in key order.
 void migrate_to_7(Db& db) {
     const Db::Ddl& ddl = db.ddl();
@@ -104,7 +104,7 @@ void migrate_to_7(Db& db) {
 }
 
 // 8: where the backend keeps the lease order in tables (SQLite,
-// Db::Ddl::lease_order_tables; issue #27), the queued URLs that are due
+// Db::Ddl::lease_order_tables), the queued URLs that are due
 // leave the index urls_next for the tables url_next (all of them, in key
 // order) and url_next_new (empty), kept from now on by triggers and by
 // the tools that insert URL rows (schema_def.hpp, kLeaseOrderSql,

@@ -23,11 +23,10 @@ const char* const kUrlsNextIndexSql =
 // does its fingerprint; the code that changes a row's state, due time or
 // order (QueueRows::leave_lease_order, enter_lease_order: a lease, a
 // result, a re-add, the housekeeping) moves its entry; this trigger takes
-// the entry of a deleted row. Since version 9 no trigger runs on updates:
-// one ran for every row a result updated (a leased URL, which has no
-// entry) and cost frontier-done 10-15% at 100k URLs; an AFTER INSERT one
-// cost frontier-add 11-24%. frontier-report --check verifies the entries
-// (lease-order).
+// the entry of a deleted row. No trigger runs on updates or inserts: an
+// update trigger would run for every row a result updates (a leased URL,
+// which has no entry), and an insert trigger copies every column of the new
+// row. frontier-report --check verifies the entries (lease-order).
 // clang-format off
 const char* const kLeaseOrderSql =
     "CREATE TRIGGER url_next_delete AFTER DELETE ON urls WHEN " LEASE_DUE("old") " BEGIN "

@@ -1,7 +1,7 @@
 // Private to the storage module (lib/store/): the settings and budget
-// overrides of one Store as last read (frontier(7), SETTINGS, BUDGETS), and
-// the budget rule the lease decisions use. Memory only: Store reads the rows
-// (store_settings.cpp) and hands them over.
+// overrides of one Store as last read (frontier(7), SETTINGS, BUDGETS).
+// Memory only: Store reads the rows (store_settings.cpp) and hands them
+// over; the budget rule is lib/policy/budget_limits.hpp.
 #pragma once
 
 #include <cstdint>
@@ -10,16 +10,12 @@
 #include <string>
 #include <vector>
 
+#include "policy/budget_limits.hpp"
 #include "policy/settings.hpp"
 
 namespace frontier {
 
 class Stmt;
-
-struct BudgetLimits {
-    int64_t replenish = 3000;
-    int64_t total = -1;
-};
 
 // A budget override row (queue_budgets), as Store::refresh_settings reads it.
 struct StoredBudget {
@@ -45,7 +41,7 @@ public:
     BudgetLimits budget_for(const std::string& queue_key) const;
 
 private:
-    std::map<std::string, BudgetLimits> budget_domain_, budget_queue_;
+    BudgetOverrides budgets_;
 };
 
 }  // namespace frontier

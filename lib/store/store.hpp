@@ -126,6 +126,11 @@ public:
     void add_seed_host(const std::string& host_key);
     int64_t count(std::string_view counter);  // maintained counters ("queued", "leased", ...)
     int64_t leases_out();  // count("leased") + count("robots_leased"), in one read
+    // When a lease may next hand out a URL (frontier-crawl --max-wait):
+    // `now` when a queue is ready, else the earliest wake time of a sleeping
+    // queue (politeness) or due time of a queued URL waiting for its retry
+    // or revisit; nullopt when there is neither. Leases out are not looked at.
+    std::optional<double> next_lease_time(double now);
 
     // --- leasing (own transaction) --------------------------------------
     LeaseOutcome lease(LeaseRequest& req);
@@ -203,6 +208,27 @@ public:
     // Is every read a round trip to a server (PostgreSQL)? Then tools
     // gather records for the prefetch calls above.
     bool reads_are_round_trips() const;
+
+    // --- sessions (lib/store/store_sessions.cpp) ------------------------
+    // What the sessions of lib/frontier/ ask of the backend, so that they
+    // never ask which backend it is. Written over the methods above.
+    //
+    // How many input records a session gathers before it stores them, so
+    // that their rows are read together: many where each read is a round
+    // trip to a server (PostgreSQL), one on SQLite.
+    size_t records_read_together() const;
+    // Begins the write transaction of a batch of results at `now`. Where a
+    // read is a round trip, the settings version and the housekeeping scan
+    // are sent ahead to go with the batch's first reads (two round trips
+    // fewer, one under the writer lock); on SQLite the settings are
+    // refreshed before BEGIN and housekeeping runs at once.
+    void begin_result_batch(double now);
+    // After the first prefetch_leases of that batch: reads what
+    // begin_result_batch sent (the settings reloaded when they moved,
+    // housekeeping applied at `now`). True when housekeeping changed rows:
+    // the prefetched leases were dropped, so read them again. Always false
+    // on SQLite.
+    bool settle_result_batch(double now);
 
     // SQLite's page cache for this connection (no effect on PostgreSQL).
     void set_page_cache_mib(int mib);

@@ -12,9 +12,10 @@
 
 namespace frontier {
 
-// Politeness after a fetch of queue `qid` (frontier(7), LEASES and POLITENESS): wake time, Retry-After
-// and 429 blocks, latency, error counts and the error penalty, summed per
-// queue in fetch_deltas; flush_fetches() writes and reschedules each queue.
+// A fetch of queue `qid` as the queue's row sums it (wake time, Retry-After
+// and 429 blocks, error counts and the error penalty: queue_after_fetch,
+// lib/policy/outcome.hpp; latency, counts by state), kept per queue in
+// fetch_deltas; flush_fetches() writes and reschedules each queue.
 void Store::Impl::after_fetch(const Settings& s, int64_t qid, const FetchFacts& f,
                               std::optional<double> crawl_delay, bool unsuccessful, double now, UrlState ended) {
     auto [it, fresh] = totals.fetch_deltas.try_emplace(qid);
@@ -31,18 +32,17 @@ void Store::Impl::after_fetch(const Settings& s, int64_t qid, const FetchFacts& 
         d.n429 = qi.n429;
         d.wake_at = qi.wake_at;
     }
-    double wait = politeness_wait(s.politeness_for(d.key), f, crawl_delay, d.n429);
-    if ((f.status == 429 || f.status == 503) && f.retry_after) ++d.ra_blocks;
-    d.n429 = f.status == 429 ? d.n429 + 1 : 0;
-    d.wake_at = std::max(d.wake_at, now + wait);
+    const QueueAfterFetch a =
+        queue_after_fetch({d.wake_at, d.n429}, s, s.politeness_for(d.key), f, crawl_delay, unsuccessful, now);
+    d.wake_at = a.wake_at;
+    d.n429 = a.n429;
+    d.ra_blocks += a.retry_after_block;
+    d.errors += a.error;
+    d.penalty += a.penalty;
+    d.host_down += a.host_down;
     ++d.ended;
-    if (unsuccessful) {
-        ++d.errors;
-        if (f.error_class != "host-down") d.penalty += s.error_penalty;
-    }
     d.latency_sum += f.duration_ms.value_or(0);
     if (f.duration_ms) ++d.latency_n;
-    if (f.error_class == "host-down") ++d.host_down;
     if (ended != UrlState::leased) d.bytes += f.bytes.value_or(0);  // URL results, not robots.txt
     if (ended == UrlState::done) ++d.done;
     else if (ended == UrlState::failed) ++d.failed;

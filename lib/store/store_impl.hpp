@@ -14,6 +14,7 @@
 #include <utility>
 #include <vector>
 
+#include "policy/budget_limits.hpp"
 #include "policy/outcome.hpp"
 #include "policy/readd.hpp"
 #include "store/leases.hpp"

@@ -69,7 +69,7 @@ bool Store::LeaseRun::activate_one() {
 void Store::LeaseRun::spent(QueueInfo& qi) {
     BudgetLimits b = m.settings.budget_for(qi.key);
     bool others = false;
-    if (qi.session_balance <= 0 && !over_total(qi.total_spend, b.total)) {
+    if (rotation_asks_others(qi.total_spend, qi.session_balance, b.total)) {
         // Another inactive queue: one read ahead (qi is active), or none
         // when those read were the whole FIFO; else asked.
         if (!inactive_ahead.empty() || inactive_all) {

@@ -125,7 +125,7 @@ void read_timeline(Db& db, Summary& s, double now) {
     CrawlSummary& c = s.crawl;
     c.start = static_cast<double>(first) * 60;
     c.last = static_cast<double>(last + 1) * 60;
-    c.avg_pages_per_s = pages_per_second(c.pages, *c.start, std::min(*c.last, std::max(now, *c.start + 60)));
+    c.avg_pages_per_s = average_pages_per_second(c.pages, *c.start, *c.last, now);
     s.timeline_bucket = timeline_bucket_seconds(*c.last - *c.start);
     int64_t k = s.timeline_bucket / 60;
     {
@@ -141,11 +141,28 @@ void read_timeline(Db& db, Summary& s, double now) {
     {
         Stmt st = db.prepare("SELECT coalesce(sum(pages), 0) FROM timeline WHERE minute >= ?1 AND minute < ?2");
         ResetOnExit guard{st};
-        st.bind(1, static_cast<int64_t>(std::floor((now - 600) / 60)));
+        st.bind(1, recent_first_minute(now));
         st.bind(2, static_cast<int64_t>(std::floor(now / 60)) + 1);
-        if (st.step()) c.recent_pages_per_s = static_cast<double>(st.i64(0)) / 600;
+        if (st.step()) c.recent_pages_per_s = recent_pages_per_second(st.i64(0), *c.start, now);
     }
 }
+
+}  // namespace
+
+std::vector<TimelineBucket> read_visit_seconds(Store& store) {
+    Db& db = store_db(store);
+    enum class V { second, pages, errors };
+    Stmt st = db.prepare("SELECT " + db.whole_part_sql("last_visit") + " AS s, count(*), count(CASE WHEN "
+                         "error_class IS NOT NULL OR status >= 400 THEN 1 END) FROM urls WHERE last_visit >= 0 "
+                         "GROUP BY 1 ORDER BY 1");
+    ResetOnExit guard{st};
+    std::vector<TimelineBucket> out;
+    for (SqlRow<V> row(st); st.step();)
+        out.push_back({static_cast<double>(row.i64(V::second)), row.i64(V::pages), 0, row.i64(V::errors)});
+    return out;
+}
+
+namespace {
 
 // Each reported state and its count in the summary.
 constexpr std::pair<ReportState, int64_t QueueCounts::*> kStateCounts[] = {

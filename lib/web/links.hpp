@@ -204,7 +204,7 @@ private:
 };
 
 // libxml2 2.9 interns tag, attribute and entity names in a dictionary whose
-// lookups slow down sharply past ~10^5 distinct names (400k names: 9 s).
+// lookups slow down sharply past ~10^5 distinct names.
 // Documents use a few hundred; past 20,000 this stops the parser (the links
 // found so far are kept). Call it from SAX callbacks. `ctxt` is an
 // xmlParserCtxtPtr (void* keeps libxml2 out of this header).

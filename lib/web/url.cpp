@@ -1,11 +1,5 @@
 // URL canonicalisation (frontier(7), URLS, CANONICAL FORM AND FINGERPRINTS), fingerprints and queue keys.
 //
-// Speed (2-core build machine, g++ -O2, one thread, 1M canonicalize_url calls
-// on "http://h3.site12.com/news/article/123?id=456", CanonResult built and
-// destroyed each time): 0.82-0.96M URLs/s (~1.1 us each), 0.5M/s while other
-// builds loaded the machine; 1M distinct URLs of that shape: 0.83-0.89M/s.
-// Passing a reused CanonOptions instead of the default argument saves ~8%.
-//
 // How canonicalize_url works: our own single pass splits the input (scheme,
 // authority, path, query; fragment cut), converts the host (percent-decoding,
 // IDNA via libidn2, lower case, checks), and normalises percent-encoding and

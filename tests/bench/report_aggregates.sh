@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The cost of the crawl aggregates of schema 4 (issue #25), old build vs new,
+# The cost of the crawl aggregates of schema 4, old build vs new,
 # on the same input (not part of `make bench`; minutes at N=1000000):
 #   - one frontier of N generated URLs (tests/bench/gen-urls.py N N/100),
 #     added and leased whole with OLD's tools (politeness off, as B2);

@@ -7,8 +7,8 @@
 #   SCALE=full tests/bench/run.sh      also 10M URLs over 100k hosts (long:
 #                                      see the README for how long)
 #   SCALE=huge tests/bench/run.sh      also 10M, and 100M URLs over 1M hosts
-#                                      (issue #27's top size: hours, and ~30 GB
-#                                      in TMPDIR; see the README)
+#                                      (hours, and ~30 GB in TMPDIR; see the
+#                                      README)
 #   SCALE=none                         the table at N only
 #   SCALE="20000 50000"                these sizes (URLs; hosts = size/100)
 #   N=... H=...                        the size of the table (default 1000000,
@@ -32,7 +32,7 @@
 #                                      ENVIRONMENT); peak RSS then passes the
 #                                      64 MiB flag by about that much
 #
-# Cases (the benchmark issue's numbering), for every size:
+# Cases (tests/bench/README.md), for every size:
 #   B1 frontier-add of the generator's records (tests/bench/gen-urls.py SIZE
 #      SIZE/100) into a new frontier, vs the sqlite3 CLI importing the same
 #      URLs into a table with a unique key and a (queue, state, priority) index
@@ -50,8 +50,8 @@
 #      libstdc++-12-doc API docs (b6l) and a synthetic site (b6s); wall ratio,
 #      CPU per page ours/wget2 and lease capacity / crawl rate for each
 # Peak RSS of every tool is taken with /usr/bin/time and flagged at >= 64 MiB.
-# At the end: the table in the issue's format (markdown, for the README) and
-# the scaling table with the cost per URL.
+# At the end: the table of cases against their targets (markdown, for the
+# README) and the scaling table with the cost per URL.
 set -euo pipefail
 root="$(cd "$(dirname "$0")/../.." && pwd)"
 bin="${FRONTIER_BIN:-bin}"
@@ -199,12 +199,12 @@ SQL
     line "B2 lease $((leased - before)) by 1000 (URLs/s)" "$(printf '%.0f' "$(get "${k}b2")")" "-" \
         "$(calc "1e6 / $(get "${k}b2")" | xargs printf '%.1f')" "$(get "${k}rss_lease") MiB"
 
-    # B2r (the budget issue): B2's first B2R_CALLS batches again, on a
+    # B2r: B2's first B2R_CALLS batches again, on a
     # frontier whose queues all start held (budget.hold-queues) with a
     # session budget of one URL (budget.replenish 1, unit cost), so every
     # leased URL sends its queue to the back of the inactive FIFO and
     # activates the next: the most budget bookkeeping per lease. Only where
-    # there are at most 10k queues (the issue's "10,000 queues rotating").
+    # there are at most 10k queues.
     if [ -f "$RF" ]; then
         local rcalls=0 rleased
         t0=$(now)
@@ -308,7 +308,7 @@ total=$(calc "$(now) - $bench_start")
 # "Latest run" section of tests/bench/README.md, between its markers.
 tables() {
 echo
-echo "## Table ($(date -u +%Y-%m-%d), $machine; $(basename "$bin")/; bench took $(printf '%.0f' "$total") s)"
+echo "### Table ($(date -u +%Y-%m-%d), $machine; $(basename "$bin")/; bench took $(printf '%.0f' "$total") s)"
 echo
 echo "| case | ours | peer in the same run | target | |"
 echo "|---|---|---|---|---|"
@@ -399,7 +399,7 @@ if [ "${BENCH_README:-1}" != 0 ] && [ "$bin" = "$root/bin" ]; then
     readme="$root/tests/bench/README.md"
     # Everything between the markers is replaced; the rest of the file is kept.
     awk -v f="$dir/tables.md" '
-        /^<!-- latest run: begin/ { print; print ""; print "Written by `make bench` (tests/bench/run.sh); older runs are in the history below."; while ((getline l < f) > 0) print l; skip = 1; next }
+        /^<!-- latest run: begin/ { print; print ""; print "Written by `make bench` (tests/bench/run.sh), replaced at each run; earlier runs are in the git log."; while ((getline l < f) > 0) print l; skip = 1; next }
         /^<!-- latest run: end/ { skip = 0 }
         !skip { print }' "$readme" > "$dir/README.md"
     if grep -q '^<!-- latest run: end' "$dir/README.md"; then

@@ -5,7 +5,7 @@
 #   sent; the same page under 8 URLs), a gzip sitemap bomb (7.5 MB of gzip,
 #   180 MB inflated, 2,900,000 entries), two endless chunked bodies and a
 #   Content-Encoding gzip bomb.
-#  1. fetch --links stays under 64 MiB of RSS (before: 216-255 MB). Every URL
+#  1. fetch --links stays under 64 MiB of RSS. Every URL
 #     has one result; the big pages are read whole (bytes, one content_hash
 #     for all 8) but their links come from the prefix the budget kept:
 #     links_truncated, at most 50,000 links, lines under 1,000,000 bytes; the

@@ -14,8 +14,8 @@
 # The responder is a Python script per pipeline (~0.1 s of CPU to start
 # each: at W=16 with few URLs that start-up is much of the phase);
 # BENCH_RESPONDER=sed answers with `sed` instead (the frontier's share), its
-# output line-buffered by stdbuf: `sed -u` read its input a byte per read(2)
-# and took 83% of a core at W=1, beside the server.
+# output line-buffered by stdbuf: `sed -u` reads its input a byte per
+# read(2), which costs more than the pipeline it answers.
 # BENCH_ROBOTS=1 keeps robots.txt on in the pipelines (the default of a
 # crawl: each host's robots.txt is leased first, answered 200 and empty).
 # FRONTIER_BIN picks the tools (default bin); BACKENDS="sqlite" (or
@@ -27,8 +27,8 @@
 # The server takes huge pages when the kernel has them reserved (as root:
 # sysctl -w vm.nr_hugepages=80); PG_HUGE_PAGES=on insists on them. Each
 # tool run is a new server process, which maps the shared buffers it
-# touches page by page: huge pages made the one-shot leases 1.7x faster
-# (frontier(7), POSTGRESQL). The first line to standard error says which.
+# touches page by page, so the one-shot figures depend on it (frontier(7),
+# POSTGRESQL). The first line to standard error says which.
 set -euo pipefail
 source "$(dirname "$0")/../tools/bench_env.bash"
 N=${1:-100000}

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Round trips and wall time of one-URL PostgreSQL tool runs (issue #26): K
+# Round trips and wall time of one-URL PostgreSQL tool runs: K
 # pairs of `frontier-lease -q --detached -n 1` and a `frontier-done` of its
 # result, behind tests/tools/latency_proxy.py at RTT_MS (default 1) added
 # per round trip, which counts the round trips each connection waited for.

@@ -1,38 +1,20 @@
 #!/usr/bin/env bash
-# The test suites against PostgreSQL (issue #11): starts a private cluster on
-# 127.0.0.1 (tests/tools/pg.sh), then
+# The test suites against PostgreSQL: starts a private cluster on 127.0.0.1
+# (tests/tools/pg.sh), then
 #  - runs the CLI golden cases (tests/cli/cases) with every frontier path a
 #    case names (-f NAME, --frontier NAME, $FRONTIER, the default
 #    ./frontier.db) mapped to a fresh database of its own, and the database
 #    URLs in the output mapped back to the names, so the same .out files apply;
-#  - moves a crawl from a SQLite file to PostgreSQL and back (test_move.sh:
-#    export, import, more leases and results there, export, import, compared
-#    row by row);
-#  - migrates the version 3 fixture to 6 there (test_migrate_v4.sh: the
-#    PostgreSQL DDL and back-fill give the report the SQLite migration gives);
-#  - counts the round trips of a lease, a lease that finds nothing and a
-#    frontier-done (test_round_trip_counts.sh: at most today's counts);
-#  - a lease whose housekeeping put expired leases back reads its first
-#    page again (test_lease_first_page.sh);
-#  - frontier-add's host and queue rows, made per chunk, are those SQLite
-#    makes one URL at a time (test_add_rows.sh); its rows inserted behind
-#    the next chunk's probe answer as SQLite does (test_add_behind.sh);
-#  - leases take the same URLs in the same order as on SQLite, with heads
-#    read ahead and refilled together (test_lease_order.sh);
-#  - runs the end-to-end tests test_crawl (a real crawl of a local site by
-#    three pipelines at once, each page fetched once),
-#    test_crash (tools SIGKILLed at random moments; CRASH_ROUNDS, default 4
-#    here), test_concurrency (lease/done workers, adders, edits and checks
-#    at once), test_lease_round_robin (round robin over 600 tied queues,
-#    one queue past the prefetched heads), test_lease_large_batch (a
-#    batch of 12,000 leased in two transactions), test_done_429_cached
-#    (a 429 served from the stored copy), test_lease_holder (leases of a
-#    gone process group reclaimed at the next start, no others) and
-#    test_follow_capped (a follower at --max-in-flight wakes when the first
-#    lease out expires) against a database each.
+#  - runs this directory's scripts (tests/pg/test_*.sh, each header says what
+#    it checks: a crawl moved between backends, a server restart ridden out,
+#    migrations, round trips per tool run, rows and lease order identical to
+#    SQLite's) against a database each;
+#  - runs the end-to-end tests named in the loop below (a real crawl by three
+#    pipelines at once, tools SIGKILLed at random, concurrent workers, round
+#    robin, large batches, a 429 answered from the stored copy, leases of a
+#    gone process reclaimed, a capped follower) against a database each.
 # Prints "PASS name" / "FAIL name" lines, like the other suites (exit 1 when
-# any failed), and stops the
-# cluster. `tests/pg/run.sh FILTER` runs the cases whose name contains FILTER.
+# any failed), and stops the cluster. `tests/pg/run.sh FILTER` runs the cases whose name contains FILTER.
 # Cases listed in tests/pg/skip (with the reason) test the SQLite file
 # itself and are reported as SKIP.
 set -u

@@ -1,4 +1,4 @@
-# Moving a crawl SQLite file -> PostgreSQL -> SQLite file (issue #11), run by
+# Moving a crawl SQLite file -> PostgreSQL -> SQLite file, run by
 # tests/pg/run.sh with MOVE_FRONTIER, a fresh PostgreSQL database:
 #  - a SQLite frontier with a partly done crawl (URLs done, failed, retried,
 #    leased and queued; a budget override; a retired queue; a domain setting)

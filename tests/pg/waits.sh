@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Where the PostgreSQL pipelines of tests/pg/bench.sh spend their
-# transactions (issue #26): tests/pg/waits.sh [N] runs W = 1, 4, 16
+# transactions: tests/pg/waits.sh [N] runs W = 1, 4, 16
 # `frontier-lease --follow | responder | frontier-done` pipelines over N/10
 # URLs (as bench.sh) with every statement logged, and prints per W:
 #   xacts/URL    writer transactions (those taking the advisory lock) per URL

@@ -15,9 +15,8 @@ Each direction of a connection is a thread that reads a chunk, sleeps
 until it is due (clock_nanosleep: microseconds) and sends it on; what
 arrived meanwhile came with it and follows at once. An asyncio loop
 cannot do this: its epoll timeout is rounded up to whole milliseconds,
-and the asyncio version of this proxy added ~3 ms per round trip when
-asked for 1 (tests/bench/README.md). Both sockets have TCP_NODELAY (no
-Nagle delay on the small messages of libpq).
+so an asyncio proxy adds several times the delay it is asked for. Both
+sockets have TCP_NODELAY (no Nagle delay on the small messages of libpq).
 
 LATENCY_PROXY_LOG=FILE appends a line per connection when it closes:
 "turns T c2s C s2c S" (T: round trips the client waited for: client sends

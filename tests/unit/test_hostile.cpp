@@ -1,5 +1,5 @@
 // Regression tests for hostile input found by tests/e2e/test_hostile_*.sh
-// and the fuzz targets (issue #8).
+// and the fuzz targets.
 #include <catch2/catch.hpp>
 
 #include <chrono>

@@ -1,6 +1,6 @@
-// Values of the right type that are still impossible (the reliability
-// issue's fault campaign): lease ids in another spelling, HTTP statuses
-// outside 100-999 (0 only with an error class), fetch times outside
+// Values of the right type that are still impossible (a fault campaign):
+// lease ids in another spelling, HTTP statuses outside 100-999 (0 only
+// with an error class), fetch times outside
 // [1990-01-01, now + 1 day], and frontier-budget --apply lines the options
 // would refuse or that are not edits at all.
 #include <catch2/catch.hpp>

@@ -9,6 +9,7 @@
 
 #include "core/error.hpp"
 #include "report/report_data.hpp"
+#include "report/report_html_charts.hpp"
 #include "report/report_render.hpp"
 #include "store/db.hpp"
 #include "store/store.hpp"
@@ -135,7 +136,7 @@ TEST_CASE("queue tables fit the width they are given", "[report]") {
     CHECK(fit_line("abc", 4) == "abc");
 }
 
-// --- the crawl's story (lib/report/crawl_stats.hpp, issue #25) --------------------
+// --- the crawl's story (lib/report/crawl_stats.hpp) --------------------
 
 #include "report/crawl_stats.hpp"
 
@@ -163,6 +164,77 @@ TEST_CASE("timeline_bucket_seconds picks the smallest width that fits", "[report
     CHECK(timeline_bucket_seconds(100 * 86400) == 86400);
     CHECK(timeline_bucket_seconds(10 * 365 * 86400.0) == 7 * 86400);
     CHECK(timeline_bucket_seconds(3600, 6) == 900);
+}
+
+TEST_CASE("timeline_bucket_seconds goes down to seconds from URL rows", "[report]") {
+    CHECK(timeline_bucket_seconds(0, 120, 1) == 1);
+    CHECK(timeline_bucket_seconds(120, 120, 1) == 1);
+    CHECK(timeline_bucket_seconds(121, 120, 1) == 2);
+    CHECK(timeline_bucket_seconds(600, 120, 1) == 5);
+    CHECK(timeline_bucket_seconds(3600, 120, 1) == 30);
+    CHECK(timeline_bucket_seconds(3601, 120, 1) == 60);
+    CHECK(timeline_bucket_seconds(100, 120, 60) == 60);  // the stored minutes: never finer
+}
+
+TEST_CASE("regroup_timeline sums into aligned buckets", "[report]") {
+    std::vector<TimelineBucket> sec = {{1000, 1, 10, 0}, {1001, 2, 0, 1}, {1004, 3, 0, 0}, {1005, 4, 5, 2}};
+    auto g = regroup_timeline(sec, 5);
+    REQUIRE(g.size() == 2);
+    CHECK(g[0].start == 1000);
+    CHECK(g[0].pages == 6);
+    CHECK(g[0].bytes == 10);
+    CHECK(g[0].errors == 1);
+    CHECK(g[1].start == 1005);
+    CHECK(g[1].pages == 4);
+    CHECK(regroup_timeline(sec, 1).size() == 4);
+}
+
+TEST_CASE("a short crawl's results chart is in seconds when URL rows account for every result", "[report]") {
+    Summary s;
+    CHECK_FALSE(wants_visit_timeline(s));  // no result yet
+    s.crawl.start = 1800000000;
+    s.crawl.last = 1800000180;  // a two-minute crawl over three stored minutes
+    s.crawl.pages = 240;
+    s.urls.added = 1000;
+    CHECK(wants_visit_timeline(s));
+    CHECK_FALSE(wants_visit_timeline(s, 999));  // too many URL rows to read
+    std::vector<TimelineBucket> sec;
+    for (int i = 0; i < 120; ++i) sec.push_back({1800000030.0 + i, 2, 0, i % 10 == 0});
+    set_visit_timeline(s, sec);
+    CHECK(s.visit_bucket == 1);
+    CHECK(s.visit_timeline.size() == 120);
+    std::string h = render_report_html(s, {}, {}, "t");
+    CHECK(h.find("one bar per 1s (each URL's last result)") != std::string::npos);
+    CHECK(h.find("bytes per 1m00s") != std::string::npos);  // bytes: the stored minutes
+    // A URL retried or revisited has one row for several results: the minutes stay.
+    s.crawl.pages = 241;
+    set_visit_timeline(s, sec);
+    CHECK(s.visit_timeline.empty());
+    CHECK(render_report_html(s, {}, {}, "t").find("one bar per 1m00s</p>") != std::string::npos);
+    s.crawl.last = *s.crawl.start + 2 * 3600;
+    CHECK_FALSE(wants_visit_timeline(s));  // the minutes give enough bars
+}
+
+TEST_CASE("recent_pages_per_second divides by the span the crawl covered", "[report]") {
+    const double now = 1800000120;  // a minute boundary
+    CHECK(recent_first_minute(now) * 60 == 1799999520);
+    // A two-minute crawl: 1200 results in the 120 s since its first minute.
+    CHECK(recent_pages_per_second(1200, 1800000000, now) == Approx(10.0));
+    // A long crawl: the whole window, from the start of its first minute.
+    CHECK(recent_pages_per_second(1200, 1799000000, now) == Approx(2.0));
+    CHECK(recent_pages_per_second(610, 1799000000, now + 10) == Approx(1.0));
+    CHECK(recent_pages_per_second(5, now, now) == Approx(5.0));  // at least a second
+}
+
+TEST_CASE("average_pages_per_second: to the end of the last minute, or to now while it runs", "[report]") {
+    const double start = 1800000000, last = 1800000180;
+    CHECK(average_pages_per_second(360, start, last, last + 500) == Approx(2.0));  // a crawl that ended
+    CHECK(average_pages_per_second(360, start, last, start + 120) == Approx(3.0));  // one that runs
+    // A crawl of a few seconds reported at once: the seconds it took, as the recent rate.
+    CHECK(average_pages_per_second(500, start, start + 60, start + 10) == Approx(50.0));
+    CHECK(average_pages_per_second(500, start, start + 60, start + 10) ==
+          Approx(recent_pages_per_second(500, start, start + 10)));
+    CHECK(average_pages_per_second(5, start, start + 60, start) == Approx(5.0));  // at least a second
 }
 
 TEST_CASE("pages_per_second", "[report]") {
@@ -320,6 +392,58 @@ TEST_CASE("HTML: results, errors and bytes over time", "[report]") {
     CHECK(h.find("one bar per 5m00s") != std::string::npos);
 }
 
+TEST_CASE("HTML: a seed's row shows its own outcome, not its queue's totals", "[report]") {
+    Summary s;
+    CrawlTables c;
+    SeedRow failed;
+    failed.url = "http://a.example/missing";
+    failed.queue = "a.example";
+    failed.state = UrlState::failed;
+    failed.status = 404;
+    failed.queue_done = 531;
+    failed.queue_failed = 7;
+    SeedRow timeout = failed;
+    timeout.url = "http://a.example/slow";
+    timeout.status.reset();
+    timeout.error_class = "timeout";
+    c.seeds = {failed, timeout};
+    std::string h = render_report_html(s, {}, {}, "t", c);
+    auto start = h.find("<table id=\"seeds\">");
+    std::string seeds = h.substr(start, h.find("</table>", start) - start);
+    CHECK(seeds.find("<td>failed</td><td>404</td><td>-</td><td>-</td>") != std::string::npos);
+    CHECK(seeds.find("<td>failed</td><td>-</td><td>timeout</td><td>-</td>") != std::string::npos);
+    CHECK(seeds.find("531") == std::string::npos);
+    CHECK(seeds.find("there") == std::string::npos);
+}
+
+TEST_CASE("HTML: chart labels get the room they need, long ones cut in the middle", "[report]") {
+    using report_html::text_px;
+    // Generous: at least DejaVu Sans' digit advance (0.636 em) a character.
+    CHECK(text_px("9,635,386") >= 9 * 0.636 * 13);
+    CHECK(text_px("é") < text_px("ee"));  // a character, not two bytes
+    Summary s;
+    s.mimetypes["application/octet-stream"] = {3, 9635386};
+    s.mimetypes["application/" + std::string(80, 'x')] = {1, 1};
+    s.timeline = {{1800000000, 3, 9635386, 0}};
+    std::string h = render_report_html(s, {}, {}, "t");
+    auto chart = [&](const std::string& id) {
+        auto p = h.find("id=\"" + id + "\"");
+        return h.substr(p, h.find("</svg>", p) - p);
+    };
+    std::string m = chart("chart-mimetypes");
+    CHECK(m.find(">application/octet-stream</text>") != std::string::npos);
+    CHECK(m.find("<title>application/" + std::string(80, 'x') + "</title>application/") != std::string::npos);
+    // The label column ends where the widest label does (x of the first bar).
+    auto x = m.find("<rect x=\"");
+    CHECK(std::stod(m.substr(x + 9)) >= text_px("application/octet-stream") + 8);
+    // The bytes axis: its largest label starts right of 0.
+    std::string b = chart("chart-timeline-bytes");
+    auto t = b.find("\" text-anchor=\"end\" class=\"num\">9,635,386<");
+    REQUIRE(t != std::string::npos);
+    auto xs = b.rfind("x=\"", t);
+    CHECK(std::stod(b.substr(xs + 3)) >= text_px("9,635,386"));
+}
+
 // The state rule is declared once (report_state_rules); the store renders it
 // as SQL for --state filters and the summary's counts. Over a grid of stored
 // values, every queue is selected by exactly the SQL condition of the state
@@ -361,7 +485,7 @@ TEST_CASE("state_condition selects what derive_report_state derives", "[report]"
 
 TEST_CASE("the count of queued revisited URLs reads no URL row", "[report][store]") {
     // Schema version 8: the lease order is kept in url_next and url_next_new
-    // (SQLite), which hold recrawl (issue #27), so the count reads those two
+    // (SQLite), which hold recrawl, so the count reads those two
     // tables and never a URL row.
     TempDir dir;
     Store store(dir.path + "/f.db", Store::Mode::create);
@@ -381,6 +505,28 @@ TEST_CASE("the count of queued revisited URLs reads no URL row", "[report][store
 // stored values, with tied sizes, spends, done and error counts, the counts
 // equal those of the SQL conditions (PostgreSQL's aggregate) and the four
 // tables those of the SQL sorts (for_each_queue, PostgreSQL's path).
+TEST_CASE("read_visit_seconds groups URL rows by the second of their last result", "[report][store]") {
+    TempDir dir;
+    Store store(dir.path + "/f.db", Store::Mode::create);
+    std::unique_ptr<Db> conn = Db::open(dir.path + "/f.db", false);  // a connection of its own
+    // id, last_visit, status, error_class (SQL literals); a URL never visited has no last_visit.
+    const char* rows[][4] = {{"1", "1000.2", "200", "NULL"},     {"2", "1000.9", "404", "NULL"},
+                             {"3", "1003.5", "NULL", "'timeout'"}, {"4", "NULL", "NULL", "NULL"},
+                             {"5", "1003.0", "301", "NULL"}};
+    for (auto& r : rows)
+        conn->exec(std::string("INSERT INTO urls(id, fp, url, queue_id, host_id, rank, priority, cost, last_visit, "
+                               "status, error_class) VALUES (") + r[0] + ", " + r[0] + ", 'http://a.example/" + r[0] +
+                   "', 1, 1, 0, 0, 1, " + r[1] + ", " + r[2] + ", " + r[3] + ")");
+    std::vector<TimelineBucket> v = read_visit_seconds(store);
+    REQUIRE(v.size() == 2);
+    CHECK(v[0].start == 1000);
+    CHECK(v[0].pages == 2);
+    CHECK(v[0].errors == 1);  // the 404
+    CHECK(v[1].start == 1003);
+    CHECK(v[1].pages == 2);
+    CHECK(v[1].errors == 1);  // the timeout, not the 301
+}
+
 TEST_CASE("one pass over queues gives the SQL counts and tables", "[report][store]") {
     TempDir dir;
     Store store(dir.path + "/f.db", Store::Mode::create);

@@ -24,10 +24,10 @@ namespace {
 
 // FRONTIER_CACHE_MIB (frontier(7), ENVIRONMENT): the page cache of every
 // connection, in MiB, instead of the size each tool asks for (add 29,
-// done 8, the others 32; 16 during large sorts). Past ~1M URLs the random
-// index pages outgrow the default and each insert or result reads and
-// writes pages through the operating system (tests/bench/README.md,
-// issue #27): memory bought back as speed, at the user's choice.
+// done 8, the others 32; 16 during large sorts). Past about a million URLs
+// the random index pages outgrow the default and each insert or result
+// reads and writes pages through the operating system: memory bought back
+// as speed, at the user's choice.
 std::optional<int> page_cache_override() {
     std::optional<int64_t> mib = env_whole_number("FRONTIER_CACHE_MIB", 1, 1048576, "MiB from 1 to 1048576");
     if (!mib) return std::nullopt;
@@ -239,7 +239,7 @@ std::string file_uri(const std::string& path, const char* query) {
 
 namespace {
 // SQLite keeps allocation statistics behind a global mutex by default; the
-// tools never read them, and that lock cost ~4% of frontier-add's time.
+// tools never read them, so they do not pay for that lock.
 // Must run before the library initialises, so once, before the first open.
 void configure_sqlite_once() {
     static const bool done = [] {
@@ -291,19 +291,15 @@ SqliteDb::SqliteDb(const std::string& path, bool create, bool readonly) : cache_
         set_page_cache_mib(32);
         exec("PRAGMA temp_store=MEMORY");
         // Checkpoints copy the WAL back into the file (frontier(7), FILE
-        // FORMAT); doing that every 1 GiB of WAL (250,000 frames of 4 KiB)
-        // instead of SQLite's 4 MiB writes a page changed by many
-        // transactions (a queue row, an index page) back once instead of
-        // many times. Past ~1M URLs the random index pages (urls_next; the
-        // fingerprint index urls_fp before schema 7) outgrow the page cache, each transaction changes tens
-        // of thousands of them, and an 80 MiB WAL was checkpointed after
-        // every transaction: at 10M URLs the 1 GiB WAL writes 26% fewer
-        // bytes and frontier-add takes 7-17% less wall time for the same
-        // CPU time (tests/bench/README.md, issue #27). Its wal-index (FILE-shm)
-        // grows to ~2 MiB. The last connection to close still checkpoints,
-        // so the file alone is complete whenever no tool runs. A
-        // transaction larger than that still grows the WAL past it; once
-        // the WAL restarts it is cut back to 64 MiB.
+        // FORMAT). Doing that every 1 GiB of WAL (250,000 frames of 4 KiB)
+        // instead of every 4 MiB writes a page changed by many transactions
+        // (a queue row, an index page) back once instead of many times,
+        // which matters once a large frontier's index pages outgrow the
+        // page cache. Its wal-index (FILE-shm) grows to about 2 MiB. The
+        // last connection to close still checkpoints, so the file alone is
+        // complete whenever no tool runs. A transaction larger than that
+        // still grows the WAL past it; once the WAL restarts it is cut back
+        // to 64 MiB.
         if (!readonly) {
             exec("PRAGMA wal_autocheckpoint=250000");
             exec("PRAGMA journal_size_limit=67108864");

@@ -1,8 +1,8 @@
 // A thin SQLite VFS over the default one that coalesces the writes of the
 // write-ahead log. SQLite writes every WAL frame as two pwrite(2) calls (a
-// 24-byte header, then the page), so a lease of 1,000 URLs made ~3,500
-// pwrites to the -wal file alone, and frontier-add ~270,000 per million
-// records: system-call overhead, not bytes, on this kind of machine.
+// 24-byte header, then the page), so a transaction that changes thousands
+// of pages pays for twice as many system calls: overhead, not bytes, where
+// a system call is costly (a virtual machine).
 //
 // The shim keeps the appended frames in a 128 KiB buffer and writes them with
 // one pwrite when the buffer fills, and always before the data could be

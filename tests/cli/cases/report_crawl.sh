@@ -1,8 +1,8 @@
-# frontier-report tells the story of the crawl (issue #25): crawl summary
+# frontier-report tells the story of the crawl: crawl summary
 # (start, last result, results, bytes, rates, novel / revisit / not
 # modified), --hosts, --mimetypes, --codes, --seeds, --failed (text and JSON
 # lines), the over-time buckets, the discovery x depth heatmap when no type
-# is known, and the revisit calibration (issue #28). All from aggregates
+# is known, and the revisit calibration. All from aggregates
 # written with each result (frontier-done), at FRONTIER_NOW times.
 T=1800000000
 frontier-config -q -f f.db robots.enabled false

@@ -1,0 +1,49 @@
+// The crawl loop of frontier-crawl (frontier-crawl(1)) as the toolkit's
+// own pipeline
+//
+//   frontier-lease --follow | fetch --links [--warc] | frontier-done >> OUT/results.jsonl
+//
+// then the reports. The three tools run in a process group of their own, so
+// that a terminal's ^C (SIGINT to the foreground group) reaches only the
+// crawl, which stops them in order: frontier-lease stops leasing, fetch
+// finishes the transfers under way, frontier-done records every result it
+// was given. The tools are those beside this executable (else on PATH).
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <optional>
+#include <string>
+
+namespace frontier {
+
+struct CrawlPipelineOptions {
+    std::string frontier;               // the frontier (a file or postgresql://...)
+    std::string out;                    // the crawl's directory (results.jsonl, reports, warc/)
+    int64_t concurrency = 16;           // transfers at once (fetch -c)
+    int64_t queued_leases = 16;         // leases out at once (frontier-lease --max-in-flight), >= concurrency
+    bool warc = false;                  // fetch --warc OUT/warc/crawl-TIME
+    bool quiet = false;                 // the tools' -q; no messages of the crawl's own
+    bool progress = false;              // a progress line every second on standard error
+    double max_wait = 300;              // end when nothing is out and the next URL is due later than this
+    std::optional<int64_t> per_site;    // --per-site, named in the pause message
+};
+
+// The crawl's exit codes (frontier-crawl(1), EXIT STATUS).
+constexpr int kCrawlFinished = 0;  // nothing left, or stopped by SIGINT/SIGTERM
+constexpr int kCrawlFailed = 1;    // a tool failed
+constexpr int kCrawlWaiting = 3;   // what is left is due beyond max_wait
+constexpr int kCrawlPaused = 4;    // sites reached their budget
+
+using Say = std::function<void(const std::string&)>;
+
+// Runs the pipeline until frontier-lease ends (nothing left, or a budget
+// pause), a signal stops it, or nothing is out and the next URL is due
+// more than max_wait seconds away; then writes OUT/report.txt and
+// OUT/report.html. Says what happened through `say`. Returns the crawl's
+// exit code (kCrawl*). Throws IoError when a tool cannot be started or a
+// file cannot be written. Call from the main thread, once signal handlers
+// are installed (install_signal_handlers); it reaps its children only.
+int run_crawl_pipeline(const CrawlPipelineOptions& o, const Say& say);
+
+}  // namespace frontier

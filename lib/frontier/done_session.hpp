@@ -1,0 +1,84 @@
+// frontier-done's run loop (frontier-done(1)): reads result lines, applies
+// them in write transactions paced by --batch, held output and time, and
+// prints each result once it is committed. The session owns when a
+// transaction begins and ends; what a batch asks of the frontier goes
+// through DoneBackend, so tests can run it over a stand-in.
+#pragma once
+
+#include <cstdint>
+#include <string>
+
+#include "frontier/done.hpp"
+#include "frontier/session_io.hpp"
+#include "store/store.hpp"
+
+namespace frontier {
+
+// What a done session needs of the frontier, in the order it calls it.
+class DoneBackend {
+public:
+    virtual ~DoneBackend() = default;
+    // Input lines gathered before they are applied (Store::records_read_together).
+    virtual size_t records_read_together() = 0;
+    // Opens the transaction of a batch at `now` (Store::begin_result_batch).
+    virtual void begin_batch(double now) = 0;
+    // Reads ahead what applying these lines will read (DoneProcessor::prefetch).
+    virtual void prefetch(const InputLine* lines, size_t n) = 0;
+    // After the first prefetch of a transaction: true when it must be read
+    // again (Store::settle_result_batch).
+    virtual bool settle_batch(double now) = 0;
+    // Applies one line; its output record's JSON text (DoneProcessor::process).
+    virtual std::string apply(const InputLine& line, double now, bool& rejected) = 0;
+    virtual void commit() = 0;
+    virtual const DoneTally& tally() const = 0;
+};
+
+// DoneBackend over a Store, through a DoneProcessor.
+class StoreDoneBackend : public DoneBackend {
+public:
+    explicit StoreDoneBackend(Store& store);
+    size_t records_read_together() override { return store_.records_read_together(); }
+    void begin_batch(double now) override { store_.begin_result_batch(now); }
+    void prefetch(const InputLine* lines, size_t n) override { proc_.prefetch(lines, n); }
+    bool settle_batch(double now) override { return store_.settle_result_batch(now); }
+    std::string apply(const InputLine& line, double now, bool& rejected) override {
+        return proc_.process(line, now, rejected);
+    }
+    void commit() override { store_.commit(); }
+    const DoneTally& tally() const override { return proc_.tally(); }
+
+private:
+    Store& store_;
+    DoneProcessor proc_;
+};
+
+struct DoneSessionOptions {
+    int64_t batch = 100000;  // results per transaction at most
+    bool quiet = false;      // no result lines
+    bool progress = false;   // a line every 2 s, and a summary
+    bool verbose = false;    // the summary
+    StopCheck stop = signal_stop();
+};
+
+class DoneSession {
+public:
+    DoneSession(DoneBackend& backend, RecordSource& input, SessionSink& sink, DoneSessionOptions o)
+        : backend_(backend), input_(input), sink_(sink), o_(std::move(o)) {}
+
+    // Applies every input line; commits and flushes before each wait for
+    // input. Returns the exit code: 1 when a line was rejected, else 0.
+    int run();
+
+private:
+    void progress_line(double& last_report, int64_t& last_results);
+
+    DoneBackend& backend_;
+    RecordSource& input_;
+    SessionSink& sink_;
+    DoneSessionOptions o_;
+};
+
+// A DoneSession over `store` (StoreDoneBackend): frontier-done's run.
+int run_done_session(Store& store, RecordSource& input, SessionSink& sink, DoneSessionOptions o);
+
+}  // namespace frontier

@@ -1,0 +1,111 @@
+// frontier-done's run loop (lib/frontier/done_session.hpp) over a stand-in
+// backend: when transactions begin and commit, against the input's pauses.
+#include <catch2/catch.hpp>
+
+#include "frontier/done_session.hpp"
+#include "session_fakes.hpp"
+
+using namespace frontier;
+using namespace frontier::test;
+
+namespace {
+
+// Applies every line as "done" (a line {"bad":1} is rejected), logging
+// each call.
+class FakeDoneBackend : public DoneBackend {
+public:
+    FakeDoneBackend(EventLog& log, size_t together) : log_(log), together_(together) {}
+    size_t records_read_together() override { return together_; }
+    void begin_batch(double) override { log_.push_back("begin"); }
+    void prefetch(const InputLine*, size_t n) override { log_.push_back("prefetch:" + std::to_string(n)); }
+    bool settle_batch(double) override {
+        log_.push_back("settle");
+        return settle_again;
+    }
+    std::string apply(const InputLine& line, double, bool& rejected) override {
+        rejected = line.record.has("bad");
+        ++tally_.results;
+        log_.push_back("apply:" + std::to_string(line.line_no));
+        return "{\"line\":" + std::to_string(line.line_no) + "}";
+    }
+    void commit() override { log_.push_back("commit"); }
+    const DoneTally& tally() const override { return tally_; }
+
+    bool settle_again = false;
+
+private:
+    EventLog& log_;
+    size_t together_;
+    DoneTally tally_;
+};
+
+const std::string kLine = "{\"lease\":\"1-1\",\"status\":200}";
+
+}  // namespace
+
+TEST_CASE("a done session commits and flushes before it waits for input", "[done][session]") {
+    EventLog log;
+    FakeDoneBackend backend(log, 1);
+    ScriptSource input({kLine, kLine, "", kLine}, log);
+    RecordingSink sink(log);
+    CHECK(DoneSession(backend, input, sink, {}).run() == 0);
+    size_t wait = find_event(log, "wait");
+    REQUIRE(wait < log.size());
+    size_t commit = find_event(log, "commit");
+    CHECK(commit < wait);
+    CHECK(find_event(log, "flush", commit) < wait);
+    CHECK(find_event(log, "line:{\"line\":2}") < commit);  // both lines in the first transaction
+    CHECK(count_events(log, "begin") == 2);
+    CHECK(count_events(log, "commit") == 2);
+    CHECK(log.back() == "flush");
+    CHECK(sink.lines.size() == 3);
+}
+
+TEST_CASE("a done session commits at --batch results", "[done][session]") {
+    EventLog log;
+    FakeDoneBackend backend(log, 1);
+    ScriptSource input(std::vector<std::string>(5, kLine), log);
+    RecordingSink sink(log);
+    DoneSessionOptions o;
+    o.batch = 2;
+    CHECK(DoneSession(backend, input, sink, o).run() == 0);
+    CHECK(count_events(log, "begin") == 3);
+    CHECK(count_events(log, "commit") == 3);
+    // The commit comes after the second result, before the third is applied.
+    CHECK(find_event(log, "commit") < find_event(log, "apply:3"));
+    CHECK(find_event(log, "apply:2") < find_event(log, "commit"));
+}
+
+TEST_CASE("a done session gathers ready lines and settles the first batch", "[done][session]") {
+    EventLog log;
+    FakeDoneBackend backend(log, 256);
+    backend.settle_again = true;
+    ScriptSource input({kLine, kLine, kLine, "", kLine}, log);
+    RecordingSink sink(log);
+    CHECK(DoneSession(backend, input, sink, {}).run() == 0);
+    // Three lines read together; housekeeping changed rows, so they are read again.
+    REQUIRE(log.size() > 5);
+    EventLog head(log.begin(), log.begin() + 5);
+    CHECK(head == EventLog{"flush", "begin", "prefetch:3", "settle", "prefetch:3"});
+    CHECK(count_events(log, "settle") == 2);  // once per transaction
+}
+
+TEST_CASE("a done session exits 1 after a rejected line, and stops when asked", "[done][session]") {
+    EventLog log;
+    FakeDoneBackend backend(log, 1);
+    ScriptSource input({kLine, "{\"bad\":1}", kLine}, log);
+    RecordingSink sink(log);
+    CHECK(DoneSession(backend, input, sink, {}).run() == 1);
+
+    EventLog log2;
+    FakeDoneBackend backend2(log2, 1);
+    ScriptSource input2({kLine, kLine}, log2);
+    RecordingSink sink2(log2);
+    DoneSessionOptions o;
+    o.quiet = true;
+    o.stop = [&] { return count_events(log2, "apply:") >= 1; };
+    CHECK(DoneSession(backend2, input2, sink2, o).run() == 0);
+    CHECK(count_events(log2, "apply:") == 1);
+    CHECK(count_events(log2, "commit") == 1);  // what was applied is committed
+    CHECK(sink2.lines.empty());
+}
