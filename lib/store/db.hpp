@@ -17,7 +17,7 @@
 #include <vector>
 
 #include "core/error.hpp"
-#include "store/pg/pg_text.hpp"
+#include "store/array_param.hpp"
 
 namespace frontier {
 
@@ -126,7 +126,7 @@ public:
     virtual bool statements_are_round_trips() const = 0;
     // Does one statement that changes many rows keep the original of every
     // page it touches until it ends (SQLite's statement journal)? Then such
-    // an update runs in chunks (Store::Impl::update_all).
+    // an update runs in chunks (Statements::update_all).
     virtual bool large_updates_in_chunks() const = 0;
     virtual void set_page_cache_mib(int mib) = 0;
     virtual void exec(std::string_view sql) = 0;

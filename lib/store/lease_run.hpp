@@ -106,9 +106,9 @@ struct Store::LeaseRun {
     // read ahead (read_inactive_ahead), in order; inactive_all: that is the
     // whole FIFO (a queue this call rotates out is added at the back).
     std::deque<QueueInfo> inactive_ahead;
-    // None inactive at the transaction's start (Impl::read_lease_start): the
+    // None inactive at the transaction's start (Leases::read_start): the
     // FIFO is known empty without reading it.
-    bool inactive_all = m.lease_start.read && !m.lease_start.inactive;
+    bool inactive_all = m.leases.start.read && !m.leases.start.inactive;
     static constexpr int64_t kInactiveAhead = 256;
     void read_inactive_ahead();
     bool paged = false;  // the call's first page was read

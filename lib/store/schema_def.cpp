@@ -21,7 +21,7 @@ const char* const kUrlsNextIndexSql =
 // is exact: one entry per queued URL that is due, none for any other. The
 // code that inserts a URL row inserts its entry (kLeaseEntrySql), as it
 // does its fingerprint; the code that changes a row's state, due time or
-// order (Store::Impl::leave_lease_order, enter_lease_order: a lease, a
+// order (QueueRows::leave_lease_order, enter_lease_order: a lease, a
 // result, a re-add, the housekeeping) moves its entry; this trigger takes
 // the entry of a deleted row. No trigger runs on updates or inserts: an
 // update trigger would run for every row a result updates (a leased URL,
@@ -232,7 +232,7 @@ TableDef urls_table() {
 // A URL's fingerprint and id (frontier(7), FILE FORMAT): those of the URLs
 // added lately in url_fps_new, a small table that stays in the page cache,
 // moved into the large url_fps in key order once it holds FRONTIER_FP_BUFFER
-// of them (Store::Impl::count_fingerprints, move_fingerprints). A new URL
+// of them (UrlRows::count_fingerprints, Store::Impl::move_fingerprints). A new URL
 // then changes a cached page instead of a random page of a large index.
 // Derived from urls: not exported (frontier-import builds them).
 TableDef fingerprint_table(const char* name) {

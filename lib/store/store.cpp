@@ -1,6 +1,8 @@
-// Store: opening, transactions, counters and queue bookkeeping. Settings
-// and budgets are in store_settings.cpp, adding URLs in store_add.cpp,
-// leasing in store_lease.cpp, results in store_done.cpp.
+// Store: opening, transactions, the flush at commit, the moves of
+// url_fps_new and url_next_new after it, and seeds. Settings and budgets
+// are in store_settings.cpp, adding URLs in store_add.cpp, leasing in
+// store_lease.cpp, results in store_done.cpp; the parts Store::Impl holds
+// in their own files (store_impl.hpp).
 #include "store/store.hpp"
 
 #include <algorithm>
@@ -43,10 +45,9 @@ void Store::begin() {
     db_->begin_write();
     in_tx_ = true;
     impl_->now = frontier::now();
-    impl_->leases_out_stored.reset();
-    impl_->lease_start = {};
+    impl_->leases.begin();
     impl_->due_sent = nullptr;
-    impl_->version_sent = nullptr;
+    impl_->settings.version_sent = nullptr;
     impl_->page_sent.reset();
     impl_->woken_at.reset();
     impl_->crawl_delays.clear();  // other processes may have stored robots.txt meanwhile
@@ -54,18 +55,18 @@ void Store::begin() {
 
 void Store::commit() {
     impl_->flush();
-    for (auto& [sql, st] : impl_->stmts) st.reset();
+    impl_->statements.reset_all();
     db_->commit();
     in_tx_ = false;
-    impl_->last_url_id.reset();
-    impl_->prefetched.clear();
-    impl_->prefetched_leases.clear();
+    impl_->urls.last_url_id.reset();
+    impl_->urls.prefetched.clear();
+    impl_->urls.prefetched_leases.clear();
     impl_->prefetched_queues.clear();
     // After the commit, which stands whatever happens here: a move that
     // fails (busy past the timeout, the server gone) leaves its pairs in
     // url_fps_new, where lookups find them, for the next commit that adds a
     // URL to move; a lost connection ends the tool at its next statement.
-    if (impl_->fps_to_move) {
+    if (impl_->urls.fps_to_move) {
         try {
             impl_->move_fingerprints();
             impl_->move_lease_order();
@@ -76,32 +77,13 @@ void Store::commit() {
 
 void Store::rollback() {
     ++rollbacks_;
-    impl_->prefetched.clear();
-    impl_->prefetched_leases.clear();
     impl_->prefetched_queues.clear();
-    impl_->pending_cols.clear();
-    impl_->pending_ids.clear();
-    impl_->last_url_id.reset();
-    impl_->pending_rows = 0;
-    impl_->pending_fps.clear();
-    impl_->url_updates.clear();
+    impl_->urls.clear();
     impl_->lease_writes.clear();
-    impl_->queue_deltas.clear();
-    impl_->fetch_deltas.clear();
-    impl_->added = 0;
-    impl_->fps_buffered = 0;
-    impl_->fps_to_move = 0;
-    impl_->heat_added.clear();
-    impl_->heat_depth_added.clear();
-    impl_->timeline_deltas.clear();
-    impl_->crawl_delta = {};
-    for (auto& d : impl_->depth_added) d = 0;
-    impl_->counter_deltas.clear();
-    impl_->leases_out_stored.reset();
-    impl_->serve_seq.reset();
-    impl_->lease_start = {};
+    impl_->totals.clear();
+    impl_->leases.clear();
     impl_->due_sent = nullptr;
-    impl_->version_sent = nullptr;
+    impl_->settings.version_sent = nullptr;
     impl_->page_sent.reset();
     impl_->woken_at.reset();
     // Queues, hosts and seed domains created in the undone transaction are gone.
@@ -111,7 +93,7 @@ void Store::rollback() {
     impl_->seed_domains.clear();
     impl_->seed_hosts.clear();
     impl_->other_hosts.clear();
-    for (auto& [sql, st] : impl_->stmts) st.reset();  // results and queued runs of the undone transaction
+    impl_->statements.reset_all();  // results and queued runs of the undone transaction
     in_tx_ = false;
     db_->rollback();
 }
@@ -119,91 +101,19 @@ void Store::rollback() {
 
 // ---------------------------------------------------------------- counters
 
-int64_t Store::Impl::meta_next(const char* key) {
-    Stmt& st = q("UPDATE meta SET value = value + 1 WHERE key = ? RETURNING value");
-    st.bind(1, key);
-    if (!st.step()) throw DbError(std::string("missing meta key ") + key);
-    int64_t v = st.i64(0);
-    st.reset();
-    return v;
-}
-
-int64_t Store::Impl::next_served() {
-    if (!serve_seq) {
-        Stmt& st = q("SELECT value FROM meta WHERE key = 'serve_seq'");
-        if (!st.step()) throw DbError("missing meta key serve_seq");
-        serve_seq = serve_seq_stored = st.i64(0);
-        st.reset();
-    }
-    return ++*serve_seq;
-}
-
-namespace {
-const char* const kCounterRead = "SELECT n FROM counters WHERE name = ?";
-}  // namespace
-
 int64_t Store::count(std::string_view name) {
     Stmt& st = impl_->q(kCounterRead);
     st.bind(1, name);
-    return impl_->read_count(name, st);
+    return impl_->totals.read_count(name, st);
 }
 
-Stmt& Store::Impl::send_count(std::string_view name) {
-    Stmt& st = q(kCounterRead);
-    st.bind(1, name).send();
-    return st;
-}
 
-int64_t Store::Impl::read_count(std::string_view name, Stmt& st) {
-    int64_t n = st.step() ? st.i64(0) : 0;
-    st.reset();
-    if (auto it = counter_deltas.find(std::string(name)); it != counter_deltas.end()) n += it->second;
-    if (name == "queued" || name == "added") n += added;
-    return n;
-}
-
-namespace {
-
-// The queue columns a reschedule reads, and the row read from them.
-#define QUEUE_INFO_COLUMNS(X)                                                                                  \
-    X(id, "id") X(key, "key") X(state, "state") X(best, "best") X(wake_at, "wake_at") X(served, "served")    \
-    X(in_flight, "in_flight") X(queued, "queued") X(session_balance, "session_balance")                    \
-    X(total_spend, "total_spend") X(n429, "n429")
-enum class QueueInfoCol { QUEUE_INFO_COLUMNS(SQL_COLUMN_NAME) };
-const std::string kQueueInfo = sql_column_list({QUEUE_INFO_COLUMNS(SQL_COLUMN_EXPR)});
-#undef QUEUE_INFO_COLUMNS
-const std::string kQueueRow = "SELECT " + kQueueInfo + " FROM queues WHERE id = ?";
-const std::string kQueueRows = probe_each_sql("queues", "id", kQueueInfo);
-const std::string kQueueRowsOfUrls = probe_of_urls_sql("queues", "queue_id", kQueueInfo);
-
-QueueInfo queue_info(const Stmt& st) {
-    using C = QueueInfoCol;
-    SqlRow<C> row(st);
-    QueueInfo qi;
-    qi.id = row.i64(C::id);
-    qi.key = row.str(C::key);
-    qi.state = row.i64(C::state);
-    qi.best = row.opt_dbl(C::best);
-    qi.wake_at = row.dbl(C::wake_at);
-    qi.served = row.i64(C::served);
-    qi.in_flight = row.i64(C::in_flight);
-    qi.queued = row.i64(C::queued);
-    qi.session_balance = row.i64(C::session_balance);
-    qi.total_spend = row.i64(C::total_spend);
-    qi.n429 = row.i64(C::n429);
-    return qi;
-}
-
-}  // namespace
-
-const std::string& Store::Impl::queue_info_columns() { return kQueueInfo; }
-QueueInfo Store::Impl::read_queue_info(const Stmt& st) { return queue_info(st); }
 
 void Store::Impl::flush() {
-    leases_out_stored.reset();  // the counters are written below
-    if (lease_writes.held()) flush_lease_writes();
-    flush_pending_urls();
-    flush_url_updates();
+    leases.forget_out();  // the counters are written below
+    if (lease_writes.held()) lease_writes.flush(statements);
+    urls.flush_pending_urls();
+    urls.flush_updates();
     flush_fetches();  // first: the queue rows rescheduled below then hold them
     // A queue whose key is known (added to by a new URL) is rescheduled by
     // its UPDATE (queue_sched_sql); the others are read back.
@@ -218,82 +128,22 @@ void Store::Impl::flush() {
 #undef QUEUE_DELTA_SQL
 #undef NEW_BEST
     std::vector<int64_t> ids;
-    for (auto& [id, d] : queue_deltas) {
-        const bool known = !d.key.empty() && settings;
+    for (auto& [id, d] : totals.queue_deltas) {
+        const bool known = !d.key.empty() && settings.loaded;
         Stmt& st = q((known ? with_sched : alone).c_str());
         st.bind(1, d.queued).bind(2, d.enqueued)
             .bind(3, d.last_url.empty() ? std::optional<std::string>() : std::optional<std::string>(d.last_url))
             .bind(4, d.min_rank).bind(5, d.min_rank).bind(6, d.min_rank).bind(7, id);
-        if (known) st.bind(8, settings->politeness_for(d.key).max_in_flight).bind(9, now);
+        if (known) st.bind(8, settings.loaded->politeness_for(d.key).max_in_flight).bind(9, now);
         else ids.push_back(id);
         st.exec();
     }
     // clang-format on
-    reschedule_each(ids);
-    queue_deltas.clear();
-    if (added) {
-        count("queued", added);
-        count("added", added);
-        added = 0;
-    }
-    for (int i = 0; i < 4; ++i) {
-        if (depth_added[i]) count(i == 3 ? "depth:3+" : "depth:" + std::to_string(i), depth_added[i]);
-        depth_added[i] = 0;
-    }
-    for (auto& [k, n] : heat_added) count("heat:" + k.first + "\t" + k.second, n);
-    heat_added.clear();
-    for (auto& [k, n] : heat_depth_added)
-        count("heatd:" + k.first + "\t" + (k.second == 3 ? std::string("3+") : std::to_string(k.second)), n);
-    heat_depth_added.clear();
-    flush_timeline();
-    flush_counters();
-    if (fps_buffered) count_fingerprints();
-    if (serve_seq) {  // read with the lease's start: written only when it moved
-        if (serve_seq != serve_seq_stored)
-            q("UPDATE meta SET value = ? WHERE key = 'serve_seq'").bind(1, *serve_seq).exec();
-        serve_seq.reset();
-    }
-}
-
-// The counters' deltas: one upsert each, or where a statement is a round
-// trip (PostgreSQL) one for all of them (arrays of names and deltas).
-void Store::Impl::flush_counters() {
-    const bool together = db.statements_are_round_trips();
-    PgArray names, deltas;
-    for (auto& [name, d] : counter_deltas) {
-        if (d == 0) continue;
-        if (together) {
-            names.add_text(name, false);
-            deltas.add(d);
-            continue;
-        }
-        q("INSERT INTO counters(name, n) VALUES (?, ?) ON CONFLICT(name) DO UPDATE SET n = counters.n + "
-          "excluded.n")
-            .bind(1, name)
-            .bind(2, d)
-            .exec();
-    }
-    counter_deltas.clear();
-    if (!names.size()) return;
-    q("INSERT INTO counters(name, n) SELECT * FROM unnest(CAST(? AS TEXT[]), CAST(? AS bigint[])) "
-      "ON CONFLICT(name) DO UPDATE SET n = counters.n + excluded.n")
-        .bind(1, names)
-        .bind(2, deltas)
-        .exec();
-}
-
-// The fingerprints this transaction put in url_fps_new, counted in meta
-// (fps_new); once it holds fp_buffer_limit() of them, Store::commit moves
-// them to url_fps (move_fingerprints).
-void Store::Impl::count_fingerprints() {
-    Stmt& up =
-        q("INSERT INTO meta(key, value) VALUES ('fps_new', ?) ON CONFLICT(key) DO UPDATE "
-          "SET value = meta.value + excluded.value RETURNING value");
-    up.bind(1, fps_buffered);
-    const int64_t held = up.step() ? up.i64(0) : 0;
-    up.reset();
-    fps_buffered = 0;
-    if (held >= fp_buffer_limit()) fps_to_move = held;
+    queues.reschedule_each(ids);
+    totals.queue_deltas.clear();
+    totals.flush();
+    if (urls.fps_buffered) urls.count_fingerprints();
+    leases.write_served();
 }
 
 namespace {
@@ -344,7 +194,7 @@ void move_in_key_order(Db& db, const std::string& table, const std::string& key,
 // count_fingerprints found (move_in_key_order).
 void Store::Impl::move_fingerprints() {
     const int64_t chunk = std::min<int64_t>(65536, fp_buffer_limit());
-    move_in_key_order(db, "url_fps_new", "fp, id", "ii", chunk, std::exchange(fps_to_move, 0),
+    move_in_key_order(db, "url_fps_new", "fp, id", "ii", chunk, std::exchange(urls.fps_to_move, 0),
                       [&](const std::string& where, auto& bound, bool more) {
                           Stmt moved = bound(db.prepare("SELECT count(*) FROM url_fps_new" + where));
                           const int64_t n = moved.step() ? moved.i64(0) : 0;
@@ -376,136 +226,11 @@ void Store::Impl::move_lease_order() {
                       });
 }
 
-void Store::Impl::leave_lease_order(int64_t id) {
-    if (!db.ddl().lease_order_tables) return;
-    for (const char* sql : kLeaseLeaveSql) q(sql).bind(1, id).exec();
-}
-
-void Store::Impl::leave_lease_order(int64_t queue_id, double rank, int64_t tier, double tier_key,
-                                    int64_t cost, int64_t id) {
-    if (!db.ddl().lease_order_tables) return;
-    for (const char* sql : kLeaseLeaveByKeySql)
-        q(sql)
-            .bind(1, queue_id)
-            .bind(2, rank)
-            .bind(3, tier)
-            .bind(4, tier_key)
-            .bind(5, cost)
-            .bind(6, id)
-            .exec();
-}
-
-void Store::Impl::enter_lease_order(int64_t id) {
-    if (db.ddl().lease_order_tables) q(kLeaseEntrySql).bind(1, id).exec();
-}
-
-void Store::Impl::enter_lease_order_where(const char* rows_where, double t) {
-    if (!db.ddl().lease_order_tables) return;
-    // OR IGNORE: SQLite keeps no statement journal for it (no row it
-    // selects has an entry: none is queued and due before the update).
-    db.prepare(std::string("INSERT OR IGNORE INTO url_next_new SELECT " SQL_ORDER_ENTRY " FROM urls WHERE ") +
-               rows_where)
-        .bind(1, t)
-        .exec();
-}
-
 int64_t fp_buffer_limit() {
     static const int64_t limit =
         env_whole_number("FRONTIER_FP_BUFFER", 1, int64_t{1} << 40, "fingerprints from 1 to 2^40")
             .value_or(int64_t{1} << 20);
     return limit;
-}
-
-// ---------------------------------------------------------------- queues
-
-QueueInfo Store::Impl::queue(int64_t id) {
-    Stmt& st = q(kQueueRow.c_str());
-    st.bind(1, id);
-    QueueInfo qi;
-    if (st.step()) qi = read_queue_info(st);
-    st.reset();
-    return qi;
-}
-
-QueueSched Store::Impl::sched_for(const QueueInfo& qi) {
-    return queue_sched(qi.state == static_cast<int>(QueueState::active), qi.best.has_value(), qi.in_flight,
-                       settings->politeness_for(qi.key).max_in_flight, qi.wake_at, now);
-}
-
-QueueSched Store::Impl::reschedule(int64_t id) { return reschedule(queue(id)); }
-
-// Where a read is a round trip (PostgreSQL), the queues are read in one
-// statement; SQLite reads each queue.
-void Store::Impl::reschedule_each(const std::vector<int64_t>& ids) {
-    if (!db.statements_are_round_trips() || ids.size() < 2) {
-        for (int64_t id : ids) reschedule(id);
-        return;
-    }
-    for (const QueueInfo& qi : queues(ids)) reschedule(qi);
-}
-
-std::vector<QueueInfo> Store::Impl::queues(const std::vector<int64_t>& ids) {
-    return read_queues(send_queues(ids));
-}
-
-Stmt& Store::Impl::send_queues(const std::vector<int64_t>& ids) {
-    PgArray arr;
-    for (int64_t id : ids) arr.add(id);
-    Stmt& st = q(kQueueRows.c_str());
-    st.bind(1, arr).send();
-    return st;
-}
-
-Stmt& Store::Impl::send_queues_of_urls(const PgArray& url_ids) {
-    Stmt& st = q(kQueueRowsOfUrls.c_str());
-    st.bind(1, url_ids).send();
-    return st;
-}
-
-std::vector<QueueInfo> Store::Impl::read_queues(Stmt& st) {
-    std::vector<QueueInfo> rows;
-    while (st.step()) rows.push_back(queue_info(st));
-    st.reset();
-    return rows;
-}
-
-QueueSched Store::Impl::reschedule(const QueueInfo& qi) {
-    QueueSched s = sched_for(qi);
-    q("UPDATE queues SET sched = ? WHERE id = ? AND sched != ?")
-        .bind(1, static_cast<int>(s)).bind(2, qi.id).bind(3, static_cast<int>(s)).exec();
-    return s;
-}
-
-std::optional<double> Store::Impl::best_rank(int64_t id) {
-    // Where the lease order is kept in tables (frontier(7), FILE FORMAT): the
-    // first of the queue's two key ranges.
-    const char* const by_tables =
-        "SELECT rank FROM url_next WHERE queue_id = ?1 UNION ALL "
-        "SELECT rank FROM url_next_new WHERE queue_id = ?1 ORDER BY 1 LIMIT 1";
-    // clang-format off
-    const char* const by_index =
-        "SELECT rank FROM urls WHERE queue_id = ? AND " SQL_URL_DUE("")
-        " ORDER BY rank, tier, tier_key, cost, id LIMIT 1";
-    // clang-format on
-    Stmt& st = q(db.ddl().lease_order_tables ? by_tables : by_index);
-    st.bind(1, id);
-    std::optional<double> best;
-    if (st.step()) best = st.dbl(0);
-    st.reset();
-    return best;
-}
-
-void Store::Impl::refresh_best(int64_t id) {
-    q("UPDATE queues SET best = ? WHERE id = ?").bind(1, best_rank(id)).bind(2, id).exec();
-}
-
-std::optional<int64_t> Store::Impl::find_id(const char* sql, const std::string& key) {
-    Stmt& st = q(sql);
-    st.bind(1, key);
-    std::optional<int64_t> id;
-    if (st.step()) id = st.i64(0);
-    st.reset();
-    return id;
 }
 
 const RobotsRules& Store::Impl::robots_rules(int64_t host_id, double at, std::string_view text) {

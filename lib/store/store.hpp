@@ -233,11 +233,8 @@ public:
     // SQLite's page cache for this connection (no effect on PostgreSQL).
     void set_page_cache_mib(int mib);
 
-    // The connection, for the storage module's own parts (lib/store/) and
-    // tests; tools go through the methods above.
-    Db& db() { return *db_; }
-
 private:
+    friend struct StoreConnection;  // the storage module's own parts (store_connection.hpp)
     struct QueueRow;
     struct HostRow;
     struct Impl;

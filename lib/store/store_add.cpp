@@ -82,11 +82,6 @@ KnownUrl read_known(const Stmt& f) {
     return k;
 }
 
-// A new URL row: NEW_COLUMNS, in order, for both ways of inserting it (one
-// INSERT per row, or one text array per column: Impl::batch_inserts).
-#define NEW_COLUMNS                                                                                           \
-    "fp, url, queue_id, host_id, rank, priority, tier, tier_key, cost, cls, depth, type, discovery, via, meta, " \
-    "recrawl, last_modified, added_at"
 struct NewUrl {
     const AddRequest& r;
     int64_t queue_id, host_id;
@@ -119,54 +114,10 @@ struct NewUrl {
         put(17, r.record.last_modified);
         put(18, r.now);
     }
-    static constexpr int kColumns = 18;
+    static constexpr int kColumns = kNewUrlColumns;
 };
 
 }  // namespace
-
-// PostgreSQL, batched inserts: the largest URL id so far (the identity
-// sequence's last value, or a larger id stored by hand), read in the
-// transaction's first fingerprint probe. Every insert into urls runs under
-// the writer lock (frontier(7), POSTGRESQL), so the ids after it are this
-// transaction's to give; flush_pending_urls moves the sequence past them.
-const char* Store::Impl::last_url_id_sql() {
-    if (last_url_id_text.empty())
-        last_url_id_text = "SELECT greatest((" + db.id_sequence_last_sql("urls") +
-                           "), (SELECT coalesce(max(id), 0) FROM urls))";
-    return last_url_id_text.c_str();
-}
-
-void Store::Impl::flush_pending_urls(bool behind) {
-    if (pending_rows == 0) return;
-    // With each row, its fingerprint and id in url_fps_new (frontier(7), FILE
-    // FORMAT), the ids given here: one statement, no RETURNING rows between
-    // the two inserts.
-    // The arrays unnested in the select list: zipped as unnest(a, b, ...) in
-    // FROM would zip them, without the copy of each array that a function in
-    // FROM makes first (with it the insert took 1.2-1.5 times as long).
-    if (insert_urls_text.empty())
-        insert_urls_text =
-            "WITH a AS (INSERT INTO urls(id, " NEW_COLUMNS
-            ") SELECT unnest(?19::bigint[]), unnest(?1::bigint[]), unnest(?2::text[]), "
-            "unnest(?3::bigint[]), unnest(?4::bigint[]), unnest(?5::float8[]), unnest(?6::float8[]), "
-            "unnest(?7::bigint[]), unnest(?8::float8[]), unnest(?9::bigint[]), unnest(?10::bigint[]), "
-            "unnest(?11::bigint[]), unnest(?12::text[]), unnest(?13::text[]), unnest(?14::text[]), "
-            "unnest(?15::text[]), unnest(?16::bigint[]), unnest(?17::float8[]), unnest(?18::float8[])), "
-            "b AS (INSERT INTO url_fps_new(fp, id) SELECT unnest(?1::bigint[]), unnest(?19::bigint[])) "
-            "SELECT " +
-            db.id_sequence_set_sql("urls", "?20");
-    Stmt& ins = q(insert_urls_text.c_str());
-    for (size_t i = 0; i < pending_cols.size(); ++i) ins.bind(static_cast<int>(i) + 1, pending_cols[i]);
-    ins.bind(NewUrl::kColumns + 1, pending_ids).bind(NewUrl::kColumns + 2, *last_url_id);
-    if (behind)
-        ins.exec_behind();
-    else
-        ins.exec();
-    for (auto& c : pending_cols) c.clear();
-    pending_ids.clear();
-    pending_rows = 0;
-    pending_fps.clear();
-}
 
 AddResult Store::add_url(const AddRequest& r) {
     Impl& m = *impl_;
@@ -182,15 +133,15 @@ AddResult Store::add_url(const AddRequest& r) {
 std::optional<KnownUrl> Store::Impl::find_known(const AddRequest& r) {
     std::optional<KnownUrl> known;
     const int64_t fp = static_cast<int64_t>(r.fp);
-    if (auto pre = prefetched.find(fp); pre != prefetched.end()) {
+    if (auto pre = urls.prefetched.find(fp); pre != urls.prefetched.end()) {
         for (const KnownUrl& k : pre->second)
             if (k.url == r.url.url) known = k;
         // This record may write the row: the next one with this fingerprint
         // reads it again.
-        prefetched.erase(pre);
+        urls.prefetched.erase(pre);
         return known;
     }
-    flush_pending_urls();  // the rows read below include those not yet inserted
+    urls.flush_pending_urls();  // the rows read below include those not yet inserted
     for (;;) {
         Stmt& f = q(kKnownByFp.c_str());
         f.bind(1, fp);
@@ -203,8 +154,8 @@ std::optional<KnownUrl> Store::Impl::find_known(const AddRequest& r) {
         // frontier-done holds URL-row updates until commit: write this row's
         // first, then read it again (a link to a URL finished earlier in the
         // same transaction).
-        if (!known || !url_updates.holds(known->id)) return known;
-        settle_url(known->id);
+        if (!known || !urls.updates.holds(known->id)) return known;
+        urls.settle(known->id);
         known.reset();
     }
 }
@@ -213,29 +164,29 @@ std::optional<KnownUrl> Store::Impl::find_known(const AddRequest& r) {
 AddResult Store::Impl::add_known(const Settings& s, const AddRequest& r, const KnownUrl& k) {
     Readd d = readd(k.stored, r, s);
     if (!d.changed) return {AddStatus::duplicate, {}};
-    prefetched_leases.erase(k.id);  // read again by a result in this transaction
+    urls.prefetched_leases.erase(k.id);  // read again by a result in this transaction
     if (d.recrawl_on) count("revisit:urls", 1);
     UrlState was = k.stored.state;
     if (d.state != was) {  // requeued
         count(url_state_name(was), -1);
         count("queued", 1);
-        queue_deltas[k.queue_id].queued += 1;
+        totals.queue_deltas[k.queue_id].queued += 1;
         if (was == UrlState::done)
             q("UPDATE queues SET done = done - 1 WHERE id = ?").bind(1, k.queue_id).exec();
         else if (was == UrlState::failed)
             q("UPDATE queues SET failed = failed - 1 WHERE id = ?").bind(1, k.queue_id).exec();
     }
-    leave_lease_order(k.id);
+    queues.leave_lease_order(k.id);
     q("UPDATE urls SET priority = ?1, rank = ?2, recrawl = ?3, last_modified = ?4, tier = ?5, tier_key = ?6, "
       "state = ?7, due_at = ?8, failures = CASE WHEN ?9 THEN 0 ELSE failures END, reason = CASE WHEN ?9 "
       "THEN NULL ELSE reason END WHERE id = ?10")
         .bind(1, d.priority).bind(2, s.fifo ? 0.0 : d.priority).bind(3, d.recrawl ? 1 : 0).bind(4, d.last_modified)
         .bind(5, d.tier.tier).bind(6, d.tier.key).bind(7, static_cast<int>(d.state)).bind(8, d.due_at)
         .bind(9, d.relisted ? 1 : 0).bind(10, k.id).exec();
-    enter_lease_order(k.id);
+    queues.enter_lease_order(k.id);
     if (d.state == UrlState::queued && !d.due_at) {
-        refresh_best(k.queue_id);
-        queue_deltas[k.queue_id];  // reschedule at flush
+        queues.refresh_best(k.queue_id);
+        totals.queue_deltas[k.queue_id];  // reschedule at flush
     }
     return {AddStatus::updated, {}};
 }
@@ -248,24 +199,24 @@ void Store::Impl::add_new(const Settings& s, const AddRequest& r) {
                recrawl_tier({r.recrawl, rec.last_modified, std::nullopt, 0, std::nullopt, rec.visit_now, r.now,
                              rec.fork.value_or(false)}),
                class_code(url_class(rec.type))};
-    if (batch_inserts) {
-        pending_cols.resize(NewUrl::kColumns);
+    if (urls.batch_inserts) {
+        urls.pending_cols.resize(NewUrl::kColumns);
         row.columns([&](int i, const auto& v) {
-            PgArray& col = pending_cols[i - 1];
+            PgArray& col = urls.pending_cols[i - 1];
             if constexpr (std::is_same_v<std::decay_t<decltype(v)>, std::optional<std::string_view>>)
                 col.add_text(v.value_or(std::string_view()), !v);
             else
                 col.add(v);
         });
-        if (!last_url_id) read_last_url_id(q(last_url_id_sql()));
-        pending_ids.add(++*last_url_id);
-        pending_fps.insert(static_cast<int64_t>(r.fp));
-        if (++pending_rows >= kPendingRows) flush_pending_urls();
+        if (!urls.last_url_id) urls.read_last_url_id(q(urls.last_url_id_sql()));
+        urls.pending_ids.add(++*urls.last_url_id);
+        urls.pending_fps.insert(static_cast<int64_t>(r.fp));
+        if (++urls.pending_rows >= UrlRows::kPendingRows) urls.flush_pending_urls();
     } else {
         // With its fingerprint and id (frontier(7), FILE FORMAT). SQLite gives the
         // id without a RETURNING clause, which costs a temporary table per row.
         const bool sqlite = !db.statements_are_round_trips();
-#define INSERT_URL "INSERT INTO urls(" NEW_COLUMNS ") VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)"
+#define INSERT_URL "INSERT INTO urls(" SQL_NEW_URL_COLUMNS ") VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)"
         Stmt& ins = q(sqlite ? INSERT_URL
                              : "WITH n AS (" INSERT_URL
                                " RETURNING fp, id) "
@@ -291,50 +242,50 @@ void Store::Impl::add_new(const Settings& s, const AddRequest& r) {
                 .exec();
         }
     }
-    QueueDelta& d = queue_deltas[qid];
+    QueueDelta& d = totals.queue_deltas[qid];
     if (d.key.empty()) d.key = r.queue_key;
     d.queued += 1;
     d.enqueued += 1;
     d.last_url = r.url.url;
     if (!d.min_rank || row.rank < *d.min_rank) d.min_rank = row.rank;
-    added += 1;
-    fps_buffered += 1;
-    depth_added[std::clamp<int64_t>(rec.depth, 0, 3)] += 1;
+    totals.added += 1;
+    urls.fps_buffered += 1;
+    totals.depth_added[std::clamp<int64_t>(rec.depth, 0, 3)] += 1;
     if (r.recrawl) count("revisit:urls", 1);
     std::string disc(rec.discovery.empty() ? std::string_view("seed") : canonical_discovery(rec.discovery));
-    heat_depth_added[{disc, static_cast<int>(std::clamp<int64_t>(rec.depth, 0, 3))}] += 1;
-    heat_added[{std::move(disc), rec.type.empty() ? std::string("other") : rec.type}] += 1;
+    totals.heat_depth_added[{disc, static_cast<int>(std::clamp<int64_t>(rec.depth, 0, 3))}] += 1;
+    totals.heat_added[{std::move(disc), rec.type.empty() ? std::string("other") : rec.type}] += 1;
     // Queue rows are written once per transaction, but a large transaction
     // over many hosts would hold a delta per queue: bounded memory instead.
-    if (queue_deltas.size() >= kMaxPendingQueues) flush();
+    if (totals.queue_deltas.size() >= kMaxPendingQueues) flush();
 }
 
 void Store::prefetch_fingerprints(const std::vector<uint64_t>& fps) {
     Impl& m = *impl_;
     if (!db_->statements_are_round_trips() || fps.empty()) return;
-    m.batch_inserts = true;
+    m.urls.batch_inserts = true;
     // Rows not yet inserted: before the probe when it looks for one of them,
     // else behind it, so the server inserts them while this chunk is added
     // (frontier-add's CPU and the server's beside each other).
     const bool behind = std::none_of(
-        fps.begin(), fps.end(), [&m](uint64_t fp) { return m.pending_fps.count(static_cast<int64_t>(fp)); });
-    if (!behind) m.flush_pending_urls();
+        fps.begin(), fps.end(), [&m](uint64_t fp) { return m.urls.pending_fps.count(static_cast<int64_t>(fp)); });
+    if (!behind) m.urls.flush_pending_urls();
     // One parameter, one round trip for the whole chunk.
     PgArray arr;
     for (uint64_t fp : fps) {
         arr.add(static_cast<int64_t>(fp));
-        m.prefetched.try_emplace(static_cast<int64_t>(fp));
+        m.urls.prefetched.try_emplace(static_cast<int64_t>(fp));
     }
     // Sent with the probe: no round trip of their own.
-    Stmt* last_id = m.last_url_id ? nullptr : &m.q(m.last_url_id_sql());
+    Stmt* last_id = m.urls.last_url_id ? nullptr : &m.q(m.urls.last_url_id_sql());
     if (last_id) last_id->send();
     m.q(kIndexOnly).exec();
     Stmt& f = m.q(kKnownByFps.c_str());
     f.bind(1, arr).send();
-    m.flush_pending_urls(true);
-    while (f.step()) m.prefetched[SqlRow<KnownCol>(f).i64(KnownCol::fp)].push_back(read_known(f));
+    m.urls.flush_pending_urls(true);
+    while (f.step()) m.urls.prefetched[SqlRow<KnownCol>(f).i64(KnownCol::fp)].push_back(read_known(f));
     f.reset();
-    if (last_id) m.read_last_url_id(*last_id);
+    if (last_id) m.urls.read_last_url_id(*last_id);
     m.q(kIndexOnlyEnd).exec();
 }
 

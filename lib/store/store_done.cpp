@@ -155,13 +155,13 @@ DoneOutcome Store::finish(const FetchFacts& f, double now) {
 
 // The row of a URL lease: prefetched (Store::prefetch_leases), or read now.
 std::optional<LeasedRow> Store::Impl::leased_row(int64_t id) {
-    if (auto pre = prefetched_leases.find(id); pre != prefetched_leases.end()) {
+    if (auto pre = urls.prefetched_leases.find(id); pre != urls.prefetched_leases.end()) {
         // Used once: a repeated result in this transaction reads the row as updated.
         std::optional<LeasedRow> row = std::move(pre->second);
-        prefetched_leases.erase(pre);
+        urls.prefetched_leases.erase(pre);
         return row;
     }
-    settle_url(id);  // a repeated result in this transaction reads the row as updated
+    urls.settle(id);  // a repeated result in this transaction reads the row as updated
     Stmt& st = q(kLeasedRow.c_str());
     st.bind(1, id);
     std::optional<LeasedRow> row;
@@ -177,15 +177,15 @@ void Store::prefetch_leases(const std::vector<int64_t>& url_ids) {
     if (!db_->statements_are_round_trips() || url_ids.empty()) return;
     PgArray arr;
     for (int64_t id : url_ids) {
-        if (m.url_updates.holds(id)) continue;  // read as updated, by leased_row (settle_url)
+        if (m.urls.updates.holds(id)) continue;  // read as updated, by leased_row (UrlRows::settle)
         arr.add(id);
-        m.prefetched_leases.try_emplace(id);  // none stored: no such row
+        m.urls.prefetched_leases.try_emplace(id);  // none stored: no such row
     }
     if (!arr.size()) return;
     // A transaction's first batch (a frontier-done in a pipeline commits
     // after every few results): its queue rows and Crawl-delays go in the
     // URL rows' round trip. Later batches read only the rows not known yet.
-    const bool ahead = m.fetch_deltas.empty() && m.prefetched_queues.empty();
+    const bool ahead = m.totals.fetch_deltas.empty() && m.prefetched_queues.empty();
     Impl::ResultRowsSent sent;
     if (ahead) sent = m.send_result_rows(arr);
     Stmt& st = m.q(kLeasedRows.c_str());
@@ -197,7 +197,7 @@ void Store::prefetch_leases(const std::vector<int64_t>& url_ids) {
             queue_ids.push_back(row.queue_id);
             host_ids.push_back(row.host_id);
         }
-        m.prefetched_leases[leased_row_id(st)] = std::move(row);
+        m.urls.prefetched_leases[leased_row_id(st)] = std::move(row);
     }
     st.reset();
     if (ahead)
@@ -207,7 +207,7 @@ void Store::prefetch_leases(const std::vector<int64_t>& url_ids) {
 }
 
 void Store::drop_prefetched_leases() {
-    impl_->prefetched_leases.clear();
+    impl_->urls.prefetched_leases.clear();
     impl_->prefetched_queues.clear();
 }
 
@@ -313,7 +313,7 @@ void Store::Impl::finish_url(const Settings& s, const FetchFacts& f, double now,
         q("UPDATE queues SET queued = queued - 1, in_flight = in_flight + 1 WHERE id = ?").bind(1, row.queue_id).exec();
     }
     count(result_class(f), 1);
-    note_result(f, !f.error_class.empty() || f.status >= 400, h.successes, now);
+    totals.note_result(f, !f.error_class.empty() || f.status >= 400, h.successes, now);
     UrlOutcome uo = url_outcome(h, f, s, now, static_cast<uint64_t>(id) * 1000003u + static_cast<uint64_t>(h.visits + 1));
     for (auto& [name, d] : uo.counters) count(name, d);
     o.result = uo.result;
@@ -323,14 +323,14 @@ void Store::Impl::finish_url(const Settings& s, const FetchFacts& f, double now,
     UrlUpdate u = url_update(id, uo, f, now);
     // A leased row leaves no index a lease or report in this transaction
     // reads, so its update is held and written in row-id order at commit
-    // (url_updates.hpp; PostgreSQL: many rows per UPDATE, flush_url_updates);
+    // (url_updates.hpp; PostgreSQL: many rows per UPDATE, UrlRows::flush_updates);
     // a late result's row is back in the next-URL index, so it is written now.
     if (leased) {
-        url_updates.add(u);
-        if (url_updates.full()) flush_url_updates();
+        urls.updates.add(u);
+        if (urls.updates.full()) urls.flush_updates();
     } else {
-        leave_lease_order(id);
-        write_url_update(u);
+        queues.leave_lease_order(id);
+        urls.write_update(u);
     }
     count(url_state_name(uo.state), 1);
     // Per-queue counts (a disabled URL is counted by the URL counters only).

@@ -6,7 +6,6 @@
 #include <cmath>
 
 #include "policy/outcome.hpp"
-#include "report/crawl_stats.hpp"
 #include "store/sql_codes.hpp"
 #include "store/store.hpp"
 #include "store/store_impl.hpp"
@@ -19,7 +18,7 @@ namespace frontier {
 // fetch_deltas; flush_fetches() writes and reschedules each queue.
 void Store::Impl::after_fetch(const Settings& s, int64_t qid, const FetchFacts& f,
                               std::optional<double> crawl_delay, bool unsuccessful, double now, UrlState ended) {
-    auto [it, fresh] = fetch_deltas.try_emplace(qid);
+    auto [it, fresh] = totals.fetch_deltas.try_emplace(qid);
     FetchDelta& d = it->second;
     if (fresh) {
         QueueInfo qi;
@@ -27,7 +26,7 @@ void Store::Impl::after_fetch(const Settings& s, int64_t qid, const FetchFacts& 
             qi = std::move(pre->second);
             prefetched_queues.erase(pre);
         } else {
-            qi = queue(qid);
+            qi = queues.row(qid);
         }
         d.key = std::move(qi.key);
         d.n429 = qi.n429;
@@ -48,7 +47,7 @@ void Store::Impl::after_fetch(const Settings& s, int64_t qid, const FetchFacts& 
     if (ended == UrlState::done) ++d.done;
     else if (ended == UrlState::failed) ++d.failed;
     else if (ended == UrlState::queued) ++d.queued;
-    if (fetch_deltas.size() >= kMaxPendingQueues) flush_fetches();
+    if (totals.fetch_deltas.size() >= kMaxPendingQueues) flush_fetches();
 }
 
 namespace {
@@ -123,21 +122,21 @@ std::string fetch_unnest_column(int col) { return "v.d" + std::to_string(col); }
 // so that no queue row is read back. Where a statement is a round trip
 // (PostgreSQL), one UPDATE for all of them (flush_fetches_set).
 void Store::Impl::flush_fetches() {
-    if (db.statements_are_round_trips() && !fetch_deltas.empty()) return flush_fetches_set();
+    if (db.statements_are_round_trips() && !totals.fetch_deltas.empty()) return flush_fetches_set();
     static const std::string sql = fetch_update_sql(fetch_param, " WHERE id = " + fetch_param(kQueueId));
-    for (auto& [qid, d] : fetch_deltas) {
+    for (auto& [qid, d] : totals.fetch_deltas) {
         Stmt& st = q(sql.c_str());
-        fetch_columns(qid, d, settings->politeness_for(d.key).max_in_flight,
+        fetch_columns(qid, d, settings.loaded->politeness_for(d.key).max_in_flight,
                       [&](int col, auto value) { st.bind(col + 1, value); });
         st.bind(kNowParam, now).exec();
     }
-    fetch_deltas.clear();
+    totals.fetch_deltas.clear();
     prefetched_queues.clear();
 }
 
 // flush_fetches in one statement: the deltas as arrays (unnest), each
 // queue row found by a primary-key probe (as the lease's URL writes,
-// Impl::flush_lease_writes), in queue id order.
+// LeaseWrites::flush), in queue id order.
 void Store::Impl::flush_fetches_set() {
     static const std::string sql = [] {
         std::string arrays;
@@ -151,71 +150,20 @@ void Store::Impl::flush_fetches_set() {
                                                          fetch_unnest_column(kQueueId) + "])");
     }();
     std::vector<int64_t> ids;
-    ids.reserve(fetch_deltas.size());
-    for (const auto& [qid, d] : fetch_deltas) ids.push_back(qid);
+    ids.reserve(totals.fetch_deltas.size());
+    for (const auto& [qid, d] : totals.fetch_deltas) ids.push_back(qid);
     std::sort(ids.begin(), ids.end());
     PgArray a[kFetchCols];
     for (int64_t qid : ids) {
-        const FetchDelta& d = fetch_deltas.at(qid);
-        fetch_columns(qid, d, settings->politeness_for(d.key).max_in_flight,
+        const FetchDelta& d = totals.fetch_deltas.at(qid);
+        fetch_columns(qid, d, settings.loaded->politeness_for(d.key).max_in_flight,
                       [&](int col, auto value) { a[col].add(value); });
     }
     Stmt& st = q(sql.c_str());
     for (int col = 0; col < kFetchCols; ++col) st.bind(col + 1, a[col]);
     st.bind(kNowParam, now).exec();
-    fetch_deltas.clear();
+    totals.fetch_deltas.clear();
     prefetched_queues.clear();
-}
-
-// The crawl's aggregates for one URL result (frontier-report(1), CRAWL
-// SUMMARY, OVER TIME, CODES, MIME TYPES): counter deltas and the minute's
-// timeline sums, written with the other deltas at flush, in the same
-// transaction as the result.
-void Store::Impl::note_result(const FetchFacts& f, bool error, int64_t successes_before, double now) {
-    int64_t bytes = f.bytes.value_or(0);
-    CrawlDelta& c = crawl_delta;
-    ++c.pages;
-    c.bytes += bytes;
-    if (error) ++c.errors;
-    if (f.has_status && f.status > 0) ++c.statuses[f.status];
-    bool ok = f.status >= 200 && f.status < 300 && f.error_class.empty();
-    if (f.status == 304) ++c.not_modified;
-    else if (ok) ++(successes_before > 0 ? c.revisit : c.novel);
-    if (ok) {
-        // Keyed by the raw header (a crawl sends few distinct ones); mime_key
-        // runs once per distinct value at flush. Bounded like the other deltas.
-        auto& m = c.mimes[f.content_type.value_or("")];
-        ++m.first;
-        m.second += bytes;
-        if (c.mimes.size() >= kMaxPendingQueues) flush_timeline();
-    }
-    TimelineDelta& t = timeline_deltas[static_cast<int64_t>(std::floor(now / 60))];
-    ++t.pages;
-    t.bytes += bytes;
-    if (error) ++t.errors;
-}
-
-void Store::Impl::flush_timeline() {
-    CrawlDelta& c = crawl_delta;
-    if (c.pages) count("crawl:pages", c.pages);
-    if (c.bytes) count("crawl:bytes", c.bytes);
-    if (c.errors) count("crawl:errors", c.errors);
-    if (c.novel) count("visit:novel", c.novel);
-    if (c.revisit) count("visit:revisit", c.revisit);
-    if (c.not_modified) count("visit:not-modified", c.not_modified);
-    for (auto& [st, n] : c.statuses) count("status:" + std::to_string(st), n);
-    for (auto& [ct, m] : c.mimes) {
-        std::string key = mime_key(ct);
-        count("mime:" + key, m.first);
-        if (m.second) count("mime-bytes:" + key, m.second);
-    }
-    c = CrawlDelta{};
-    for (auto& [minute, t] : timeline_deltas)
-        q("INSERT INTO timeline(minute, pages, bytes, errors) VALUES (?, ?, ?, ?) ON CONFLICT(minute) DO UPDATE SET "
-          "pages = timeline.pages + excluded.pages, bytes = timeline.bytes + excluded.bytes, "
-          "errors = timeline.errors + excluded.errors")
-            .bind(1, minute).bind(2, t.pages).bind(3, t.bytes).bind(4, t.errors).exec();
-    timeline_deltas.clear();
 }
 
 std::optional<double> Store::Impl::crawl_delay(int64_t host_id) {

@@ -11,6 +11,7 @@
 #include "json/json.hpp"
 #include "store/export_index.hpp"
 #include "store/store.hpp"
+#include "store/store_connection.hpp"
 
 namespace frontier {
 
@@ -127,7 +128,7 @@ const std::vector<ExportTable>& export_tables() {
 
 RowCounts export_rows(Store& store, const std::function<void(std::string_view)>& line,
                       int64_t& invalid_utf8) {
-    Db& db = store.db();
+    Db& db = store_db(store);
     RowCounts counts;
     invalid_utf8 = 0;
     ReadTransaction tx(db);

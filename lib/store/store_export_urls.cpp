@@ -6,6 +6,7 @@
 #include "json/json.hpp"
 #include "store/export_index.hpp"
 #include "store/store.hpp"
+#include "store/store_connection.hpp"
 #include "store/store_export.hpp"
 
 namespace frontier {
@@ -95,7 +96,7 @@ void write_url_row(const Stmt& st, bool csv, std::string& text, JsonWriter& w) {
 }  // namespace
 
 int64_t export_url_table(Store& store, bool csv, const std::function<void(std::string_view)>& line) {
-    Db& db = store.db();
+    Db& db = store_db(store);
     std::string sql = "SELECT ";
     for (size_t i = 0; i < std::size(kUrlColumns); ++i) sql += std::string(i ? ", " : "") + kUrlColumns[i].sql;
     sql += " FROM urls u JOIN queues q ON q.id = u.queue_id ORDER BY u.id";

@@ -89,14 +89,14 @@ bool same_group(const GroupRecord& a, const GroupRecord& b) {
 
 }  // namespace
 
-void Store::Impl::send_pending_holder() {
-    holder_insert = &q(kInsertNewHolder);
-    bind_group(*holder_insert, pending_holder->first).bind(5, pending_holder->second).send();
+void Leases::send_pending_holder() {
+    holder_insert_ = &statements_.q(kInsertNewHolder);
+    bind_group(*holder_insert_, pending_holder->first).bind(5, pending_holder->second).send();
 }
 
-int64_t Store::Impl::pending_holder_id() {
-    if (std::optional<int64_t> id = inserted_id(*holder_insert)) return *id;
-    return record_holder(db, pending_holder->first, pending_holder->second);  // recorded meanwhile: found
+int64_t Leases::pending_holder_id() {
+    if (std::optional<int64_t> id = inserted_id(*holder_insert_)) return *id;
+    return record_holder(statements_.db, pending_holder->first, pending_holder->second);  // recorded meanwhile: found
 }
 
 Store::HolderStart Store::start_holder(const GroupRecord& me, bool record,
@@ -113,10 +113,10 @@ Store::HolderStart Store::start_holder(const GroupRecord& me, bool record,
         ids += (ids.empty() ? "" : ", ") + std::to_string(r.id);
         dead.push_back(std::move(r));
     }
-    m.pending_holder.reset();
+    m.leases.pending_holder.reset();
     if (dead.empty()) {  // nothing to write now: a new holder row goes with the first lease
         if (record && !out.holder) {
-            m.pending_holder.emplace(me, now);
+            m.leases.pending_holder.emplace(me, now);
             out.pending = true;
         }
         return out;

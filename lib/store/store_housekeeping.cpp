@@ -17,7 +17,7 @@ int64_t Store::reclaim_leases(double now) {
     Impl& m = *impl_;
     begin();
     refresh_settings();  // housekeeping reschedules queues by their politeness
-    int64_t n = m.leases_out();
+    int64_t n = m.leases.out();
     m.expire_now(now, "");
     housekeeping(now);
     commit();
@@ -60,8 +60,8 @@ bool Store::housekeeping(double now) {
     m.expire_robots_leases(w.robots, touched);
     m.requeue_due(w.at, w.due, touched);
     for (int64_t qid : touched) {
-        m.refresh_best(qid);
-        m.reschedule(qid);
+        m.queues.refresh_best(qid);
+        m.queues.reschedule(qid);
     }
     m.wake_queues(now);
     return !w.expired.empty() || !w.robots.empty() || !w.due.empty();
@@ -136,8 +136,8 @@ Store::Impl::DueWork Store::Impl::due_work(double now) {
 void Store::Impl::expire_url_leases(double now, const std::unordered_map<int64_t, int64_t>& expired,
                                     std::unordered_set<int64_t>& touched) {
     if (expired.empty()) return;
-    enter_lease_order_where(EXPIRED_ROWS, now);
-    update_all("UPDATE urls SET state = " SQL_URL_QUEUED " WHERE " EXPIRED_ROWS,
+    queues.enter_lease_order_where(EXPIRED_ROWS, now);
+    statements.update_all("UPDATE urls SET state = " SQL_URL_QUEUED " WHERE " EXPIRED_ROWS,
                "UPDATE OR FAIL urls SET state = " SQL_URL_QUEUED
                " WHERE id IN "
                "(SELECT id FROM urls WHERE " EXPIRED_ROWS " LIMIT ?2)",
@@ -171,8 +171,8 @@ void Store::Impl::expire_robots_leases(const std::vector<std::pair<int64_t, int6
 void Store::Impl::requeue_due(double now, const std::map<std::pair<int64_t, int64_t>, int64_t>& due,
                               std::unordered_set<int64_t>& touched) {
     if (!due.empty()) {
-        enter_lease_order_where(DUE_ROWS, now);
-        update_all("UPDATE urls SET due_at = NULL, state = " SQL_URL_QUEUED " WHERE " DUE_ROWS,
+        queues.enter_lease_order_where(DUE_ROWS, now);
+        statements.update_all("UPDATE urls SET due_at = NULL, state = " SQL_URL_QUEUED " WHERE " DUE_ROWS,
                    "UPDATE OR FAIL urls SET due_at = NULL, state = " SQL_URL_QUEUED
                    " WHERE id IN "
                    "(SELECT id FROM urls WHERE " DUE_ROWS " LIMIT ?2)",
@@ -197,23 +197,8 @@ void Store::Impl::requeue_due(double now, const std::map<std::pair<int64_t, int6
 #undef DUE_ROWS
 
 int64_t Store::leases_out() {
-    if (!in_tx_) impl_->leases_out_stored.reset();  // others commit between transactions
-    return impl_->leases_out();
-}
-
-int64_t Store::Impl::leases_out() {
-    int64_t n;
-    if (leases_out_stored) {
-        n = *leases_out_stored;
-    } else {
-        Stmt& st = q("SELECT coalesce(sum(n), 0) FROM counters WHERE name IN ('leased', 'robots_leased')");
-        n = st.step() ? st.i64(0) : 0;
-        st.reset();
-        if (db.statements_are_round_trips()) leases_out_stored = n;
-    }
-    for (const char* name : {"leased", "robots_leased"})
-        if (auto it = counter_deltas.find(name); it != counter_deltas.end()) n += it->second;
-    return n;
+    if (!in_tx_) impl_->leases.forget_out();  // others commit between transactions
+    return impl_->leases.out();
 }
 
 }  // namespace frontier

@@ -21,7 +21,7 @@ constexpr int64_t kNewServedOffset = int64_t{1} << 40;
 // budget; else active, with its replenish.
 Store::Impl::NewQueue Store::Impl::new_queue(const std::string& key, bool hold, int64_t seq) {
     if (hold) return {static_cast<int64_t>(QueueState::inactive), seq, 0};
-    return {static_cast<int64_t>(QueueState::active), std::nullopt, budget_for(key).replenish};
+    return {static_cast<int64_t>(QueueState::active), std::nullopt, settings.budget_for(key).replenish};
 }
 
 // The id caches are bounded: cleared when full (queues and hosts are never
@@ -38,9 +38,9 @@ void Store::Impl::remember_host(const std::string& name, int64_t id) {
 
 int64_t Store::Impl::queue_id_for(const std::string& key, const Settings& s) {
     if (auto it = queue_ids.find(key); it != queue_ids.end()) return it->second;
-    std::optional<int64_t> id = find_id("SELECT id FROM queues WHERE key = ?", key);
+    std::optional<int64_t> id = statements.find_id("SELECT id FROM queues WHERE key = ?", key);
     if (!id) {
-        const NewQueue row = new_queue(key, s.hold_queues, s.hold_queues ? meta_next("fifo_seq") : 0);
+        const NewQueue row = new_queue(key, s.hold_queues, s.hold_queues ? statements.meta_next("fifo_seq") : 0);
         Stmt& ins =
             q("INSERT INTO queues(key, state, sched, inactive_seq, session_balance, created_at) "
               "VALUES (?, ?, 2, ?, ?, ?) RETURNING id");
@@ -57,7 +57,7 @@ int64_t Store::Impl::queue_id_for(const std::string& key, const Settings& s) {
 
 int64_t Store::Impl::host_id_for(const std::string& name) {
     if (auto it = host_ids.find(name); it != host_ids.end()) return it->second;
-    std::optional<int64_t> id = find_id("SELECT id FROM hosts WHERE name = ?", name);
+    std::optional<int64_t> id = statements.find_id("SELECT id FROM hosts WHERE name = ?", name);
     if (!id) {
         Stmt& ins = q("INSERT INTO hosts(name) VALUES (?) RETURNING id");
         ins.bind(1, name);
@@ -154,7 +154,7 @@ void Store::prefetch_for_add(const std::vector<uint64_t>& fps, const std::vector
     std::vector<std::string> new_q, new_h;
     std::unordered_set<std::string_view> made_q, made_h;
     for (const AddRequest* r : reqs) {
-        if (stored(m.prefetched, *r)) continue;
+        if (stored(m.urls.prefetched, *r)) continue;
         if (asked_q.count(r->queue_key) && !found_q.count(r->queue_key) && made_q.insert(r->queue_key).second)
             new_q.push_back(r->queue_key);
         if (asked_h.count(r->host_key) && !found_h.count(r->host_key) && made_h.insert(r->host_key).second)

@@ -11,6 +11,7 @@
 #include "store/export_index.hpp"
 #include "store/schema_def.hpp"
 #include "store/store.hpp"
+#include "store/store_connection.hpp"
 #include "store/store_export.hpp"
 #include "store/store_impl.hpp"
 
@@ -140,8 +141,8 @@ void RowImporter::Impl::insert_pair(const ImportRow& row) {
         }
         if (fp_col == cols.size() || id_col == cols.size())
             throw DbError("the urls table has no fp or id column");
-        pair_insert = store.db().prepare("INSERT INTO url_fps_new(fp, id) VALUES (?, ?)");
-        if (store.db().ddl().lease_order_tables) entry_insert = store.db().prepare(kLeaseEntrySql);
+        pair_insert = store_db(store).prepare("INSERT INTO url_fps_new(fp, id) VALUES (?, ?)");
+        if (store_db(store).ddl().lease_order_tables) entry_insert = store_db(store).prepare(kLeaseEntrySql);
     }
     bind_value(*pair_insert, 1, row.values[fp_col]);
     bind_value(*pair_insert, 2, row.values[id_col]);
@@ -160,7 +161,7 @@ std::vector<std::string> RowImporter::non_empty_tables() {
     std::vector<std::string> v;
     for (const ExportTable& t : export_tables()) {
         if (t.name == std::string_view("meta")) continue;
-        Stmt st = impl_->store.db().prepare(std::string("SELECT count(*) FROM ") + t.name);
+        Stmt st = store_db(impl_->store).prepare(std::string("SELECT count(*) FROM ") + t.name);
         if (st.step() && st.i64(0) > 0) v.push_back(std::string(t.name) + " " + std::to_string(st.i64(0)));
     }
     return v;
@@ -170,7 +171,7 @@ void RowImporter::finish() {
     impl_->inserts.clear();
     impl_->pair_insert.reset();
     impl_->entry_insert.reset();
-    Db& db = impl_->store.db();
+    Db& db = store_db(impl_->store);
     db.prepare_for_large_sorts();
     // The ids were given explicitly: move each identity sequence past the
     // largest, so rows added later do not take an imported row's id.
@@ -194,7 +195,7 @@ void RowImporter::finish() {
 }
 
 std::string RowImporter::insert(const ImportRow& row) {
-    Db& db = impl_->store.db();
+    Db& db = store_db(impl_->store);
     const ExportTable& t = *row.table;
     auto it = impl_->inserts.find(&t);
     if (it == impl_->inserts.end()) {

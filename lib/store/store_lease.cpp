@@ -52,7 +52,7 @@ LeaseOutcome Store::lease(LeaseRequest& req) {
     // A holder left to this lease (Store::start_holder) is recorded first,
     // in this transaction: before its first lease, and never without one.
     // On PostgreSQL its insert, BEGIN and the lock go with the first read.
-    if (impl_->pending_holder) impl_->send_pending_holder();
+    if (impl_->leases.pending_holder) impl_->leases.send_pending_holder();
     // The scan for expired leases and due URLs goes with the first read too,
     // at the clock read before the lock. --follow reads the clock again once
     // the lock is held, for the queues' wake times; on PostgreSQL its scan
@@ -65,18 +65,18 @@ LeaseOutcome Store::lease(LeaseRequest& req) {
     // too, after the wake of sleeping queues at that clock: the lock is then
     // held for two round trips (this one and the commit's). A housekeeping
     // that changes rows, or new settings, make it stale: it is read again.
-    if (round_trips && impl_->settings) {
+    if (round_trips && impl_->settings.loaded) {
         impl_->wake_queues(req.now);
         impl_->page_sent =
-            LeaseRun::send_page_ahead(*impl_, req, LeaseRun::robots_anywhere(*impl_->settings));
+            LeaseRun::send_page_ahead(*impl_, req, LeaseRun::robots_anywhere(*impl_->settings.loaded));
     }
-    if (impl_->settings && round_trips) {
-        if (refresh_settings(impl_->read_lease_start())) impl_->drop_page_sent();
+    if (impl_->settings.loaded && round_trips) {
+        if (refresh_settings(impl_->leases.read_start())) impl_->drop_page_sent();
     } else {
         refresh_settings();
     }
     if (req.ttl_from_settings) req.ttl = settings().bounded_lease_ttl();
-    if (impl_->pending_holder) req.holder = impl_->pending_holder_id();
+    if (impl_->leases.pending_holder) req.holder = impl_->leases.pending_holder_id();
     // The lock is held once a statement has run (PostgreSQL sends BEGIN and
     // the lock with the first one), so the clock is read again here.
     if (req.now_at_lock) req.now = impl_->now = frontier::now();
@@ -94,58 +94,19 @@ LeaseOutcome Store::lease(LeaseRequest& req) {
     LeaseRun run(*this, req, settings());
     run.run();
     commit();
-    impl_->pending_holder.reset();
+    impl_->leases.pending_holder.reset();
     return std::move(run.out);
-}
-
-namespace {
-const std::string kLeaseStart =
-    "SELECT 0 AS kind, value AS n, CAST(NULL AS TEXT) AS name FROM meta WHERE key = 'settings_version' "
-    "UNION ALL SELECT 1, value, NULL FROM meta WHERE key = 'serve_seq' "
-    "UNION ALL SELECT 2, coalesce(sum(n), 0), NULL FROM counters WHERE name IN ('leased', 'robots_leased') "
-    "UNION ALL SELECT 3, value, NULL FROM meta WHERE key = 'class_run' "
-    "UNION ALL SELECT 5, count(*), NULL FROM (SELECT 1 FROM queues WHERE state = " SQL_QUEUE_INACTIVE
-    " LIMIT 1) AS i "
-    "UNION ALL SELECT 6, NULL, CAST(min((SELECT min(lease_expires) FROM urls WHERE state = " SQL_URL_LEASED
-    "), (SELECT min(robots_lease_expires) FROM hosts WHERE robots_lease_expires IS NOT NULL)) AS TEXT)";
-const std::string kLeaseStartWithHeat =
-    kLeaseStart + " UNION ALL SELECT 4, n, name FROM counters WHERE name >= 'heat:' AND name < 'heat;' AND n > 0";
-}  // namespace
-
-// The first read of a lease transaction on PostgreSQL (Impl::LeaseStart):
-// one statement, one round trip (with BEGIN and the lock).
-int64_t Store::Impl::read_lease_start() {
-    const bool heat = !both_classes;
-    Stmt& st = q(heat ? kLeaseStartWithHeat.c_str() : kLeaseStart.c_str());
-    int64_t version = 0;
-    lease_start = {};
-    while (st.step()) {
-        int64_t kind = st.i64(0);
-        if (kind == 0) version = st.i64(1);
-        else if (kind == 1) serve_seq = serve_seq_stored = st.i64(1);
-        else if (kind == 2) leases_out_stored = st.i64(1);
-        else if (kind == 3 && !st.is_null(1)) lease_start.class_run = st.i64(1);
-        else if (kind == 4) lease_start.heat.push_back(st.str(2));
-        else if (kind == 5)
-            lease_start.inactive = st.i64(1) > 0;
-        else if (kind == 6 && !st.is_null(2))
-            lease_start.first_expiry = std::stod(st.str(2));
-    }
-    st.reset();
-    lease_start.read = true;
-    lease_start.heat_read = heat;
-    return version;
 }
 
 void Store::LeaseRun::run() {
     int64_t want = req.n;
-    if (req.max_in_flight >= 0) want = std::min(want, req.max_in_flight - m.leases_out());
+    if (req.max_in_flight >= 0) want = std::min(want, req.max_in_flight - m.leases.out());
     // Alternation (lease.class-burst) only without --class, and only when
     // both classes were ever added (frontier-wide run in meta 'class_run').
     if (req.url_class.empty() && s.class_burst > 0 && classes_added()) {
         ClassRun r;
-        if (m.lease_start.read) {
-            if (m.lease_start.class_run) r = decode_class_run(*m.lease_start.class_run);
+        if (m.leases.start.read) {
+            if (m.leases.start.class_run) r = decode_class_run(*m.leases.start.class_run);
         } else {
             Stmt& q = m.q("SELECT value FROM meta WHERE key = 'class_run'");
             if (q.step() && !q.is_null(0)) r = decode_class_run(q.i64(0));
@@ -172,7 +133,7 @@ void Store::LeaseRun::run() {
         if (retire_over_total(qi)) continue;
         const Politeness& p = s.politeness_for(qi.key);
         if (!may_lease_now(qi.in_flight, p.max_in_flight, qi.wake_at, now)) {
-            m.reschedule(qi);
+            m.queues.reschedule(qi);
             continue;
         }
         if (!take(qi, p, order.wanted_class())) {
@@ -189,16 +150,16 @@ void Store::LeaseRun::run() {
     if (order.run_changed())
         m.q("INSERT INTO meta(key, value) VALUES ('class_run', ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value")
             .bind(1, encode_class_run(order.run())).exec();
-    out.in_flight = m.leases_out();
+    out.in_flight = m.leases.out();
     out.more_ready = order.capped_with_more();
     if (!out.items.empty()) {
         out.status = LeaseStatus::emitted;
-    } else if (want <= 0 && m.lease_start.read) {
+    } else if (want <= 0 && m.leases.start.read) {
         // --max-in-flight leases are out (another follower took the last
         // free ones): what frees one is a result, or the first lease out
         // expiring; known from the first read, no round trip more.
         out.status = LeaseStatus::not_ready;
-        out.next_due = m.lease_start.first_expiry;
+        out.next_due = m.leases.start.first_expiry;
     } else {
         explain_nothing();
     }
@@ -206,7 +167,7 @@ void Store::LeaseRun::run() {
 
 QueueInfo Store::LeaseRun::queue_row(int64_t qid) {
     if (auto k = queue_rows.find(qid); k != queue_rows.end()) return k->second;
-    QueueInfo qi = m.queue(qid);
+    QueueInfo qi = m.queues.row(qid);
     keep_row(qi);
     return qi;
 }
@@ -243,7 +204,7 @@ void Store::LeaseRun::load_page() {
     order.page_read(n);
     if (!round_trips || page.empty()) return;
     HeadsRead heads_q = send_heads(page, page_head_limit(req));
-    for (QueueInfo& qi : m.queues(page)) queue_rows.try_emplace(qi.id, std::move(qi));
+    for (QueueInfo& qi : m.queues.read(page)) queue_rows.try_emplace(qi.id, std::move(qi));
     if (heads_q.q) read_heads(heads_q);
 }
 
@@ -277,7 +238,7 @@ bool Store::LeaseRun::take(QueueInfo& qi, const Politeness& p, int cls) {
             if (step == RobotsStep::hold) {  // unreachable, retry not due
                 m.q("UPDATE queues SET wake_at = max(wake_at, ?) WHERE id = ?").bind(1, r.retry_at).bind(2, qi.id).exec();
                 forget_row(qi.id);
-                m.reschedule(qi.id);
+                m.queues.reschedule(qi.id);
                 return false;
             }
             if (step == RobotsStep::fail_url) {
@@ -302,24 +263,24 @@ void Store::LeaseRun::lease_url(QueueInfo& qi, LeaseHead head) {
     it.lease = format_lease(head.id, head.seq);
     stamp(it, qi, head.hid);
     // Where a statement is a round trip (PostgreSQL), the URL and queue
-    // rows are written set-based for the batch (Impl::LeaseWrites), before
+    // rows are written set-based for the batch (LeaseWrites), before
     // the next other statement: the refill below reads this row leased.
     const bool held = m.db.statements_are_round_trips();
     if (held) {
-        Impl::LeaseWrites& w = m.lease_writes;
+        LeaseWrites& w = m.lease_writes;
         w.ids.add(head.id);
         w.seqs.add(head.seq);
         w.expires.add(it.expires);
         w.holders.add(req.holder);
     } else {
-        m.leave_lease_order(qi.id, head.rank, head.tier, head.tier_key, it.cost, head.id);
+        m.queues.leave_lease_order(qi.id, head.rank, head.tier, head.tier_key, it.cost, head.id);
         m.q("UPDATE urls SET state = " SQL_URL_LEASED ", lease_seq = ?, attempts = attempts + 1, lease_expires = ?, "
             "holder = ? WHERE id = ?")
             .bind(1, head.seq).bind(2, it.expires).bind(3, req.holder).bind(4, head.id).exec();
     }
     // The queue row after this lease, written once; after_spend may then
     // rotate or retire the queue (rare, its own write).
-    qi.served = m.next_served();
+    qi.served = m.leases.next_served();
     qi.in_flight += 1;
     qi.queued -= 1;
     qi.session_balance -= it.cost;
@@ -330,10 +291,10 @@ void Store::LeaseRun::lease_url(QueueInfo& qi, LeaseHead head) {
         if (pre->second.empty()) refill(qi.id);
         qi.best = pre->second.empty() ? std::nullopt : std::optional<double>(pre->second.front().rank);
     } else {
-        qi.best = m.best_rank(qi.id);
+        qi.best = m.queues.best_rank(qi.id);
     }
     if (held) {
-        Impl::LeaseWrites::Queue& d = m.lease_writes.queues[qi.id];
+        LeaseWrites::Queue& d = m.lease_writes.queues[qi.id];
         ++d.n;
         d.cost += it.cost;
         d.last_cost = it.cost;
@@ -341,13 +302,13 @@ void Store::LeaseRun::lease_url(QueueInfo& qi, LeaseHead head) {
         d.at = now;
         d.last_url = it.url;
         d.best = qi.best;
-        d.sched = static_cast<int64_t>(m.sched_for(qi));
+        d.sched = static_cast<int64_t>(m.queues.sched_for(qi));
     } else {
         m.q("UPDATE queues SET in_flight = in_flight + 1, queued = queued - 1, served = ?1, last_dequeue_at = ?2, "
             "last_peek_url = ?3, session_balance = session_balance - ?4, total_spend = total_spend + ?4, "
             "last_cost = ?4, cost_count = cost_count + 1, best = ?5, sched = ?6 WHERE id = ?7")
             .bind(1, qi.served).bind(2, now).bind(3, it.url).bind(4, it.cost).bind(5, qi.best)
-            .bind(6, static_cast<int>(m.sched_for(qi))).bind(7, qi.id).exec();
+            .bind(6, static_cast<int>(m.queues.sched_for(qi))).bind(7, qi.id).exec();
     }
     m.count("queued", -1);
     m.count("leased", 1);

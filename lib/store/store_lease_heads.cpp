@@ -10,141 +10,13 @@
 
 #include "policy/lease_order.hpp"
 #include "policy/priority.hpp"
+#include "store/lease_heads_sql.hpp"
 #include "store/lease_run.hpp"
 #include "store/sql_codes.hpp"
 #include "store/sql_columns.hpp"
 #include "store/store_impl.hpp"
 
 namespace frontier {
-
-namespace {
-
-// The next URL of a queue: the columns a head row has, in order.
-#define HEAD_COLUMNS(X)                                                                                         \
-    X(id, "id") X(url, "url") X(host_id, "host_id") X(priority, "priority") X(depth, "depth")                 \
-    X(attempts, "attempts") X(type, "type") X(discovery, "discovery") X(via, "via") X(meta, "meta")         \
-    X(cost, "cost") X(etag, "etag") X(http_last_modified, "http_last_modified")                             \
-    X(content_hash, "content_hash") X(lease_seq, "lease_seq") X(rank, "rank") X(tier, "tier")               \
-    X(tier_key, "tier_key")
-enum class HeadCol { HEAD_COLUMNS(SQL_COLUMN_NAME) };
-const std::string kHead = sql_column_list({HEAD_COLUMNS(SQL_COLUMN_EXPR)});
-#define HEAD_ORDER " ORDER BY rank, tier, tier_key, cost, id"
-
-// A queue's next due URL, read one at a time (next_head): of every class,
-// of the class asked (--class), or of a class among the first few
-// (alternation).
-struct NextSql {
-    std::string all, of_class, in_scan;
-};
-// Over the index urls_next (PostgreSQL). Alternation looks for the other
-// class among a queue's first LeaseOrder::kClassScan due URLs only: a
-// bounded index range, however long the queue.
-const NextSql kNextByIndex{
-    "SELECT " + kHead + " FROM urls WHERE queue_id = ? AND " SQL_URL_DUE("") HEAD_ORDER " LIMIT 1",
-    "SELECT " + kHead +
-        " FROM urls WHERE queue_id = ? AND " SQL_URL_DUE("") " AND cls = ?" HEAD_ORDER " LIMIT 1",
-    "SELECT " + kHead +
-        " FROM (SELECT * FROM urls WHERE queue_id = ? AND " SQL_URL_DUE("") HEAD_ORDER
-        " LIMIT 64) AS h WHERE cls = ?" HEAD_ORDER " LIMIT 1"};
-static_assert(LeaseOrder::kClassScan == 64, "NextSql::in_scan scans kClassScan URLs");
-// Where the order is kept in tables (SQLite, frontier(7), FILE FORMAT): a
-// merge of the queue's key ranges in url_next and url_next_new (each in
-// key order, so SQLite merges them without a sort), then the head's row
-// by id.
-std::string order_entries(const char* cls, const char* limit) {
-    std::string sql;
-    for (const char* t : {"url_next", "url_next_new"})
-        sql += std::string(sql.empty() ? "" : " UNION ALL ") +
-               "SELECT rank, tier, tier_key, cost, id, cls FROM " + t + " WHERE queue_id = ?1" + cls;
-    return sql + " ORDER BY 1, 2, 3, 4, 5" + limit;
-}
-std::string head_by_id(const std::string& id) {
-    return "SELECT " + kHead + " FROM urls WHERE id = (" + id + ")";
-}
-// An entry whose row is not queued and due (a hand-made UPDATE of urls, which
-// frontier-report --check reports as lease-order) is passed over, so that it
-// can neither be leased nor stop its queue (the merge is read as it comes:
-// a co-routine, one row probe per entry read).
-#define ENTRY_ROW_DUE " EXISTS (SELECT 1 FROM urls u WHERE u.id = e.id AND " SQL_URL_DUE("u.") ")"
-const NextSql kNextByTables{
-    head_by_id("SELECT id FROM (" + order_entries("", "") + ") e WHERE" ENTRY_ROW_DUE " LIMIT 1"),
-    head_by_id("SELECT id FROM (" + order_entries(" AND cls = ?2", "") +
-               ") e WHERE" ENTRY_ROW_DUE " LIMIT 1"),
-    head_by_id("SELECT id FROM (" + order_entries("", " LIMIT 64") +
-               ") e WHERE cls = ?2 AND" ENTRY_ROW_DUE HEAD_ORDER " LIMIT 1")};
-#undef ENTRY_ROW_DUE
-// The heads (of those columns) of many queues at once: a LATERAL join of
-// the queues (`queues`, aliased q with their ids in q.id) with each
-// queue's ordered due URLs (each side an index range scan).
-std::string heads_of(const char* queues, const std::string& columns, const char* cls) {
-    return std::string(queues) + " CROSS JOIN LATERAL (SELECT " + columns +
-           " FROM urls WHERE queue_id = q.id AND " + SQL_URL_DUE("") + cls + HEAD_ORDER " LIMIT ?) u";
-}
-// The queues: given by id, or a page of ready queues (load_page's keyset,
-// as a subquery: what load_page_ahead sends).
-const char* const kQueueIds = "unnest(CAST(? AS bigint[])) AS q(id)";
-const char* const kPageQueues = "(SELECT id " SQL_READY_PAGE ") AS q";
-const std::string kHeadsAll = "SELECT q.id, u.* FROM " + heads_of(kQueueIds, kHead, "");
-const std::string kHeadsOfClass = "SELECT q.id, u.* FROM " + heads_of(kQueueIds, kHead, " AND cls = ?");
-// The first queues of the inactive FIFO (the queues_inactive index), as
-// activate_one takes them.
-#define SQL_INACTIVE_AHEAD "FROM queues WHERE state = " SQL_QUEUE_INACTIVE " ORDER BY inactive_seq LIMIT ?"
-const char* const kInactiveQueues = "(SELECT id " SQL_INACTIVE_AHEAD ") AS q";
-// The statements that read queues ahead (send_ahead), for one selection of
-// queues: their rows, their heads (of every class, of one) and their heads'
-// host rows (of every class, of one).
-struct AheadSql {
-    std::string rows, heads, heads_of_class, hosts, hosts_of_class;
-    AheadSql(const std::string& queue_columns, const char* from, const char* queues,
-             const std::string& host_columns)
-        : rows("SELECT " + queue_columns + " " + from),
-          heads("SELECT q.id, u.* FROM " + heads_of(queues, kHead, "")),
-          heads_of_class("SELECT q.id, u.* FROM " + heads_of(queues, kHead, " AND cls = ?")),
-          hosts("SELECT " + host_columns + " FROM hosts WHERE id IN (SELECT u.host_id FROM " +
-                heads_of(queues, "host_id", "") + ")"),
-          hosts_of_class("SELECT " + host_columns + " FROM hosts WHERE id IN (SELECT u.host_id FROM " +
-                         heads_of(queues, "host_id", " AND cls = ?") + ")") {}
-};
-// The heads of many queues, each after a given one (a keyset per queue
-// over the urls_next index): a refill of several queues at once.
-// clang-format off
-const std::string kHeadsAfter =
-    "SELECT k.qid, u.* FROM unnest(CAST(? AS bigint[]), CAST(? AS double precision[]), CAST(? AS bigint[]), "
-    "CAST(? AS double precision[]), CAST(? AS bigint[]), CAST(? AS bigint[]), CAST(? AS bigint[])) "
-    "AS k(qid, rank, tier, tier_key, cost, id, n) "
-    "CROSS JOIN LATERAL (SELECT " + kHead + " FROM urls WHERE queue_id = k.qid AND " SQL_URL_DUE("")
-    " AND (rank, tier, tier_key, cost, id) > (k.rank, k.tier, k.tier_key, k.cost, k.id)" HEAD_ORDER " LIMIT k.n) u";
-// clang-format on
-#undef HEAD_COLUMNS
-#undef HEAD_ORDER
-
-// A head row whose columns start at column `first`.
-LeaseHead read_head(const Stmt& st, int first) {
-    using C = HeadCol;
-    SqlRow<C> row(st, first);
-    LeaseHead h;
-    h.id = row.i64(C::id);
-    h.it.url = row.str(C::url);
-    h.hid = row.i64(C::host_id);
-    h.it.priority = row.dbl(C::priority);
-    h.it.depth = row.i64(C::depth);
-    h.it.attempt = row.i64(C::attempts) + 1;
-    h.it.type = row.str(C::type);
-    h.it.discovery = row.str(C::discovery);
-    h.it.via = row.str(C::via);
-    h.it.meta = row.str(C::meta);
-    h.it.cost = row.i64(C::cost);
-    if (!row.is_null(C::etag)) h.it.etag = row.str(C::etag);
-    if (!row.is_null(C::http_last_modified)) h.it.http_last_modified = row.str(C::http_last_modified);
-    if (!row.is_null(C::content_hash)) h.it.content_hash = row.str(C::content_hash);
-    h.seq = row.i64(C::lease_seq) + 1;
-    h.rank = row.dbl(C::rank);
-    h.tier = row.i64(C::tier);
-    h.tier_key = row.dbl(C::tier_key);
-    return h;
-}
-
-}  // namespace
 
 // Where a statement is a round trip (PostgreSQL), the heads of every queue
 // of a loaded page are read in one set-based query instead of one per URL
@@ -206,7 +78,7 @@ void Store::LeaseRun::read_heads(const HeadsRead& r) {
 // host rows (robots_row, with the seed flags), sent together: one round
 // trip. The heads and hosts statements select the page again, with the
 // same rows: this call's held writes are written before the page
-// statement (Impl::q), and under the writer lock no one else writes.
+// statement (Statements::q), and under the writer lock no one else writes.
 // Queues of the page loaded before (LeaseOrder::from_index) keep what
 // this call read of them.
 Store::Impl::PageSent Store::LeaseRun::send_page_ahead(Impl& m, const LeaseRequest& req, bool robots) {
@@ -217,8 +89,8 @@ Store::Impl::PageSent Store::LeaseRun::send_page_ahead(Impl& m, const LeaseReque
 // `inactive` queues of the inactive FIFO (read_inactive_ahead).
 Store::Impl::PageSent Store::LeaseRun::send_ahead(Impl& m, const LeaseRequest& req, bool robots,
                                                   int64_t inactive) {
-    static const AheadSql page_sql(Impl::queue_info_columns(), SQL_READY_PAGE, kPageQueues, robots_columns());
-    static const AheadSql fifo_sql(Impl::queue_info_columns(), SQL_INACTIVE_AHEAD, kInactiveQueues,
+    static const AheadSql page_sql(QueueRows::info_columns(), SQL_READY_PAGE, kPageQueues, robots_columns());
+    static const AheadSql fifo_sql(QueueRows::info_columns(), SQL_INACTIVE_AHEAD, kInactiveQueues,
                                    robots_columns());
     const AheadSql& sql = inactive ? fifo_sql : page_sql;
     const bool of_class = !req.url_class.empty();
@@ -269,7 +141,7 @@ void Store::LeaseRun::read_inactive_ahead() {
     int64_t n = 0;
     while (sent.page->step()) {
         ++n;
-        inactive_ahead.push_back(Impl::read_queue_info(*sent.page));
+        inactive_ahead.push_back(QueueRows::read_info(*sent.page));
         // A queue rotated out earlier in this call keeps its list.
         if (!heads.count(inactive_ahead.back().id))
             r.limits.emplace(inactive_ahead.back().id, page_head_limit(req));
@@ -289,7 +161,7 @@ void Store::LeaseRun::load_page_ahead() {
     int n = 0;
     while (page.step()) {
         ++n;
-        QueueInfo qi = Impl::read_queue_info(page);
+        QueueInfo qi = QueueRows::read_info(page);
         if (!order.from_index(qi.id, qi.best.value_or(0), qi.served)) continue;
         loaded.insert(qi.id);
         queue_rows.try_emplace(qi.id, std::move(qi));
@@ -399,8 +271,8 @@ std::optional<LeaseHead> Store::LeaseRun::next_head(QueueInfo& qi, int cls, bool
             class_missing = true;
             return std::nullopt;
         }
-        m.refresh_best(qi.id);
-        m.reschedule(qi.id);
+        m.queues.refresh_best(qi.id);
+        m.queues.reschedule(qi.id);
         forget_row(qi.id);
         return std::nullopt;
     }

@@ -13,7 +13,7 @@ namespace frontier {
 
 void Store::LeaseRun::retire(int64_t qid) {
     forget_row(qid);
-    int64_t seq = m.meta_next("fifo_seq");
+    int64_t seq = m.statements.meta_next("fifo_seq");
     m.q("UPDATE queues SET state = " SQL_QUEUE_RETIRED ", retired_seq = ?, inactive_seq = NULL, sched = " SQL_SCHED_IDLE " WHERE id = ?")
         .bind(1, seq).bind(2, qid).exec();
     m.count("queues_retired", 1);
@@ -44,7 +44,7 @@ bool Store::LeaseRun::activate_one() {
         q.reset();
     }
     const int64_t qid = ahead->id;
-    BudgetLimits b = m.budget_for(ahead->key);
+    BudgetLimits b = m.settings.budget_for(ahead->key);
     if (activation(ahead->total_spend, b.replenish, b.total) == Activation::retire) {
         retire(qid);
         return true;
@@ -57,17 +57,17 @@ bool Store::LeaseRun::activate_one() {
         qi.state = static_cast<int>(QueueState::active);
         qi.session_balance = b.replenish;
     } else {
-        qi = m.queue(qid);
+        qi = m.queues.row(qid);
     }
     keep_row(qi);
-    if (m.reschedule(qi) == QueueSched::ready && qi.best) order.activated(qid, *qi.best, qi.served);
+    if (m.queues.reschedule(qi) == QueueSched::ready && qi.best) order.activated(qid, *qi.best, qi.served);
     return true;
 }
 
 // After spending on a queue: retire over total budget, rotate out when the
 // session balance is spent (frontier(7), BUDGETS).
 void Store::LeaseRun::spent(QueueInfo& qi) {
-    BudgetLimits b = m.budget_for(qi.key);
+    BudgetLimits b = m.settings.budget_for(qi.key);
     bool others = false;
     if (rotation_asks_others(qi.total_spend, qi.session_balance, b.total)) {
         // Another inactive queue: one read ahead (qi is active), or none
@@ -88,7 +88,7 @@ void Store::LeaseRun::spent(QueueInfo& qi) {
             qi.state = static_cast<int>(QueueState::retired);
             break;
         case AfterSpend::rotate_out: {
-            int64_t seq = m.meta_next("fifo_seq");
+            int64_t seq = m.statements.meta_next("fifo_seq");
             m.q("UPDATE queues SET state = " SQL_QUEUE_INACTIVE ", inactive_seq = ?, sched = " SQL_SCHED_IDLE " WHERE id = ?")
                 .bind(1, seq).bind(2, qi.id).exec();
             qi.state = static_cast<int>(QueueState::inactive);
@@ -106,7 +106,7 @@ void Store::LeaseRun::spent(QueueInfo& qi) {
 // lowered mid-crawl, or reached through error penalties, retires the queue
 // before it spends more (frontier(7), BUDGETS).
 bool Store::LeaseRun::retire_over_total(const QueueInfo& qi) {
-    if (!over_total(qi.total_spend, m.budget_for(qi.key).total)) return false;
+    if (!over_total(qi.total_spend, m.settings.budget_for(qi.key).total)) return false;
     retire(qi.id);
     return true;
 }
@@ -114,7 +114,7 @@ bool Store::LeaseRun::retire_over_total(const QueueInfo& qi) {
 void Store::LeaseRun::end_url(int64_t id, QueueInfo& qi, UrlState state, const char* reason) {
     const int64_t qid = qi.id;
     qi.queued -= 1;
-    m.leave_lease_order(id);
+    m.queues.leave_lease_order(id);
     m.q("UPDATE urls SET state = ?, reason = ? WHERE id = ?")
         .bind(1, static_cast<int>(state)).bind(2, reason).bind(3, id).exec();
     if (state == UrlState::blocked)
@@ -129,22 +129,22 @@ void Store::LeaseRun::end_url(int64_t id, QueueInfo& qi, UrlState state, const c
 // added: a crawl of one class neither keeps the run nor looks for the
 // other class.
 bool Store::LeaseRun::classes_added() {
-    if (m.both_classes) return true;  // counters only grow: no need to read them again
+    if (m.leases.both_classes) return true;  // counters only grow: no need to read them again
     bool seen[2] = {false, false};
     auto see = [&](std::string_view name) {
         auto tab = name.find('\t');
         std::string_view type = tab == std::string_view::npos ? std::string_view() : name.substr(tab + 1);
         seen[class_code(url_class(type))] = true;
     };
-    if (m.lease_start.heat_read) {  // read with the transaction's start (PostgreSQL)
-        for (const std::string& name : m.lease_start.heat) see(name);
+    if (m.leases.start.heat_read) {  // read with the transaction's start (PostgreSQL)
+        for (const std::string& name : m.leases.start.heat) see(name);
     } else {
         Stmt& q = m.q("SELECT name FROM counters WHERE name >= 'heat:' AND name < 'heat;' AND n > 0");
         while (q.step()) see(q.text(0));
         q.reset();
     }
-    m.both_classes = seen[0] && seen[1];
-    return m.both_classes;
+    m.leases.both_classes = seen[0] && seen[1];
+    return m.leases.both_classes;
 }
 
 std::optional<double> Store::LeaseRun::min_of(Stmt& q) {
@@ -167,7 +167,7 @@ void Store::LeaseRun::explain_nothing() {
         "SELECT min(robots_lease_expires) FROM hosts WHERE robots_lease_expires IS NOT NULL"};
     Stmt& rq = m.q("SELECT coalesce(sum(queued), 0) FROM queues WHERE state >= " SQL_QUEUE_RETIRED);
     rq.send();
-    Stmt& queued = m.send_count("queued");
+    Stmt& queued = m.totals.send_count("queued");
     Stmt* next[std::size(kNext)];
     for (size_t i = 0; i < std::size(kNext); ++i) {
         next[i] = &m.q(kNext[i]);
@@ -179,7 +179,7 @@ void Store::LeaseRun::explain_nothing() {
     int64_t retired_queued = rq.i64(0);
     rq.reset();
     out.status =
-        empty_lease_status(m.read_count("queued", queued) - retired_queued + out.in_flight, retired_queued);
+        empty_lease_status(m.totals.read_count("queued", queued) - retired_queued + out.in_flight, retired_queued);
     std::optional<double> due;
     if (out.status != LeaseStatus::not_ready) {
         out.retired_urls = retired_queued;

@@ -17,6 +17,7 @@
 #include "store/sql_codes.hpp"
 #include "store/sql_columns.hpp"
 #include "store/store.hpp"
+#include "store/store_connection.hpp"
 #include "store/store_report_sql.hpp"
 
 namespace frontier {
@@ -149,7 +150,7 @@ void read_timeline(Db& db, Summary& s, double now) {
 }  // namespace
 
 std::vector<TimelineBucket> read_visit_seconds(Store& store) {
-    Db& db = store.db();
+    Db& db = store_db(store);
     enum class V { second, pages, errors };
     Stmt st = db.prepare("SELECT " + db.whole_part_sql("last_visit") + " AS s, count(*), count(CASE WHEN "
                          "error_class IS NOT NULL OR status >= 400 THEN 1 END) FROM urls WHERE last_visit >= 0 "
@@ -365,7 +366,7 @@ Summary read_summary(Store& store, double now) {
 Summary read_summary(Store& store, double now, QueueTops& tops) {
     Summary s;
     s.now = now;
-    Db& db = store.db();
+    Db& db = store_db(store);
     // SQLite: the queue rows cost no round trip, and reading them is faster
     // than SQLite's aggregate; the pass that counts also finds the tables' ids.
     std::optional<TopQueueIds> ids;

@@ -14,6 +14,7 @@
 #include "store/sql_codes.hpp"
 #include "store/sql_columns.hpp"
 #include "store/store.hpp"
+#include "store/store_connection.hpp"
 #include "store/store_report_sql.hpp"
 
 namespace frontier {
@@ -159,7 +160,7 @@ void read_outcome(Row& r, const SqlRow<C>& u) {
 // the columns `C` handed to `read`.
 template <class C, class F>
 void for_each_listed(Store& store, const std::string& sql, int64_t limit, F&& read) {
-    Db& db = store.db();
+    Db& db = store_db(store);
     ReadSnapshot snapshot(db);
     Stmt st = db.prepare(sql);
     ResetOnExit guard{st};
@@ -215,7 +216,7 @@ void for_each_failed_url(Store& store, int64_t limit, const std::function<void(c
 QueueRowReader::QueueRowReader(Store& store, double now, bool with_robots)
     : store_(store), settings_(store.settings()), now_(now) {
     if (with_robots)
-        for (auto& [id, r] : read_robots(store.db())) robots_.emplace(id, r.name);
+        for (auto& [id, r] : read_robots(store_db(store))) robots_.emplace(id, r.name);
 }
 
 QueueRow QueueRowReader::read(const Stmt& st) const {
@@ -232,7 +233,7 @@ QueueRow QueueRowReader::read(const Stmt& st) const {
 void QueueRowReader::by_ids(const std::vector<int64_t>& ids, const std::function<void(const QueueRow&)>& row,
                             const std::set<ReportState>& states) const {
     constexpr size_t kChunk = 500;
-    Db& db = store_.db();
+    Db& db = store_db(store_);
     for (size_t from = 0; from < ids.size(); from += kChunk) {
         QueueQuery chunk;
         chunk.states = states;
@@ -254,7 +255,7 @@ void QueueRowReader::by_ids(const std::vector<int64_t>& ids, const std::function
 }
 
 void for_each_queue(Store& store, const QueueQuery& q, double now, const std::function<void(const QueueRow&)>& row) {
-    Db& db = store.db();
+    Db& db = store_db(store);
     ReadSnapshot snapshot(db);
     const QueueRowReader reader(store, now, q.with_robots);
     const bool in_memory = sort_in_memory(q.sort);

@@ -43,13 +43,13 @@ const char* const kSettingsVersion = "SELECT value FROM meta WHERE key = 'settin
 }  // namespace
 
 void Store::send_settings_version() {
-    if (!impl_->settings) return;  // none loaded yet: refresh_sent_settings reads them all
-    impl_->version_sent = &impl_->q(kSettingsVersion);
-    impl_->version_sent->send();
+    if (!impl_->settings.loaded) return;  // none loaded yet: refresh_sent_settings reads them all
+    impl_->settings.version_sent = &impl_->q(kSettingsVersion);
+    impl_->settings.version_sent->send();
 }
 
 bool Store::refresh_sent_settings() {
-    Stmt* st = std::exchange(impl_->version_sent, nullptr);
+    Stmt* st = std::exchange(impl_->settings.version_sent, nullptr);
     if (!st) return refresh_settings();
     int64_t version = st->step() ? st->i64(0) : 0;
     st->reset();
@@ -57,12 +57,12 @@ bool Store::refresh_sent_settings() {
 }
 
 bool Store::refresh_settings(std::optional<int64_t> version) {
-    if (impl_->settings && !version) {  // known: read again only when their version moved
+    if (impl_->settings.loaded && !version) {  // known: read again only when their version moved
         Stmt& st = impl_->q(kSettingsVersion);
         version = st.step() ? st.i64(0) : 0;
         st.reset();  // never leave a read transaction open: it would pin the WAL
     }
-    if (impl_->settings && version == impl_->settings_version) return false;
+    if (impl_->settings.loaded && version == impl_->settings.version) return false;
     std::map<std::string, std::string> values;
     std::map<std::string, std::map<std::string, std::string>> domains;
     std::vector<StoredBudget> budgets;
@@ -78,16 +78,16 @@ bool Store::refresh_settings(std::optional<int64_t> version) {
         else stored = row.i64(C::replenish);
     }
     all.reset();
-    impl_->settings = build_settings(values, domains);
-    impl_->settings_version = stored;
-    impl_->load_budgets(budgets, domains);
+    impl_->settings.loaded = build_settings(values, domains);
+    impl_->settings.version = stored;
+    impl_->settings.load_budgets(budgets, domains);
     ++settings_generation_;
     return true;
 }
 
 const Settings& Store::settings() {
-    if (!impl_->settings) refresh_settings();
-    return *impl_->settings;
+    if (!impl_->settings.loaded) refresh_settings();
+    return *impl_->settings.loaded;
 }
 
 std::map<std::string, std::string> Store::setting_values() {
@@ -104,41 +104,6 @@ std::map<std::string, std::map<std::string, std::string>> Store::domain_setting_
     return m;
 }
 
-void Store::Impl::load_budgets(const std::vector<StoredBudget>& rows,
-                               const std::map<std::string, std::map<std::string, std::string>>& domains) {
-    std::vector<frontier::BudgetOverride> overrides;  // not Store::BudgetOverride
-    overrides.reserve(rows.size());
-    for (const StoredBudget& r : rows) overrides.push_back({r.scope, r.name, r.replenish, r.total});
-    budgets = BudgetOverrides(overrides, domains);
-}
-
-// The budget rule: lib/policy/budget_limits.hpp.
-BudgetLimits Store::Impl::budget_for(const std::string& queue_key) {
-    return budgets.limits_for(queue_key, {settings->replenish, settings->total_budget});
-}
-
-void Store::Impl::requeue_capped() {
-    // A politeness change may lift an in-flight cap: queues parked at their
-    // old cap go back to the ready / wake indexes, and the next lease
-    // decision re-checks them against the new values.
-    q("UPDATE queues SET sched = CASE WHEN wake_at > ? THEN 1 ELSE 0 END "
-      "WHERE state = " SQL_QUEUE_ACTIVE " AND best IS NOT NULL AND sched = " SQL_SCHED_IDLE " AND in_flight > 0")
-        .bind(1, now).exec();
-}
-
-void Store::Impl::retire_all_to_inactive() {
-    // frontier(7), BUDGETS: any settings change moves retired queues (not those retired
-    // by hand) to the back of the inactive FIFO, in the order they retired.
-    std::vector<int64_t> ids;
-    Stmt& st = q("SELECT id FROM queues WHERE state = " SQL_QUEUE_RETIRED " ORDER BY retired_seq");
-    while (st.step()) ids.push_back(st.i64(0));
-    for (int64_t id : ids) {
-        int64_t seq = meta_next("fifo_seq");
-        q("UPDATE queues SET state = " SQL_QUEUE_INACTIVE ", inactive_seq = ?, retired_seq = NULL, sched = " SQL_SCHED_IDLE " WHERE id = ?")
-            .bind(1, seq).bind(2, id).exec();
-    }
-}
-
 void Store::set_setting(const std::string& key, const std::string& json) {
     begin();
     const SettingDef* d = find_setting(key);
@@ -148,10 +113,10 @@ void Store::set_setting(const std::string& key, const std::string& json) {
         impl_->q("INSERT INTO settings(key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value")
             .bind(1, key).bind(2, json).exec();
     impl_->q("UPDATE meta SET value = value + 1 WHERE key = 'settings_version'").exec();
-    impl_->retire_all_to_inactive();
-    if (key.rfind("politeness.", 0) == 0) impl_->requeue_capped();
+    impl_->queues.retire_all_to_inactive();
+    if (key.rfind("politeness.", 0) == 0) impl_->queues.requeue_capped();
     commit();
-    impl_->settings.reset();
+    impl_->settings.loaded.reset();
 }
 
 void Store::set_domain_setting(const std::string& domain, const std::string& key, const std::string& json) {
@@ -163,10 +128,10 @@ void Store::set_domain_setting(const std::string& domain, const std::string& key
                  "ON CONFLICT(domain, key) DO UPDATE SET value = excluded.value")
             .bind(1, domain).bind(2, key).bind(3, json).exec();
     impl_->q("UPDATE meta SET value = value + 1 WHERE key = 'settings_version'").exec();
-    impl_->retire_all_to_inactive();
-    if (key.rfind("politeness.", 0) == 0) impl_->requeue_capped();
+    impl_->queues.retire_all_to_inactive();
+    if (key.rfind("politeness.", 0) == 0) impl_->queues.requeue_capped();
     commit();
-    impl_->settings.reset();
+    impl_->settings.loaded.reset();
 }
 
 // ---------------------------------------------------------------- budgets
@@ -189,14 +154,14 @@ void Store::set_budget_override(const BudgetOverride& o) {
              "total = coalesce(excluded.total, queue_budgets.total)")
         .bind(1, o.scope).bind(2, o.name).bind(3, o.replenish).bind(4, o.total).exec();
     impl_->q("UPDATE meta SET value = value + 1 WHERE key = 'settings_version'").exec();
-    impl_->retire_all_to_inactive();
+    impl_->queues.retire_all_to_inactive();
     commit();
-    impl_->settings.reset();
+    impl_->settings.loaded.reset();
 }
 
 Store::BudgetValues Store::effective_budget(const std::string& queue_key) {
     settings();  // loads the overrides
-    BudgetLimits b = impl_->budget_for(queue_key);
+    BudgetLimits b = impl_->settings.budget_for(queue_key);
     return {b.replenish, b.total};
 }
 
@@ -208,7 +173,7 @@ int64_t Store::queues_in_flight() {
 }
 
 bool Store::queue_exists(const std::string& key) {
-    return impl_->find_id("SELECT id FROM queues WHERE key = ?", key).has_value();
+    return impl_->statements.find_id("SELECT id FROM queues WHERE key = ?", key).has_value();
 }
 
 bool Store::domain_has_queues(const std::string& domain) {
@@ -231,9 +196,9 @@ bool Store::domain_has_queues(const std::string& domain) {
 
 bool Store::retire_queue(const std::string& key) {
     begin();
-    std::optional<int64_t> id = impl_->find_id("SELECT id FROM queues WHERE key = ?", key);
+    std::optional<int64_t> id = impl_->statements.find_id("SELECT id FROM queues WHERE key = ?", key);
     if (id) {
-        int64_t seq = impl_->meta_next("fifo_seq");
+        int64_t seq = impl_->statements.meta_next("fifo_seq");
         impl_->q("UPDATE queues SET state = " SQL_QUEUE_RETIRED_BY_HAND ", retired_seq = ?, inactive_seq = NULL, sched = " SQL_SCHED_IDLE " WHERE id = ?")
             .bind(1, seq).bind(2, *id).exec();
     }
@@ -250,7 +215,7 @@ int64_t Store::unretire(const std::string& key) {
     while (st.step()) ids.push_back(st.i64(0));
     st.reset();
     for (int64_t id : ids) {
-        int64_t seq = impl_->meta_next("fifo_seq");
+        int64_t seq = impl_->statements.meta_next("fifo_seq");
         impl_->q("UPDATE queues SET state = " SQL_QUEUE_INACTIVE ", inactive_seq = ?, retired_seq = NULL, sched = " SQL_SCHED_IDLE " WHERE id = ?")
             .bind(1, seq).bind(2, id).exec();
     }

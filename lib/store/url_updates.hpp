@@ -8,7 +8,7 @@
 // commit, re-reads every frame after the first overwritten one to redo the
 // checksums. Written in row-id order, each page is read, changed and
 // spilled once. Nothing else changes: the rows, counters and output are
-// those of writing each update at once (Store::Impl::settle_url writes a
+// those of writing each update at once (UrlRows::settle writes a
 // held update first wherever a row is read again in the transaction).
 #pragma once
 #include <cstdint>

@@ -2,6 +2,7 @@
 
 #include <catch2/catch.hpp>
 #include <cstdlib>
+#include <memory>
 #include <set>
 #include <string>
 
@@ -35,11 +36,12 @@ TEST_CASE("export tables list every column of the schema but the lease holders a
     std::string path = std::string(dir) + "/f.db";
     {
         Store store(path, Store::Mode::create);
+        std::unique_ptr<Db> conn = Db::open(path, false, true);  // a connection of its own
         std::set<std::string> exported;
         for (const ExportTable& t : export_tables()) {
             exported.insert(t.name);
             std::vector<std::string> schema_cols, export_cols;
-            Stmt st = store.db().prepare(std::string("PRAGMA table_info(") + t.name + ")");
+            Stmt st = conn->prepare(std::string("PRAGMA table_info(") + t.name + ")");
             // Kept out: the lease holders (meaningless in another frontier).
             while (st.step())
                 if (st.str(1) != "holder" && st.str(1) != "robots_holder") schema_cols.push_back(st.str(1));
@@ -47,7 +49,7 @@ TEST_CASE("export tables list every column of the schema but the lease holders a
             INFO("table " << t.name);
             CHECK(export_cols == schema_cols);  // same columns, same order
             // NOT NULL in the schema <=> required on import.
-            Stmt nn = store.db().prepare(std::string("PRAGMA table_info(") + t.name + ")");
+            Stmt nn = conn->prepare(std::string("PRAGMA table_info(") + t.name + ")");
             size_t i = 0;
             while (nn.step() && i < t.columns.size()) {
                 if (nn.str(1) != t.columns[i].name) continue;  // a column kept out
@@ -61,7 +63,7 @@ TEST_CASE("export tables list every column of the schema but the lease holders a
         // fingerprint and lease order tables (derived from urls, built by the import).
         const std::set<std::string> kept_out = {"lease_holders", "url_fps", "url_fps_new", "url_next",
                                                 "url_next_new"};
-        Stmt tables = store.db().prepare("SELECT name FROM sqlite_master WHERE type = 'table'");
+        Stmt tables = conn->prepare("SELECT name FROM sqlite_master WHERE type = 'table'");
         while (tables.step()) {
             INFO("table " << tables.str(0));
             CHECK(exported.count(tables.str(0)) == (kept_out.count(tables.str(0)) ? 0u : 1u));
@@ -166,9 +168,10 @@ TEST_CASE("an imported URL's fingerprint is findable from its batch's commit, in
     std::string path = std::string(dir) + "/f.db";
     {
         Store store(path, Store::Mode::create);
+        std::unique_ptr<Db> conn = Db::open(path, false, true);  // a connection of its own
         RowImporter importer(store);
         auto pairs = [&](const char* table) {
-            Stmt st = store.db().prepare(std::string("SELECT count(*) FROM ") + table + " WHERE fp = 123 AND id = 7");
+            Stmt st = conn->prepare(std::string("SELECT count(*) FROM ") + table + " WHERE fp = 123 AND id = 7");
             REQUIRE(st.step());
             return st.i64(0);
         };

@@ -4,12 +4,14 @@
 #include <sqlite3.h>
 
 #include <map>
+#include <memory>
 #include <string>
 
 #include "core/error.hpp"
 #include "report/report_data.hpp"
 #include "report/report_html_charts.hpp"
 #include "report/report_render.hpp"
+#include "store/db.hpp"
 #include "store/store.hpp"
 #include "store/store_check.hpp"
 #include "store/store_report_sql.hpp"
@@ -487,8 +489,9 @@ TEST_CASE("the count of queued revisited URLs reads no URL row", "[report][store
     // tables and never a URL row.
     TempDir dir;
     Store store(dir.path + "/f.db", Store::Mode::create);
+    std::unique_ptr<Db> conn = Db::open(dir.path + "/f.db", false);  // a connection of its own
     std::string plan;
-    Stmt st = store.db().prepare(std::string("EXPLAIN QUERY PLAN ") + queued_revisits_sql(store.db()));
+    Stmt st = conn->prepare(std::string("EXPLAIN QUERY PLAN ") + queued_revisits_sql(*conn));
     while (st.step()) plan += st.str(3) + "\n";
     st.reset();
     INFO(plan);
@@ -505,14 +508,15 @@ TEST_CASE("the count of queued revisited URLs reads no URL row", "[report][store
 TEST_CASE("read_visit_seconds groups URL rows by the second of their last result", "[report][store]") {
     TempDir dir;
     Store store(dir.path + "/f.db", Store::Mode::create);
+    std::unique_ptr<Db> conn = Db::open(dir.path + "/f.db", false);  // a connection of its own
     // id, last_visit, status, error_class (SQL literals); a URL never visited has no last_visit.
     const char* rows[][4] = {{"1", "1000.2", "200", "NULL"},     {"2", "1000.9", "404", "NULL"},
                              {"3", "1003.5", "NULL", "'timeout'"}, {"4", "NULL", "NULL", "NULL"},
                              {"5", "1003.0", "301", "NULL"}};
     for (auto& r : rows)
-        store.db().exec(std::string("INSERT INTO urls(id, fp, url, queue_id, host_id, rank, priority, cost, last_visit, "
-                                    "status, error_class) VALUES (") + r[0] + ", " + r[0] + ", 'http://a.example/" + r[0] +
-                        "', 1, 1, 0, 0, 1, " + r[1] + ", " + r[2] + ", " + r[3] + ")");
+        conn->exec(std::string("INSERT INTO urls(id, fp, url, queue_id, host_id, rank, priority, cost, last_visit, "
+                               "status, error_class) VALUES (") + r[0] + ", " + r[0] + ", 'http://a.example/" + r[0] +
+                   "', 1, 1, 0, 0, 1, " + r[1] + ", " + r[2] + ", " + r[3] + ")");
     std::vector<TimelineBucket> v = read_visit_seconds(store);
     REQUIRE(v.size() == 2);
     CHECK(v[0].start == 1000);
@@ -526,6 +530,7 @@ TEST_CASE("read_visit_seconds groups URL rows by the second of their last result
 TEST_CASE("one pass over queues gives the SQL counts and tables", "[report][store]") {
     TempDir dir;
     Store store(dir.path + "/f.db", Store::Mode::create);
+    std::unique_ptr<Db> conn = Db::open(dir.path + "/f.db", false);  // a connection of its own
     const double now = 1000;
     int64_t n = 0;
     for (int state : {0, 1, 2, 3})
@@ -534,8 +539,7 @@ TEST_CASE("one pass over queues gives the SQL counts and tables", "[report][stor
                 for (double wake_at : {0.0, 1000.5})
                     for (int spend : {0, 3, 9}) {
                         ++n;
-                        store.db()
-                            .prepare("INSERT INTO queues(key, state, in_flight, queued, wake_at, total_spend, done, "
+                        conn->prepare("INSERT INTO queues(key, state, in_flight, queued, wake_at, total_spend, done, "
                                      "failed, error_count) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)")
                             .bind(1, "q" + std::to_string(n)).bind(2, state).bind(3, in_flight).bind(4, queued)
                             .bind(5, wake_at).bind(6, spend).bind(7, (n * 7) % 5 == 0 ? 0 : n % 4)
@@ -558,13 +562,13 @@ TEST_CASE("one pass over queues gives the SQL counts and tables", "[report][stor
             {ReportState::snoozed, one.queues.snoozed},       {ReportState::inactive, one.queues.inactive},
             {ReportState::retired, one.queues.retired},       {ReportState::exhausted, one.queues.exhausted}};
         for (auto [state, count] : counted) {
-            Stmt st = store.db().prepare(std::string("SELECT count(*) FROM queues WHERE ") + state_condition(state));
+            Stmt st = conn->prepare(std::string("SELECT count(*) FROM queues WHERE ") + state_condition(state));
             st.bind(1, now);
             REQUIRE(st.step());
             CHECK(count == st.i64(0));
             st.reset();
         }
-        Stmt st = store.db().prepare("SELECT total(queued) FROM queues WHERE state >= 2");
+        Stmt st = conn->prepare("SELECT total(queued) FROM queues WHERE state >= 2");
         REQUIRE(st.step());
         CHECK(one.urls.retired == static_cast<int64_t>(st.dbl(0)));
         st.reset();
@@ -607,10 +611,10 @@ TEST_CASE("one pass over queues gives the SQL counts and tables", "[report][stor
 TEST_CASE("computed sort keys read rows by id in queue_row_less order", "[report][store]") {
     TempDir dir;
     Store store(dir.path + "/f.db", Store::Mode::create);
+    std::unique_ptr<Db> conn = Db::open(dir.path + "/f.db", false);  // a connection of its own
     const double now = 1000;
     for (int i = 0; i < 1234; ++i) {
-        store.db()
-            .prepare("INSERT INTO queues(key, state, in_flight, queued, wake_at) VALUES (?, ?, ?, ?, ?)")
+        conn->prepare("INSERT INTO queues(key, state, in_flight, queued, wake_at) VALUES (?, ?, ?, ?, ?)")
             .bind(1, "q" + std::to_string(i)).bind(2, (i * 7) % 4).bind(3, (i * 5) % 3 == 0 ? 1 : 0)
             .bind(4, (i * 11) % 5).bind(5, (i % 2) ? 0.0 : 2000.0).exec();
         // Budgets of their own on some queues (tied among them, and below
@@ -648,9 +652,10 @@ TEST_CASE("computed sort keys read rows by id in queue_row_less order", "[report
 TEST_CASE("check_frontier recounts queues with huge ids", "[report][store]") {
     TempDir dir;
     Store store(dir.path + "/f.db", Store::Mode::create);
+    std::unique_ptr<Db> conn = Db::open(dir.path + "/f.db", false);  // a connection of its own
     for (const char* key : {"a.example", "b.example"})
-        store.db().prepare("INSERT INTO queues(key, enqueued, queued) VALUES (?, 0, 0)").bind(1, key).exec();
-    store.db().prepare("UPDATE queues SET id = 2000000000 WHERE key = 'b.example'").exec();
+        conn->prepare("INSERT INTO queues(key, enqueued, queued) VALUES (?, 0, 0)").bind(1, key).exec();
+    conn->prepare("UPDATE queues SET id = 2000000000 WHERE key = 'b.example'").exec();
     CheckResult r = check_frontier(store, 1000);
     CHECK(r.queues == 2);
     for (auto& [name, n] : r.checks)

@@ -4,6 +4,7 @@
 // though this process parsed the old rules before (a frontier-lease
 // --follow runs for days; its parsed rules are kept by their fetch time).
 #include <algorithm>
+#include <memory>
 #include <catch2/catch.hpp>
 #include <string>
 #include <vector>
@@ -11,6 +12,7 @@
 #include "frontier/done.hpp"
 #include "frontier/enqueue.hpp"
 #include "json/json.hpp"
+#include "store/db.hpp"
 #include "store/store.hpp"
 #include "store_setup.hpp"
 #include "temp_dir.hpp"
@@ -84,7 +86,8 @@ TEST_CASE("lease: a robots.txt stored again by another process applies at once",
     std::vector<std::string> got = urls(lease(leaser, later, 10));
     CHECK(std::find(got.begin(), got.end(), "http://a.example/z") == got.end());
     CHECK(std::find(got.begin(), got.end(), "http://a.example/w") != got.end());
-    Stmt st = leaser.db().prepare("SELECT reason FROM urls WHERE url = 'http://a.example/z'");
+    std::unique_ptr<Db> conn = Db::open(dir.path + "/f.db", false, true);
+    Stmt st = conn->prepare("SELECT reason FROM urls WHERE url = 'http://a.example/z'");
     REQUIRE(st.step());
     CHECK(st.text(0) == "robots");
 }
