@@ -64,7 +64,7 @@ public:
     AddResult add_discovered(const Discovered& d, double now);
 
     // add() in three steps over one EnqueueResult, for frontier-add's
-    // pipeline (tools/frontier-add.cpp): read_fields copies a record's
+    // pipeline (lib/frontier/add_session.hpp): read_fields copies a record's
     // fields into e.req.record (false with e's rejection set for a bad
     // field, a last_modified outside sane_time(now) included); prepare does the CPU work and touches no database, so it may
     // run on another thread than the Store's (one thread at a time: it

@@ -56,7 +56,7 @@ int64_t recent_first_minute(double now);
 // one second).
 double recent_pages_per_second(int64_t pages, double start, double now);
 
-// Revisit calibration (issue #28): can the configured revisit intervals be
+// Revisit calibration: can the configured revisit intervals be
 // met at the recorded visit rate?
 struct RevisitLoad {
     double interval_days = 1;  // the shortest interval of the group

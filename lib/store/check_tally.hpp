@@ -80,7 +80,7 @@ struct QueueCount {
 };
 
 // The recounts by queue id: a flat array over the ids of the queues table
-// (28 bytes a queue; a hash map took ~100, 79 MiB in all at 435k queues),
+// (28 bytes a queue, a fraction of what a hash map entry takes),
 // and a map for ids past it (URLs of a missing queue, sparse huge ids).
 class QueueTally {
 public:

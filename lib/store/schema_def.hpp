@@ -54,7 +54,7 @@ extern const char* const kUrlsNextIndexSql;
 // order in the tables url_next and url_next_new, kept by the code that
 // inserts URL rows (kLeaseEntrySql) and changes them (kLeaseLeaveSql, then
 // kLeaseEntrySql), and by the trigger of this text for deleted rows
-// (frontier(7), FILE FORMAT; issue #27). A URL that enters the
+// (frontier(7), FILE FORMAT). A URL that enters the
 // order enters the small url_next_new, whose pages stay in the page cache;
 // Store::commit moves its entries into url_next in key order, a slice at
 // a time, with the fingerprints (move_lease_order). Adding a URL then

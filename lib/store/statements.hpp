@@ -45,7 +45,7 @@ public:
     // large updates run in chunks, Db::large_updates_in_chunks) runs `chunk`
     // (the same UPDATE, OR FAIL, on at most ?2 = kUpdateChunk rows) until it
     // changes fewer: one UPDATE of every row would keep the original of
-    // every page it touches in a statement journal (200 MiB for 300k rows)
+    // every page it touches in a statement journal, in memory (temp_store),
     // and its row ids in a list.
     static constexpr int64_t kUpdateChunk = 65536;
     void update_all(const char* all, const char* chunk, double t) {

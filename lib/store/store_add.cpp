@@ -43,10 +43,10 @@ std::string known_by_fp(const std::string& fp) {
 }
 const std::string kKnownByFp = known_by_fp("?1");
 // The rows of many fingerprints (a PostgreSQL array): each table's index
-// probed for all keys at once (`= ANY`), then urls per id found. A fifth to
-// a half of the server time of a probe per key (unnest, then a LATERAL
-// probe of each table), which the planner ran as a memoized bitmap scan per
-// key (tests/bench/README.md, 2026-11-28). Run with sequential scans off
+// probed for all keys at once (`= ANY`), then urls per id found: less
+// server time than a probe per key (unnest, then a LATERAL probe of each
+// table), which the planner runs as a memoized bitmap scan per key. Run
+// with sequential scans off
 // (kIndexOnly): a plan made while a table was small scans it whole, and the
 // server keeps a statement's plan as its tables grow.
 std::string known_by_fps() {

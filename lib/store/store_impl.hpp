@@ -33,9 +33,8 @@ namespace frontier {
 // The statement that moves the pairs of url_fps_new (those `where` selects,
 // " WHERE ..." or empty) to url_fps, in key order. SQLite: OR IGNORE (no
 // pair is ever in both tables) spares it a statement journal of every page
-// the move changes, which it keeps in memory (temp_store): 18 MiB for
-// 262,144 fingerprints. Inline: frontier-import's object links without
-// store.cpp (tests/fuzz/fuzz.mk).
+// the move changes, which it keeps in memory (temp_store). Inline:
+// frontier-import's object links without store.cpp (tests/fuzz/fuzz.mk).
 inline std::string move_fingerprints_sql(const Db& db, const std::string& where) {
     return std::string(db.statements_are_round_trips() ? "INSERT" : "INSERT OR IGNORE") +
            " INTO url_fps(fp, id) SELECT fp, id FROM url_fps_new" + where + " ORDER BY fp, id";
@@ -183,8 +182,8 @@ struct Store::Impl {
     // state to the queue's counts (`ended`: done, failed, queued, or other
     // states that no queue count holds). Kept in fetch_deltas: the queue row
     // is read at its first result in a transaction and written, then
-    // rescheduled, once at flush (a transaction of frontier-done holds
-    // ~10 results per queue).
+    // rescheduled, once at flush, however many of the transaction's results
+    // are that queue's.
     void after_fetch(const Settings& s, int64_t qid, const FetchFacts& f, std::optional<double> crawl_delay,
                      bool unsuccessful, double now, UrlState ended);
     // Round-trip backends, frontier-done: queue rows read ahead with the

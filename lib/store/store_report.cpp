@@ -80,10 +80,9 @@ namespace {
 // the urls_due index from `now`; the first part is an index-only scan of
 // urls_next, whose last column is the recrawl flag (schema version 6), or
 // a scan of url_next and url_next_new (queued_revisits_sql): it reads the
-// queued URLs' order entries, not their rows (issue #27: report
-// 2.8 s -> 0.12 s at 1M queued revisited URLs). A separate index of
-// revisited URLs would make it a range read but was measured to cost
-// frontier-lease / frontier-done 25-70%, so it is not kept.
+// queued URLs' order entries, not their rows. A separate index of
+// revisited URLs would make it a range read, but every lease and result
+// would then keep it up to date too, so it is not kept.
 #define SQL_REVISITABLE_STATES "(" SQL_URL_QUEUED ", " SQL_URL_DONE ", " SQL_URL_FAILED ")"
 RevisitSummary read_revisits(Db& db, std::map<std::string, int64_t>& c, int64_t disabled, double now) {
     RevisitSummary r;
@@ -344,7 +343,7 @@ void read_counters(Db& db, Summary& s, std::map<std::string, int64_t>& revisits)
     s.urls.queued = std::max<int64_t>(s.urls.queued - s.urls.retired, 0);
 }
 
-// Calibration (issue #28): revisited URLs at the shortest interval of their
+// Calibration: revisited URLs at the shortest interval of their
 // bucket, never-visited ones at recrawl.interval, against the recorded
 // average rate.
 void calibrate(const Settings& set, Summary& s) {

@@ -260,7 +260,7 @@ void for_each_queue(Store& store, const QueueQuery& q, double now, const std::fu
     const QueueRowReader reader(store, now, q.with_robots);
     const bool in_memory = sort_in_memory(q.sort);
     // A whole table sorted by SQL: its sorter goes to temporary files past
-    // 16 MiB (a row is ~230 bytes: 1M queues would take ~230 MiB). A
+    // 16 MiB instead of holding every row in memory. A
     // computed key's 16 bytes a queue are held beside a page cache of 16 MiB.
     const bool large_sort = !q.sort.key.empty() && (in_memory || q.limit < 0);
     if (large_sort) db.prepare_for_large_sorts();

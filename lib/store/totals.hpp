@@ -20,7 +20,7 @@ namespace frontier {
 
 // Queues whose pending deltas (frontier-add's queue_deltas, frontier-done's
 // fetch_deltas) one transaction holds before writing them: one write per
-// queue per transaction up to 16k hosts, bounded memory beyond (~2.5 MiB).
+// queue per transaction up to 16k hosts, bounded memory beyond.
 inline constexpr size_t kMaxPendingQueues = 16384;
 
 struct QueueDelta {

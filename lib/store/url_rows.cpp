@@ -24,9 +24,8 @@ void UrlRows::flush_pending_urls(bool behind) {
     // With each row, its fingerprint and id in url_fps_new (frontier(7), FILE
     // FORMAT), the ids given here: one statement, no RETURNING rows between
     // the two inserts.
-    // The arrays unnested in the select list: zipped as unnest(a, b, ...) in
-    // FROM would zip them, without the copy of each array that a function in
-    // FROM makes first (with it the insert took 1.2-1.5 times as long).
+    // The arrays unnested in the select list, read as they go: zipped as
+    // unnest(a, b, ...) in FROM, each array would be copied first.
     if (insert_urls_text_.empty())
         insert_urls_text_ =
             "WITH a AS (INSERT INTO urls(id, " SQL_NEW_URL_COLUMNS

@@ -2,7 +2,7 @@
 // commits and then written in row-id order.
 //
 // Results come back in lease order, which spreads them over the whole URL
-// table: a transaction of 100,000 results touches most of its pages, each
+// table: a transaction of many results touches most of its pages, each
 // several times, and once the page cache is full of dirty pages SQLite
 // spills them to the WAL, reads them back, overwrites their frames and, at
 // commit, re-reads every frame after the first overwritten one to redo the
@@ -42,8 +42,8 @@ struct UrlUpdate {
 // Held updates, packed, at most one per row id.
 class PendingUrlUpdates {
 public:
-    // Held at most at once (~28 MiB); a full list is written mid-transaction.
-    // A transaction of frontier-done (about a second) holds ~100,000.
+    // Held at most at once, which bounds the memory of a long transaction;
+    // a full list is written mid-transaction.
     static constexpr size_t kMaxHeld = 131072;
 
     void add(const UrlUpdate& u);

@@ -178,7 +178,7 @@ std::string strip_fragment(std::string url);
 bool is_http_url(std::string_view url);
 
 // libxml2 2.9 checks each attribute of a tag against all earlier ones, so
-// a tag with N distinct attribute names costs N^2 (500k of them: hours).
+// a tag with N distinct attribute names costs N^2 time.
 // In any run of text without '>', every 256th possible attribute start (a
 // name character after a space or quote) is overwritten with '>', ending
 // such a tag; inside text, quoted values, comments or scripts this changes
@@ -204,7 +204,7 @@ private:
 };
 
 // libxml2 2.9 interns tag, attribute and entity names in a dictionary whose
-// lookups slow down sharply past ~10^5 distinct names.
+// lookups slow down sharply as distinct names grow.
 // Documents use a few hundred; past 20,000 this stops the parser (the links
 // found so far are kept). Call it from SAX callbacks. `ctxt` is an
 // xmlParserCtxtPtr (void* keeps libxml2 out of this header).

@@ -24,13 +24,11 @@ namespace {
 // Many rows: UPDATE urls SET column = v.n_column, ... FROM (SELECT
 // unnest(CAST(? AS type[])) AS n_id, ...) AS v WHERE urls.id =
 // ANY(ARRAY[v.n_id]), the arrays unnested in the select list (read as
-// they go: unnest(a, b, ...) in FROM copies each array first, and a done's
-// update of 100k rows took 1.4-2.1 times as long; frontier(7),
-// POSTGRESQL): each row
-// found by a primary-key probe (frontier(7), POSTGRESQL). `urls.id = v.n_id`
-// would let the planner hash the whole table instead, at every batch,
-// wherever the table is small next to the batch (20,000 URLs: ~10 ms of a
-// 2,048-row batch's ~30); an `= ANY(ARRAY[...])` join can only be probed.
+// they go, where unnest(a, b, ...) in FROM copies each array first): each
+// row found by a primary-key probe (frontier(7), POSTGRESQL).
+// `urls.id = v.n_id` would let the planner hash the whole table instead,
+// at every batch, wherever the table is small next to the batch; an
+// `= ANY(ARRAY[...])` join can only be probed.
 std::string url_updates_sql() {
     std::string set, arrays;
     for (const UpdateColumn& c : kUpdateColumns) {
