@@ -13,18 +13,13 @@ namespace frontier {
 
 struct LeaseOptions {
     CommonOptions common;
-    int64_t n = 100;
+    // -n, --ttl and the --follow options, bound straight to what the
+    // follower takes (lib/frontier/lease_follower.hpp): one set of defaults.
+    FollowOptions batch;
     int64_t per_queue = 1;
     double host_discount = 0;
-    std::optional<double> ttl;  // nullopt: the lease.ttl setting
     std::string url_class;
     bool follow = false;
-    bool forever = false;
-    int64_t max_in_flight = 64;
-    double refill_ratio = 1.0;
-    double host_ratio = 0;         // also top up when queues with leases out < ratio x those after the last poll
-    double min_poll_interval = 0;  // seconds between two polls at least
-    double poll_interval = 0.2;
     bool reclaim = false;  // end every lease out now, then exit
     bool detached = false; // leases with no holder (handed to another process group)
 };
@@ -33,29 +28,23 @@ int run_lease(const LeaseOptions& o);
 namespace {
 
 void check_options(const LeaseOptions& o) {
-    if (o.n < 1) throw UsageError("-n must be at least 1");
+    if (o.batch.n < 1) throw UsageError("-n must be at least 1");
     if (o.per_queue < 1) throw UsageError("--per-queue must be at least 1");
     if (!o.url_class.empty() && o.url_class != "acquisition" && o.url_class != "discovery")
         throw UsageError("--class must be acquisition or discovery");
-    if (o.refill_ratio <= 0 || o.refill_ratio > 1) throw UsageError("--refill-ratio must be in (0, 1]");
-    if (!(o.host_ratio >= 0 && o.host_ratio <= 1)) throw UsageError("--host-ratio must be in [0, 1]");
-    if (!(o.min_poll_interval >= 0 && o.min_poll_interval <= 3600))
+    if (o.batch.refill_ratio <= 0 || o.batch.refill_ratio > 1)
+        throw UsageError("--refill-ratio must be in (0, 1]");
+    if (!(o.batch.host_ratio >= 0 && o.batch.host_ratio <= 1))
+        throw UsageError("--host-ratio must be in [0, 1]");
+    if (!(o.batch.min_poll_interval >= 0 && o.batch.min_poll_interval <= 3600))
         throw UsageError("--min-poll-interval must be 0 to 3600 seconds");
     // NaN fails the test too.
-    if (o.ttl && !(*o.ttl > 0 && *o.ttl <= kMaxLeaseTtl))
+    if (o.batch.ttl && !(*o.batch.ttl > 0 && *o.batch.ttl <= kMaxLeaseTtl))
         throw UsageError("--ttl must be a number of seconds above 0 and at most 604800 (7 days)");
 }
 
 FollowOptions follow_options(const LeaseOptions& o) {
-    FollowOptions f;
-    f.n = o.n;
-    f.ttl = o.ttl;
-    f.max_in_flight = o.max_in_flight;
-    f.refill_ratio = o.refill_ratio;
-    f.host_ratio = o.host_ratio;
-    f.min_poll_interval = o.min_poll_interval;
-    f.poll_interval = o.poll_interval;
-    f.forever = o.forever;
+    FollowOptions f = o.batch;
     f.quiet = o.common.quiet;
     f.progress = show_progress(o.common);  // a terminal, or --progress
     return f;
@@ -117,13 +106,13 @@ int run_lease(const LeaseOptions& o) {
     Store store(frontier_path(o.common), Store::Mode::write);
     if (o.reclaim) return reclaim(o, store);
     LeaseRequest req;
-    req.n = o.n;
+    req.n = o.batch.n;
     req.per_queue = o.per_queue;
     req.host_discount = o.host_discount;
     req.url_class = o.url_class;
     start_holder(o, store, req);
     StdoutSink sink;
-    if (!o.follow) return lease_once(store, req, o.ttl, o.common.quiet, sink);
+    if (!o.follow) return lease_once(store, req, o.batch.ttl, o.common.quiet, sink);
     if (!o.common.quiet) warn_leases_out(store);
     return follow_leases(store, req, sink, follow_options(o));
 }
@@ -136,25 +125,27 @@ int main(int argc, char** argv) {
         "frontier-lease", argc, argv,
         [&](CLI::App& app) {
             frontier::add_common_options(app, o.common);
-            app.add_option("-n", o.n, "URLs per batch (default 100)");
+            app.add_option("-n", o.batch.n, "URLs per batch (default 100)");
             app.add_option("--per-queue", o.per_queue, "at most K URLs per queue in one batch (default 1)");
             app.add_option("--host-discount", o.host_discount,
                            "add k x D to the priority of the k-th URL taken from one queue (default 0)");
             app.add_option_function<double>(
-                "--ttl", [&](double v) { o.ttl = v; },
+                "--ttl", [&](double v) { o.batch.ttl = v; },
                 "lease lifetime in seconds, above 0 and at most 604800 (default: lease.ttl, 600)");
             app.add_option("--class", o.url_class, "acquisition|discovery: lease only URLs of this class");
             app.add_flag("--follow", o.follow, "keep leasing as URLs become ready until the crawl is finished");
-            app.add_flag("--forever", o.forever, "with --follow: keep running after the crawl is finished (revisits)");
-            app.add_option("--max-in-flight", o.max_in_flight, "with --follow: leases out frontier-wide (default 64)");
-            app.add_option("--refill-ratio", o.refill_ratio,
+            app.add_flag("--forever", o.batch.forever,
+                         "with --follow: keep running after the crawl is finished (revisits)");
+            app.add_option("--max-in-flight", o.batch.max_in_flight,
+                           "with --follow: leases out frontier-wide (default 64)");
+            app.add_option("--refill-ratio", o.batch.refill_ratio,
                            "with --follow: top up when fewer than ratio x max-in-flight are out (default 1)");
-            app.add_option("--host-ratio", o.host_ratio,
+            app.add_option("--host-ratio", o.batch.host_ratio,
                            "with --follow: also top up when fewer than ratio x the hosts leased from at the last "
                            "batch still have leases out (default 0: off)");
-            app.add_option("--min-poll-interval", o.min_poll_interval,
+            app.add_option("--min-poll-interval", o.batch.min_poll_interval,
                            "with --follow: at least this many seconds between two batches (default 0)");
-            app.add_option("--poll-interval", o.poll_interval,
+            app.add_option("--poll-interval", o.batch.poll_interval,
                            "with --follow: check for new work at least this often, seconds (default 0.2)");
             app.add_flag("--detached", o.detached,
                          "leases with no holder, for another process group (a later job): they end only by "
