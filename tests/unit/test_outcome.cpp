@@ -9,20 +9,13 @@
 #include "policy/lease_id.hpp"
 #include "policy/lease_policy.hpp"
 #include "policy/outcome.hpp"
+#include "fetch_facts.hpp"
 
 using namespace frontier;
+using frontier::test::kNow;
+using frontier::test::result;
 
 namespace {
-
-constexpr double kNow = 1800000000;
-
-FetchFacts result(int64_t status, std::string error_class = "") {
-    FetchFacts f;
-    f.has_status = true;
-    f.status = status;
-    f.error_class = std::move(error_class);
-    return f;
-}
 
 Settings defaults() { return build_settings({}, {}); }
 

@@ -10,22 +10,11 @@
 #include "policy/budget_limits.hpp"
 #include "policy/lease_policy.hpp"
 #include "policy/outcome.hpp"
+#include "fetch_facts.hpp"
 
 using namespace frontier;
-
-namespace {
-
-constexpr double kNow = 1800000000;
-
-FetchFacts result(int64_t status, std::string error_class = "") {
-    FetchFacts f;
-    f.has_status = true;
-    f.status = status;
-    f.error_class = std::move(error_class);
-    return f;
-}
-
-}  // namespace
+using frontier::test::kNow;
+using frontier::test::result;
 
 TEST_CASE("budget merge: the most specific value wins, field by field", "[policy][budget]") {
     const std::vector<BudgetOverride> rows = {

@@ -9,23 +9,11 @@
 #include <vector>
 
 #include "policy/outcome.hpp"
+#include "fetch_facts.hpp"
 
 using namespace frontier;
-
-namespace {
-
-constexpr double kNow = 1800000000;
-
-FetchFacts result(int64_t status, std::optional<double> retry_after, std::string error_class = "") {
-    FetchFacts f;
-    f.has_status = true;
-    f.status = status;
-    f.error_class = std::move(error_class);
-    f.retry_after = retry_after;
-    return f;
-}
-
-}  // namespace
+using frontier::test::kNow;
+using frontier::test::result;
 
 TEST_CASE("Retry-After of a 429 or 503: the URL's retry and its queue's pause", "[policy][retry]") {
     struct Case {
