@@ -1,5 +1,6 @@
 #include "core/process_group.hpp"
 
+#include <dirent.h>
 #include <signal.h>
 #include <unistd.h>
 
@@ -12,7 +13,7 @@ namespace frontier {
 GroupFate judge_group(const GroupRecord& r, const GroupProbe& p) {
     if (r.host != p.host) return GroupFate::elsewhere;
     if (!r.boot_id.empty() && !p.boot_id.empty() && r.boot_id != p.boot_id) return GroupFate::rebooted;
-    if (p.kill_errno == ESRCH) return GroupFate::no_such_group;
+    if (p.kill_errno == ESRCH || (p.kill_errno == 0 && p.only_zombies)) return GroupFate::no_such_group;
     if (r.leader_start != 0 && p.leader_start && *p.leader_start != r.leader_start) return GroupFate::pid_reused;
     return GroupFate::alive;
 }
@@ -33,19 +34,63 @@ std::string boot_id() {
     return id;
 }
 
-std::optional<uint64_t> process_start(int64_t pid) {
-    if (pid <= 0) return std::nullopt;
-    FILE* fp = std::fopen(("/proc/" + std::to_string(pid) + "/stat").c_str(), "r");
-    if (!fp) return std::nullopt;
+namespace {
+
+// /proc/PID/stat after the command name (which may hold spaces): "S ppid
+// pgrp ...", or "" when there is no such process.
+std::string stat_fields(const std::string& pid) {
+    FILE* fp = std::fopen(("/proc/" + pid + "/stat").c_str(), "r");
+    if (!fp) return "";
     char buf[4096];
     size_t n = std::fread(buf, 1, sizeof buf - 1, fp);
     std::fclose(fp);
     buf[n] = '\0';
-    const char* p = std::strrchr(buf, ')');  // the command name may hold spaces
-    if (!p) return std::nullopt;
+    const char* p = std::strrchr(buf, ')');
+    return p && p[1] == ' ' ? std::string(p + 2) : "";
+}
+
+// True when a zombie's other threads still run (its leader thread exited
+// first): then it is not gone.
+bool threads_left(const char* pid) {
+    FILE* fp = std::fopen((std::string("/proc/") + pid + "/status").c_str(), "r");
+    if (!fp) return false;
+    char line[256];
+    long threads = 0;
+    while (std::fgets(line, sizeof line, fp))
+        if (std::sscanf(line, "Threads: %ld", &threads) == 1) break;
+    std::fclose(fp);
+    return threads > 1;
+}
+
+// True when no process of group `pgid` is other than a zombie (state Z or X).
+bool only_zombies_in(int64_t pgid) {
+    DIR* d = ::opendir("/proc");
+    if (!d) return false;
+    bool live = false;
+    while (struct dirent* e = ::readdir(d)) {
+        if (e->d_name[0] < '1' || e->d_name[0] > '9') continue;
+        char state = 0;
+        long long group = 0;
+        std::string f = stat_fields(e->d_name);
+        if (std::sscanf(f.c_str(), "%c %*d %lld", &state, &group) == 2 && group == pgid &&
+            ((state != 'Z' && state != 'X') || threads_left(e->d_name))) {
+            live = true;
+            break;
+        }
+    }
+    ::closedir(d);
+    return !live;
+}
+
+}  // namespace
+
+std::optional<uint64_t> process_start(int64_t pid) {
+    if (pid <= 0) return std::nullopt;
+    std::string f = stat_fields(std::to_string(pid));
+    if (f.empty()) return std::nullopt;
     unsigned long long start = 0;
     // Fields after the name: state (3) ... starttime (22).
-    if (std::sscanf(p + 2, "%*c %*d %*d %*d %*d %*d %*u %*u %*u %*u %*u %*u %*u %*d %*d %*d %*d %*d %*d %llu",
+    if (std::sscanf(f.c_str(), "%*c %*d %*d %*d %*d %*d %*u %*u %*u %*u %*u %*u %*u %*d %*d %*d %*d %*d %*d %llu",
                     &start) != 1)
         return std::nullopt;
     return start;
@@ -59,6 +104,7 @@ GroupProbe probe_group(int64_t pgid) {
     if (pgid <= 1) return p;
     p.kill_errno = ::kill(static_cast<pid_t>(-pgid), 0) == 0 ? 0 : errno;
     p.leader_start = process_start(pgid);
+    p.only_zombies = p.kill_errno == 0 && only_zombies_in(pgid);
     return p;
 }
 

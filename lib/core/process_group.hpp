@@ -25,19 +25,23 @@ struct GroupProbe {
     std::string boot_id;
     int kill_errno = 0;                   // of kill(-pgid, 0): 0 (it exists), ESRCH, EPERM, ...
     std::optional<uint64_t> leader_start; // of the process with pid pgid, if there is one
+    // Every process left in the group has exited and waits to be reaped
+    // (state Z in /proc): one killed while an exit handler ran a child, in a
+    // container whose init does not reap. Nothing there can fetch.
+    bool only_zombies = false;
 };
 
 enum class GroupFate {
     elsewhere,      // recorded on another host: not ours to judge
     rebooted,       // this host booted since: gone
-    no_such_group,  // kill(-pgid, 0) says ESRCH: gone
+    no_such_group,  // kill(-pgid, 0) says ESRCH, or only zombies are left: gone
     pid_reused,     // process pgid is another process than the group's leader: gone
     alive,          // exists (or may: EPERM, a group of another user), or cannot be told
 };
 
 // The decision, from the record and the probes alone (pure). A group is
 // gone only when that is proven: the host rebooted, no process is in the
-// group, or its leader's pid belongs to a later process (Linux does not hand
+// group (or only exited ones not yet reaped), or its leader's pid belongs to a later process (Linux does not hand
 // out a pid still used as a process group id, so the old group is gone).
 GroupFate judge_group(const GroupRecord& r, const GroupProbe& p);
 inline bool provably_gone(GroupFate f) {

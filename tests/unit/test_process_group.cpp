@@ -3,6 +3,7 @@
 #include <catch2/catch.hpp>
 
 #include <cerrno>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "core/process_group.hpp"
@@ -49,6 +50,12 @@ TEST_CASE("process group: the decision table", "[process_group]") {
         CHECK(judge_group(r, p) == GroupFate::no_such_group);
         CHECK(provably_gone(judge_group(r, p)));
     }
+    SECTION("only zombies left (exited, not yet reaped): gone") {
+        GroupProbe p = alive_probe();
+        p.only_zombies = true;
+        CHECK(judge_group(r, p) == GroupFate::no_such_group);
+        CHECK(provably_gone(judge_group(r, p)));
+    }
     SECTION("EPERM: a group of another user exists, alive") {
         GroupProbe p = alive_probe();
         p.kill_errno = EPERM;
@@ -86,4 +93,25 @@ TEST_CASE("process group: this process's group is alive when probed", "[process_
     GroupRecord zero = me;
     zero.pgid = 0;
     CHECK_FALSE(provably_gone(judge_group(zero, probe_group(0))));
+}
+
+TEST_CASE("process group: a group whose only process has exited unreaped is gone", "[process_group]") {
+    pid_t kid = fork();
+    REQUIRE(kid >= 0);
+    if (kid == 0) {
+        setpgid(0, 0);
+        _exit(0);
+    }
+    setpgid(kid, kid);  // either side may win the race; both ask for the same
+    GroupRecord r = this_group();
+    r.pgid = kid;
+    r.leader_start = process_start(kid).value_or(0);
+    // Not reaped yet: kill(-kid, 0) still finds the zombie.
+    for (int i = 0; i < 200 && !probe_group(kid).only_zombies; ++i) usleep(10'000);
+    GroupProbe p = probe_group(kid);
+    CHECK(p.kill_errno == 0);
+    CHECK(p.only_zombies);
+    CHECK(judge_group(r, p) == GroupFate::no_such_group);
+    int status = 0;
+    waitpid(kid, &status, 0);
 }
