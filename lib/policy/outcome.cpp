@@ -92,9 +92,11 @@ void succeeded(const UrlHistory& h, const FetchFacts& f, const Settings& s, doub
     a.last_success = now;
 }
 
-// A failed fetch (not host-down): retried while soft and retries are left,
-// else failed, or for a revisited URL retried later until it has failed
-// recrawl.max-failures times in a row.
+// A failed fetch: retried while soft and retries are left, else failed, or
+// for a revisited URL retried later until it has failed
+// recrawl.max-failures times in a row. host-down is a try like any other:
+// fetch judged the host from its own failures there, and a URL that never
+// counted them would keep a crawl of a dead host alive for ever.
 void failed(const UrlHistory& h, const FetchFacts& f, const Settings& s, double now, UrlOutcome& o) {
     UrlHistory& a = o.after;
     const std::string& ec = f.error_class;
@@ -148,11 +150,6 @@ UrlOutcome url_outcome(const UrlHistory& h, const FetchFacts& f, const Settings&
         served_cached(h, s, now, o);
     } else if (ok) {
         succeeded(h, f, s, now, jitter_seed, o);
-    } else if (ec == "host-down") {
-        o.result = "retry";
-        o.state = UrlState::queued;
-        o.due = now + f.retry_after.value_or(600);
-        o.next_visit = o.due;
     } else {
         failed(h, f, s, now, o);
     }
@@ -171,9 +168,10 @@ double politeness_wait(const Politeness& p, const FetchFacts& f, std::optional<d
     if (crawl_delay) wait = std::max(wait, std::min(*crawl_delay, p.max_crawl_delay));
     // A host whose connection failed is down for everyone leasing from the
     // frontier, not only for the fetch process that saw it (the Media Cloud
-    // scoreboard, shared): its queue waits.
-    if (f.error_class == "dns" || f.error_class == "connect" || f.error_class == "host-down")
-        wait = std::max(wait, p.host_down_delay);
+    // scoreboard, shared): its queue waits. A host-down result sent no
+    // request and does not add to the wait, so that the URLs fetch holds
+    // back use up their retries one after the other, not one per wait.
+    if (f.error_class == "dns" || f.error_class == "connect") wait = std::max(wait, p.host_down_delay);
     if (f.status == 429 || f.status == 503) {
         if (auto ra = honoured_retry_after(f, max_retry_after)) {
             wait = std::max(wait, *ra);
