@@ -163,14 +163,16 @@ UrlOutcome url_outcome(const UrlHistory& h, const FetchFacts& f, const Settings&
 
 double politeness_wait(const Politeness& p, const FetchFacts& f, std::optional<double> crawl_delay, int64_t n429,
                        double max_retry_after) {
+    // fetch answered host-down without a request: the wait the host's last
+    // request set stands, and the URLs fetch holds back as down use up their
+    // retries one after the other, not one per wait.
+    if (f.error_class == "host-down") return 0;
     double dur = f.duration_ms.value_or(0) / 1000.0;
     double wait = std::clamp(p.delay_factor * dur, p.min_delay, std::max(p.min_delay, p.max_delay));
     if (crawl_delay) wait = std::max(wait, std::min(*crawl_delay, p.max_crawl_delay));
     // A host whose connection failed is down for everyone leasing from the
     // frontier, not only for the fetch process that saw it (the Media Cloud
-    // scoreboard, shared): its queue waits. A host-down result sent no
-    // request and does not add to the wait, so that the URLs fetch holds
-    // back use up their retries one after the other, not one per wait.
+    // scoreboard, shared): its queue waits.
     if (f.error_class == "dns" || f.error_class == "connect") wait = std::max(wait, p.host_down_delay);
     if (f.status == 429 || f.status == 503) {
         if (auto ra = honoured_retry_after(f, max_retry_after)) {

@@ -97,8 +97,8 @@ UrlOutcome url_outcome(const UrlHistory& h, const FetchFacts& f, const Settings&
 // Crawl-delay (up to max-crawl-delay); on 429/503 at least Retry-After (up
 // to a day), or for a 429 without one 60 s doubling with each 429 in a row
 // (`n429` before this one, up to a day); after a DNS or connection failure
-// (dns, connect; not host-down, which sent no request) at least
-// host-down-delay. Retry-After is held
+// (dns, connect) at least host-down-delay. None at all after host-down (no
+// request was sent). Retry-After is held
 // to `max_retry_after` (retry.max-retry-after).
 double politeness_wait(const Politeness& p, const FetchFacts& f, std::optional<double> crawl_delay, int64_t n429,
                        double max_retry_after = 86400);

@@ -119,7 +119,7 @@ TEST_CASE("a dead host's URLs end: host-down spends the retries of a one-off cra
     // frontier-crawl's new frontier: retry.delay 10, retry.max 3. After
     // fetch has put the host down, every lease of its URL is answered
     // host-down at once; the URL fails on the fourth answer, 30 s later,
-    // and its queue waits no longer than min-delay after each.
+    // and adds no wait to its queue.
     Settings s = build_settings({{"retry.delay", "10"}, {"retry.max", "3"}, {"politeness.host-down-delay", "60"}}, {});
     Politeness p = s.politeness;
     UrlHistory h;
@@ -128,7 +128,7 @@ TEST_CASE("a dead host's URLs end: host-down spends the retries of a one-off cra
     for (int i = 0; i < 10 && (results.empty() || results.back() == "retry"); ++i) {
         UrlOutcome o = url_outcome(h, result(0, "host-down"), s, t, 1);
         results.push_back(o.result);
-        CHECK(politeness_wait(p, result(0, "host-down"), std::nullopt, 0) == p.min_delay);
+        CHECK(politeness_wait(p, result(0, "host-down"), 5.0, 0) == 0);
         h = o.after;
         if (o.due) t = *o.due;
     }
@@ -220,9 +220,10 @@ TEST_CASE("politeness wait after a fetch", "[outcome]") {
     unavailable.retry_after = 1e9;
     CHECK(politeness_wait(p, unavailable, std::nullopt, 0) == 86400);
     // A host that could not be reached waits host-down-delay (600 s) for all;
-    // a host-down result sent no request and adds no wait of its own.
+    // a host-down result sent no request and adds no wait, not even
+    // min-delay or Crawl-delay.
     for (const char* down : {"dns", "connect"}) CHECK(politeness_wait(p, result(0, down), std::nullopt, 0) == 600);
-    CHECK(politeness_wait(p, result(0, "host-down"), std::nullopt, 0) == 3);
+    CHECK(politeness_wait(p, result(0, "host-down"), 10.0, 0) == 0);
     CHECK(politeness_wait(p, result(0, "timeout"), std::nullopt, 0) == 3);
     CHECK(politeness_wait(p, result(0, "reset"), std::nullopt, 0) == 3);
 }
