@@ -15,8 +15,8 @@
 # fail host-down without a request).
 # Real time: about 40 s.
 #
-# FLAKY_FULL=1: the full-size web of frontier-crawl(1)'s claim, run on
-# demand (tests/bench/flaky_web.sh): 200 hosts of 10 pages, 10 answering
+# FLAKY_FULL=1: the full-size web, run on demand
+# (tests/bench/flaky_web.sh): 200 hosts of 10 pages, 10 answering
 # 429 (Retry-After: 3), 10 503, 10 after 120 s (5 everything, 5 their
 # pages), 10 not listening, 10 with robots.txt 500 and 10 with a rule;
 # `frontier-crawl -c 64 --set politeness.min-delay=1` with every other
