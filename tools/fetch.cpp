@@ -30,7 +30,11 @@ struct FetchCommand {
                        "User-Agent header (default: NAME/0.1.0 (+crawl-frontier; libcurl/VERSION), NAME the "
                        "record's user_agent, else frontier)");
         app.add_option("--conn-retry", o.conn_retry,
-                       "seconds a host stays down after a connection failure (default 600)");
+                       "seconds a host stays down after a connection failure, or after timeouts in a row "
+                       "(default 600)");
+        app.add_option("--down-after-timeouts", o.down_after_timeouts,
+                       "transfers in a row that time out without a response before their host is down "
+                       "(default 2; 0: never)");
         app.add_option("--autothrottle", o.autothrottle,
                        "target concurrency per host for Scrapy-style autothrottle (default 0: off)");
         app.add_option("--autothrottle-start", o.autothrottle_start,

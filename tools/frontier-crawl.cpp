@@ -37,7 +37,8 @@ struct CrawlOptions {
     std::string out = "crawl";          // -o DIR
     std::optional<int64_t> depth;       // scope.max-depth (5 for a new frontier)
     std::optional<int64_t> per_site;    // budget.total
-    int64_t concurrency = 16;           // fetches at once over all sites
+    std::optional<int64_t> concurrency; // fetches at once over all sites (none: one per ready host, capped)
+    double timeout = 0;                 // fetch --timeout (0: fetch's default)
     double max_wait = 300;              // end when all that is left is due later than this (-1: never)
     bool warc = false;                  // WARC files in OUT/warc/
     std::vector<std::string> set;       // KEY=VALUE settings
@@ -71,7 +72,8 @@ std::optional<Claim> read_claim(const std::string& path) {
 // The --set KEY=VALUE settings, checked (with the other options) before
 // anything is created.
 std::vector<std::pair<std::string, std::string>> checked_settings(const CrawlOptions& o) {
-    if (o.concurrency < 1) throw UsageError("-c must be at least 1");
+    if (o.concurrency && *o.concurrency < 1) throw UsageError("-c must be at least 1");
+    if (o.timeout < 0) throw UsageError("--timeout must not be negative");
     if (o.max_wait < 0 && o.max_wait != -1) throw UsageError("--max-wait must be 0 or more, or -1");
     if (o.depth && *o.depth < 0) throw UsageError("--depth must be 0 or more");
     if (o.per_site && *o.per_site < 1) throw UsageError("--per-site must be at least 1");
@@ -184,13 +186,16 @@ int run_crawl(const CrawlOptions& o) {
         if (rc != 0) throw IoError("frontier-lease --reclaim exited " + std::to_string(rc));
     }
 
-    say("crawling " + f + ": " + std::to_string(o.concurrency) + " fetches at once; results in " + o.out +
-        "/results.jsonl");
     CrawlPipelineOptions p;
     p.frontier = f;
     p.out = o.out;
-    p.concurrency = o.concurrency;
-    p.queued_leases = kQueuedPerTransfer * o.concurrency;
+    p.concurrency = o.concurrency.value_or(kAdaptiveConcurrencyCap);
+    p.queued_leases = kQueuedPerTransfer * p.concurrency;
+    p.timeout = o.timeout;
+    say("crawling " + f + ": " +
+        (o.concurrency ? std::to_string(*o.concurrency) + " fetches at once"
+                       : "a fetch per ready host, up to " + std::to_string(p.concurrency) + " at once") +
+        "; results in " + o.out + "/results.jsonl");
     p.warc = o.warc;
     p.quiet = o.common.quiet;
     p.progress = show_progress(o.common);
@@ -218,7 +223,10 @@ int main(int argc, char** argv) {
             app.add_option_function<int64_t>(
                 "--per-site", [&](int64_t v) { o.per_site = v; },
                 "fetch at most N URLs per site (budget.total); the crawl then pauses at finish (exit 4)");
-            app.add_option("-c,--concurrency", o.concurrency, "fetches at once over all sites (default 16)");
+            app.add_option_function<int64_t>(
+                "-c,--concurrency", [&](int64_t v) { o.concurrency = v; },
+                "fetches at once over all sites (default: one per host ready to be fetched, up to 256)");
+            app.add_option("--timeout", o.timeout, "seconds for a whole transfer (fetch --timeout; default 30)");
             app.add_option("--max-wait", o.max_wait,
                            "end (exit 3) when all that is left is due more than SECONDS away (default 300; -1: "
                            "wait as long as it takes)");

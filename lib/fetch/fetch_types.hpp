@@ -25,6 +25,7 @@ struct FetchOptions {
     uint64_t max_memory = 32ull << 20;       // kept bodies in all (BodyBudget)
     std::string user_agent;                  // empty = default_user_agent()
     double conn_retry = 600;                 // host-down window, seconds
+    int down_after_timeouts = 2;             // timeouts in a row that put a host down; 0 = never
     double autothrottle = 0;                 // target concurrency per host; 0 = off
     double autothrottle_start = 5;           // first delay per host, seconds
     double autothrottle_max = 60;            // delay cap, seconds

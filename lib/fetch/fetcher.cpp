@@ -40,6 +40,7 @@ void validate_fetch_options(const FetchOptions& o) {
     if (!(o.connect_timeout > 0)) throw UsageError("--connect-timeout must be positive");
     if (o.max_size < 1) throw UsageError("--max-size must be at least 1");
     if (o.conn_retry < 0) throw UsageError("--conn-retry must not be negative");
+    if (o.down_after_timeouts < 0) throw UsageError("--down-after-timeouts must not be negative");
     if (o.autothrottle < 0) throw UsageError("--autothrottle must not be negative");
     if (o.autothrottle_start < 0 || o.autothrottle_max < 0) throw UsageError("autothrottle delays must not be negative");
     if (o.warc_max_size < 1) throw UsageError("--warc-max-size must be at least 1");
@@ -52,6 +53,7 @@ ScoreboardConfig board_config(const FetchOptions& o) {
     ScoreboardConfig c;
     c.per_host = o.per_host;
     c.conn_retry = o.conn_retry;
+    c.down_after_timeouts = o.down_after_timeouts;
     c.autothrottle_target = o.autothrottle;
     c.start_delay = o.autothrottle_start;
     c.max_delay = o.autothrottle_max;
@@ -147,8 +149,8 @@ void Fetcher::host_down(FetchJob&& job, const HostQueue& q, double t) {
     r.job = std::move(job);
     r.error_class = "host-down";
     char buf[128];
-    std::snprintf(buf, sizeof buf, "host down after a connection failure; not retried for %.0f s",
-                  std::ceil(q.st.down_until - t));
+    std::snprintf(buf, sizeof buf, "host down after %s; not retried for %.0f s",
+                  q.st.down_for_timeouts ? "timeouts in a row" : "a connection failure", std::ceil(q.st.down_until - t));
     r.error = buf;
     r.fetched_at = now();
     r.duration_ms = 0;
@@ -239,9 +241,10 @@ void Fetcher::complete(CURLMsg* msg) {
     tr->owner = nullptr;
     FetchResult r = tr->finish(rc);
     double t = monotonic_seconds();
-    board_.finished(q.st, t, r.status, tr->latency(), tr->connection_failed());
+    bool timed_out = r.error_class == "timeout" && r.status == 0 && !tr->connection_failed();
+    board_.finished(q.st, t, r.status, tr->latency(), tr->connection_failed(), timed_out);
     idle_.push_back(tr);
-    if (opt_.verbose && tr->connection_failed())
+    if (opt_.verbose && (tr->connection_failed() || timed_out) && board_.down(q.st, t))
         diag("host " + r.job.host + " down for " + std::to_string(int(opt_.conn_retry)) + " s: " + r.error);
     emit(std::move(r));
     if (board_.down(q.st, t)) flush_down(q, t);

@@ -20,12 +20,26 @@ void HostScoreboard::started(HostState& h, double now) const {
     h.next_start = h.delay > 0 ? now + h.delay : 0;
 }
 
-void HostScoreboard::finished(HostState& h, double now, int status, double latency, bool conn_failed) const {
+void HostScoreboard::finished(HostState& h, double now, int status, double latency, bool conn_failed,
+                              bool timed_out) const {
     if (h.active > 0) --h.active;
     if (conn_failed) {
         h.down_until = now + cfg_.conn_retry;
+        h.down_for_timeouts = false;
+        h.timeouts = 0;
         return;
     }
+    if (timed_out) {
+        // A host that connects but does not answer costs a whole timeout a
+        // page: after a few in a row it is down like one that refuses.
+        if (cfg_.down_after_timeouts > 0 && ++h.timeouts >= cfg_.down_after_timeouts) {
+            h.down_until = now + cfg_.conn_retry;
+            h.down_for_timeouts = true;
+            h.timeouts = 0;
+        }
+        return;
+    }
+    h.timeouts = 0;
     if (status == 0) return;  // no response: nothing learnt about latency
     if (latency < 0) latency = 0;
     if (status == 429) {

@@ -1,6 +1,7 @@
 // The per-host scoreboard of the Media Cloud queue fetcher (seed 004) with
-// Scrapy-style AutoThrottle: which hosts are down after a connection failure,
-// how many fetches each has active, a latency EWMA, and the delay between
+// Scrapy-style AutoThrottle: which hosts are down after a connection failure
+// (or after response timeouts in a row, the same rule for a host that
+// connects but no longer answers), how many fetches each has active, a latency EWMA, and the delay between
 // request starts. Pure logic over HostState values (no I/O, no clock of its
 // own), so it is testable without a network. Not thread-safe: one owner.
 #pragma once
@@ -13,6 +14,8 @@ namespace frontier {
 struct HostState {
     int active = 0;            // fetches in flight
     double down_until = 0;     // epoch seconds; fail fast as host-down before it
+    bool down_for_timeouts = false;  // down after timeouts, not a connection failure
+    int timeouts = 0;          // transfers in a row that timed out without a response
     double latency = -1;       // EWMA of time to first byte, seconds; -1 = no sample yet
     double delay = 0;          // autothrottle delay between request starts, seconds
     double next_start = 0;     // earliest epoch second the next request may start
@@ -22,6 +25,7 @@ struct HostState {
 struct ScoreboardConfig {
     int per_host = 2;                // most active fetches per host
     double conn_retry = 600;         // seconds a host stays down after a connection failure
+    int down_after_timeouts = 2;     // timeouts in a row that put a host down too; 0 = never
     double autothrottle_target = 0;  // target concurrency per host; 0 = autothrottle off
     double start_delay = 5;          // autothrottle delay before the first response (Scrapy's)
     double max_delay = 60;           // autothrottle upper clamp (Scrapy's AUTOTHROTTLE_MAX_DELAY)
@@ -49,16 +53,20 @@ public:
     // A fetch finished. `status` is the HTTP code (0: none); `latency` the
     // seconds to the first byte (ignored when status is 0); `conn_failed`
     // when DNS, connect or a connect timeout failed: the host is then down
-    // for conn_retry seconds. EWMA: avg += 0.25 (sec - avg), only a 200 may
+    // for conn_retry seconds. `timed_out` when it connected but timed out
+    // before a response: the down_after_timeouts-th such fetch in a row
+    // puts the host down for conn_retry seconds as well. EWMA: avg += 0.25 (sec - avg), only a 200 may
     // lower it, a 429 sets it to 30 s. Autothrottle: target = avg / TARGET,
     // new = max(target, (old + target) / 2) clamped to [min, max]; a non-200
     // may raise the delay but never lower it.
-    void finished(HostState& h, double now, int status, double latency, bool conn_failed) const;
+    void finished(HostState& h, double now, int status, double latency, bool conn_failed,
+                  bool timed_out = false) const;
 
     // True when the state carries nothing worth keeping (no fetches, not
-    // down, no pending spacing), so its map entry may be dropped.
+    // down, no timeouts counted, no pending spacing), so its map entry may
+    // be dropped.
     bool idle(const HostState& h, double now) const {
-        return h.active == 0 && h.down_until <= now && h.next_start <= now;
+        return h.active == 0 && h.down_until <= now && h.next_start <= now && h.timeouts == 0;
     }
 
     const ScoreboardConfig& config() const { return cfg_; }

@@ -48,6 +48,7 @@ std::vector<Child> start_pipeline(const CrawlPipelineOptions& o) {
     // The per-host cap is frontier-lease's (politeness.max-in-flight leases
     // out per queue); fetch only never exceeds it.
     std::vector<std::string> fetch_args{"-c", c, "--per-host", c, "--links", "--no-progress"};
+    if (o.timeout > 0) fetch_args.insert(fetch_args.end(), {"--timeout", std::to_string(o.timeout)});
     if (o.warc) {
         std::string dir = o.out + "/warc";
         if (::mkdir(dir.c_str(), 0755) != 0 && errno != EEXIST)

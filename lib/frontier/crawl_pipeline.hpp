@@ -17,11 +17,17 @@
 
 namespace frontier {
 
+// frontier-crawl's transfers at once without -c: fetch runs one for each
+// lease it holds (politeness.max-in-flight a host), so as many as there are
+// hosts ready, up to this many.
+constexpr int64_t kAdaptiveConcurrencyCap = 256;
+
 struct CrawlPipelineOptions {
     std::string frontier;               // the frontier (a file or postgresql://...)
     std::string out;                    // the crawl's directory (results.jsonl, reports, warc/)
-    int64_t concurrency = 16;           // transfers at once (fetch -c)
+    int64_t concurrency = 16;           // most transfers at once (fetch -c)
     int64_t queued_leases = 16;         // leases out at once (frontier-lease --max-in-flight), >= concurrency
+    double timeout = 0;                 // fetch --timeout, seconds (0: fetch's default)
     bool warc = false;                  // fetch --warc OUT/warc/crawl-TIME
     bool quiet = false;                 // the tools' -q; no messages of the crawl's own
     bool progress = false;              // a progress line every second on standard error

@@ -92,9 +92,11 @@ void succeeded(const UrlHistory& h, const FetchFacts& f, const Settings& s, doub
     a.last_success = now;
 }
 
-// A failed fetch (not host-down): retried while soft and retries are left,
-// else failed, or for a revisited URL retried later until it has failed
-// recrawl.max-failures times in a row.
+// A failed fetch: retried while soft and retries are left, else failed, or
+// for a revisited URL retried later until it has failed
+// recrawl.max-failures times in a row. host-down is a try like any other:
+// fetch judged the host from its own failures there, and a URL that never
+// counted them would keep a crawl of a dead host alive for ever.
 void failed(const UrlHistory& h, const FetchFacts& f, const Settings& s, double now, UrlOutcome& o) {
     UrlHistory& a = o.after;
     const std::string& ec = f.error_class;
@@ -148,11 +150,6 @@ UrlOutcome url_outcome(const UrlHistory& h, const FetchFacts& f, const Settings&
         served_cached(h, s, now, o);
     } else if (ok) {
         succeeded(h, f, s, now, jitter_seed, o);
-    } else if (ec == "host-down") {
-        o.result = "retry";
-        o.state = UrlState::queued;
-        o.due = now + f.retry_after.value_or(600);
-        o.next_visit = o.due;
     } else {
         failed(h, f, s, now, o);
     }
@@ -166,14 +163,17 @@ UrlOutcome url_outcome(const UrlHistory& h, const FetchFacts& f, const Settings&
 
 double politeness_wait(const Politeness& p, const FetchFacts& f, std::optional<double> crawl_delay, int64_t n429,
                        double max_retry_after) {
+    // fetch answered host-down without a request: the wait the host's last
+    // request set stands, and the URLs fetch holds back as down use up their
+    // retries one after the other, not one per wait.
+    if (f.error_class == "host-down") return 0;
     double dur = f.duration_ms.value_or(0) / 1000.0;
     double wait = std::clamp(p.delay_factor * dur, p.min_delay, std::max(p.min_delay, p.max_delay));
     if (crawl_delay) wait = std::max(wait, std::min(*crawl_delay, p.max_crawl_delay));
     // A host whose connection failed is down for everyone leasing from the
     // frontier, not only for the fetch process that saw it (the Media Cloud
     // scoreboard, shared): its queue waits.
-    if (f.error_class == "dns" || f.error_class == "connect" || f.error_class == "host-down")
-        wait = std::max(wait, p.host_down_delay);
+    if (f.error_class == "dns" || f.error_class == "connect") wait = std::max(wait, p.host_down_delay);
     if (f.status == 429 || f.status == 503) {
         if (auto ra = honoured_retry_after(f, max_retry_after)) {
             wait = std::max(wait, *ra);

@@ -74,8 +74,8 @@ inline bool served_from_cache(const UrlHistory& h, const FetchFacts& f) {
 }
 
 // 2xx/3xx: done (a revisited URL is scheduled by the interval rule; a 304
-// or an equal content hash is uneventful). host-down: queued again after
-// Retry-After or 600 s, no retry spent. A soft error (retry.soft) while
+// or an equal content hash is uneventful). A soft error (retry.soft; by
+// default host-down too, which spends a retry like the others) while
 // retries are under retry.max: retried after the honoured Retry-After of a
 // 429 or 503 (honoured_retry_after), else after max(retry.delay,
 // Retry-After).
@@ -97,7 +97,8 @@ UrlOutcome url_outcome(const UrlHistory& h, const FetchFacts& f, const Settings&
 // Crawl-delay (up to max-crawl-delay); on 429/503 at least Retry-After (up
 // to a day), or for a 429 without one 60 s doubling with each 429 in a row
 // (`n429` before this one, up to a day); after a DNS or connection failure
-// (dns, connect, host-down) at least host-down-delay. Retry-After is held
+// (dns, connect) at least host-down-delay. None at all after host-down (no
+// request was sent). Retry-After is held
 // to `max_retry_after` (retry.max-retry-after).
 double politeness_wait(const Politeness& p, const FetchFacts& f, std::optional<double> crawl_delay, int64_t n429,
                        double max_retry_after = 86400);

@@ -66,7 +66,7 @@ struct Politeness {
     double max_delay = 30;
     int64_t max_in_flight = 1;
     double max_crawl_delay = 300;
-    double host_down_delay = 600;  // after dns / connect / host-down results
+    double host_down_delay = 600;  // after dns / connect results
     bool robots_enabled = true;
     std::string robots_user_agent = "frontier";
 };

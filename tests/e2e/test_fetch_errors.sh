@@ -1,5 +1,6 @@
 # fetch: connection failures (connect, then host-down for the same host,
-# --conn-retry 0 disables it), DNS failure, TLS failure, timeouts, no head-of-line blocking
+# --conn-retry 0 disables it), DNS failure, TLS failure, timeouts (two in a
+# row without a response put the host down too), no head-of-line blocking
 # by a slow host, autothrottle spacing.
 . "$ROOT/tests/server/common.sh"
 start_server
@@ -33,6 +34,17 @@ grep -q '"error_class":"timeout"' t.jsonl
 python3 -c 'import json; r=json.load(open("t.jsonl")); assert 900 <= r["duration_ms"] < 2500, r'
 echo "$BASE/slow?chunks=5&delay=1" | fetch --timeout 1 -q > t2.jsonl
 grep -q '"error_class":"timeout"' t2.jsonl && grep -q '"status":200' t2.jsonl
+
+# Two timeouts in a row without a response: the host is down, its other
+# URLs fail host-down without a request; --down-after-timeouts 0: never.
+for i in 1 2 3 4; do echo "$BASE/delay/3?d$i"; done > slow.txt
+fetch --timeout 0.5 --per-host 1 -q slow.txt > td.jsonl
+[ "$(jq -r .error_class td.jsonl | sort | uniq -c | tr -s ' ' | tr '\n' ,)" = " 2 host-down, 2 timeout," ] ||
+    { cat td.jsonl; exit 1; }
+jq -r 'select(.error_class == "host-down") | .error' td.jsonl | grep -q "host down after timeouts in a row" ||
+    { cat td.jsonl; exit 1; }
+fetch --timeout 0.5 --per-host 1 --down-after-timeouts 0 -q slow.txt > td0.jsonl
+[ "$(grep -c '"error_class":"timeout"' td0.jsonl)" = 4 ] || { cat td0.jsonl; exit 1; }
 
 # Read-ahead: a slow host (one at a time) does not hold back another host.
 { for i in 1 2 3 4; do echo "$BASE/delay/1?$i"; done

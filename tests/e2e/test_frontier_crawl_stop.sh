@@ -13,31 +13,21 @@
 set -euo pipefail
 : "${ROOT:?}"
 export PATH="$ROOT/${FRONTIER_BIN:-bin}:$PATH"
+source "$ROOT/tests/tools/nginx.sh"
 fail() { echo "FAIL: $*"; exit 1; }
 
 # 40 pages, each answered after a quarter of a second (nginx's echo
 # module): the crawl is under way when the signal comes.
 N=40
-mkdir -p site ng/tmp
+mkdir -p site ng
 links=""
 for i in $(seq 0 $((N - 1))); do links="$links<a href=\"/p/$i.html\">$i</a>"; done
 echo "<html><body>$links</body></html>" > site/index.html
 PORT=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])')
-user=""
-[ "$(id -u)" = 0 ] && user="user root;"
-cat > ng/nginx.conf <<CONF
-$user
-load_module /usr/lib/nginx/modules/ngx_http_echo_module.so;
-worker_processes 1;
-daemon on;
-pid $PWD/ng/nginx.pid;
-error_log $PWD/ng/error.log;
-events { worker_connections 256; }
-http {
+{ nginx_conf_head "$PWD/ng" echo
+  cat <<CONF
     log_format uri '\$uri \$status';
     access_log $PWD/ng/access.log uri;
-    client_body_temp_path $PWD/ng/tmp; proxy_temp_path $PWD/ng/tmp;
-    fastcgi_temp_path $PWD/ng/tmp; uwsgi_temp_path $PWD/ng/tmp; scgi_temp_path $PWD/ng/tmp;
     types { text/html html; }
     server {
         listen 127.0.0.1:$PORT; root $PWD/site;
@@ -47,9 +37,9 @@ http {
     }
 }
 CONF
-/usr/sbin/nginx -c "$PWD/ng/nginx.conf" -p "$PWD/ng" -e "$PWD/ng/error.log" 2>> ng/error.log || { cat ng/error.log; exit 1; }
+} > ng/nginx.conf
+nginx_launch "$PWD/ng" "http://127.0.0.1:$PORT/index.html"
 trap 'kill "$(cat ng/nginx.pid)" 2>/dev/null || true' EXIT
-for _ in $(seq 50); do curl -s -o /dev/null "http://127.0.0.1:$PORT/index.html" && break; sleep 0.1; done
 : > ng/access.log
 
 fast=(--set politeness.min-delay=0 --set politeness.delay-factor=0 --set politeness.max-in-flight=2

@@ -1,53 +1,74 @@
 # Sourced by tests, examples and benchmarks: start nginx from Debian on
-# 127.0.0.1 over a directory, on ports the OS has free. Never any other address.
+# 127.0.0.1 over a directory, on ports the OS has free. Never any address
+# off loopback (a test's own nginx.conf may listen on other 127.x ones).
 #   nginx_start ROOT N   -> starts one server with N listening ports;
 #                           sets NGINX_PORTS (space separated) and NGINX_DIR
+#   nginx_conf_head DIR, nginx_launch DIR URL... -> for a test's own nginx.conf
 #   nginx_stop
 #   nginx_log            -> path of the access log ("$port $uri $status" lines)
 nginx_free_port() {
     python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1]); s.close()'
 }
 
+# nginx_conf_head DIR [MODULE...]: the start of an nginx.conf for an nginx
+# run from DIR (its pid, error log and temp files there; with these modules
+# of /usr/lib/nginx/modules, e.g. echo), up to "http {" and the temp paths.
+# The caller writes its log format, types and servers and the closing "}".
+nginx_conf_head() {
+    local dir=$1 m; shift
+    [ "$(id -u)" = 0 ] && echo "user root;"   # workers must read the test's private temp dirs
+    for m in "$@"; do echo "load_module /usr/lib/nginx/modules/ngx_http_${m}_module.so;"; done
+    cat <<CONF
+worker_processes 1;
+daemon on;
+pid $dir/nginx.pid;
+error_log $dir/error.log;
+events { worker_connections 1024; }
+http {
+    client_body_temp_path $dir/tmp; proxy_temp_path $dir/tmp;
+    fastcgi_temp_path $dir/tmp; uwsgi_temp_path $dir/tmp; scgi_temp_path $dir/tmp;
+CONF
+}
+
+# nginx_launch DIR URL...: starts the nginx of DIR/nginx.conf and waits
+# until each URL answers (any status).
+nginx_launch() {
+    local dir=$1 url; shift
+    mkdir -p "$dir/tmp"
+    /usr/sbin/nginx -c "$dir/nginx.conf" -p "$dir" -e "$dir/error.log" 2>>"$dir/error.log" || {
+        cat "$dir/error.log" >&2; return 1; }
+    for url in "$@"; do
+        for _ in $(seq 50); do
+            curl -s -o /dev/null "$url" && break
+            sleep 0.1
+        done
+    done
+}
+
 nginx_start() {
     local root=$1 n=${2:-1}
     NGINX_DIR=$(mktemp -d)
     NGINX_PORTS=""
-    local listens=""
+    local listens="" urls=()
     for _ in $(seq "$n"); do
         local p; p=$(nginx_free_port)
         NGINX_PORTS="$NGINX_PORTS $p"
         listens="$listens listen 127.0.0.1:$p;"
+        urls+=("http://127.0.0.1:$p/")
     done
     NGINX_PORTS=${NGINX_PORTS# }
-    mkdir -p "$NGINX_DIR/tmp"
-    local user=""
-    [ "$(id -u)" = 0 ] && user="user root;"   # workers must read the test's private temp dirs
-    cat > "$NGINX_DIR/nginx.conf" <<CONF
-$user
-worker_processes 1;
-daemon on;
-pid $NGINX_DIR/nginx.pid;
-error_log $NGINX_DIR/error.log;
-events { worker_connections 1024; }
-http {
+    { nginx_conf_head "$NGINX_DIR"
+      cat <<CONF
     log_format port_uri '\$server_port \$uri \$status';
     access_log $NGINX_DIR/access.log port_uri;
-    client_body_temp_path $NGINX_DIR/tmp; proxy_temp_path $NGINX_DIR/tmp;
-    fastcgi_temp_path $NGINX_DIR/tmp; uwsgi_temp_path $NGINX_DIR/tmp; scgi_temp_path $NGINX_DIR/tmp;
     types { text/html html; text/plain txt; application/xml xml; }
     default_type application/octet-stream;
     keepalive_requests 100000;
     server { $listens root $root; }
 }
 CONF
-    /usr/sbin/nginx -c "$NGINX_DIR/nginx.conf" -p "$NGINX_DIR" -e "$NGINX_DIR/error.log" 2>>"$NGINX_DIR/error.log" || {
-        cat "$NGINX_DIR/error.log" >&2; return 1; }
-    for p in $NGINX_PORTS; do
-        for _ in $(seq 50); do
-            curl -s -o /dev/null "http://127.0.0.1:$p/" && break
-            sleep 0.1
-        done
-    done
+    } > "$NGINX_DIR/nginx.conf"
+    nginx_launch "$NGINX_DIR" "${urls[@]}"
 }
 
 nginx_log() { echo "$NGINX_DIR/access.log"; }

@@ -31,6 +31,51 @@ TEST_CASE("scoreboard: per-host cap and host-down window", "[fetch]") {
     CHECK(b.idle(h, 702));
 }
 
+TEST_CASE("scoreboard: timeouts in a row put a host down", "[fetch]") {
+    ScoreboardConfig c;
+    c.conn_retry = 600;
+    c.down_after_timeouts = 3;
+    HostScoreboard b(c);
+    HostState h;
+    b.init(h);
+    auto timeout = [&](double t) {
+        b.started(h, t);
+        b.finished(h, t, 0, 0, false, true);
+    };
+    timeout(10);
+    timeout(20);
+    CHECK_FALSE(b.down(h, 20));
+    CHECK_FALSE(b.idle(h, 20));  // the count is kept while the host is quiet
+    b.started(h, 30);
+    b.finished(h, 30, 200, 0.1, false);  // an answer: the count starts again
+    timeout(40);
+    timeout(50);
+    b.started(h, 55);
+    b.finished(h, 55, 0, 0, false, false);  // reset, not a timeout: starts again
+    timeout(60);
+    timeout(70);
+    CHECK_FALSE(b.down(h, 70));
+    timeout(80);
+    CHECK(b.down(h, 80));
+    CHECK(h.down_for_timeouts);
+    CHECK(b.down(h, 679));
+    CHECK_FALSE(b.down(h, 681));
+    CHECK(b.idle(h, 681));
+    b.started(h, 700);
+    b.finished(h, 700, 0, 0, true);  // a connection failure says why now
+    CHECK_FALSE(h.down_for_timeouts);
+
+    c.down_after_timeouts = 0;  // off
+    HostScoreboard off(c);
+    HostState o;
+    off.init(o);
+    for (int i = 0; i < 10; ++i) {
+        off.started(o, i);
+        off.finished(o, i, 0, 0, false, true);
+    }
+    CHECK_FALSE(off.down(o, 10));
+}
+
 TEST_CASE("scoreboard: latency EWMA (Media Cloud rules)", "[fetch]") {
     HostScoreboard b(ScoreboardConfig{});
     HostState h;

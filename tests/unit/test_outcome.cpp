@@ -80,7 +80,8 @@ TEST_CASE("URL results: done, retry, failed", "[outcome]") {
              {0, "dns", 11, "retry", UrlState::queued, "", kNow + 3600},
              {503, "", 12, "failed", UrlState::failed, "http-503 (retries exhausted)", std::nullopt},
              {0, "timeout", 12, "failed", UrlState::failed, "timeout (retries exhausted)", std::nullopt},
-             {0, "host-down", 12, "retry", UrlState::queued, "", kNow + 600},  // no retry spent
+             {0, "host-down", 0, "retry", UrlState::queued, "", kNow + 3600},  // a try like the others
+             {0, "host-down", 12, "failed", UrlState::failed, "host-down (retries exhausted)", std::nullopt},
          }) {
         INFO(c.status << " " << c.error_class << " retries " << c.retries);
         UrlHistory h;
@@ -93,17 +94,46 @@ TEST_CASE("URL results: done, retry, failed", "[outcome]") {
         CHECK(o.follow_links == (o.result == "done"));
         CHECK(o.after.visits == 1);
         CHECK(o.after.successes == (o.result == "done" ? 1 : 0));
-        bool spent = o.result == "retry" && std::string(c.error_class) != "host-down";
-        CHECK(o.after.retries == c.retries + (spent ? 1 : 0));
+        CHECK(o.after.retries == c.retries + (o.result == "retry" ? 1 : 0));
         CHECK(o.after.last_success == (o.result == "done" ? std::optional<double>(kNow) : std::nullopt));
     }
     // Retry-After beyond retry.delay pushes the retry out.
     FetchFacts ra = result(429);
     ra.retry_after = 7200;
     CHECK(url_outcome({}, ra, s, kNow, 1).due == kNow + 7200);
+    // A fetcher's own down window (host-down with retry_after) pushes it out
+    // the same way; retry.delay still holds below it.
     FetchFacts down = result(0, "host-down");
+    down.retry_after = 7200;
+    CHECK(url_outcome({}, down, s, kNow, 1).due == kNow + 7200);
     down.retry_after = 30;
-    CHECK(url_outcome({}, down, s, kNow, 1).due == kNow + 30);
+    CHECK(url_outcome({}, down, s, kNow, 1).due == kNow + 3600);
+    // Without host-down in retry.soft it fails at once.
+    Settings hard = build_settings({{"retry.soft", "[\"timeout\"]"}}, {});
+    UrlOutcome o = url_outcome({}, result(0, "host-down"), hard, kNow, 1);
+    CHECK(o.result == "failed");
+    CHECK(o.reason == "host-down");
+}
+
+TEST_CASE("a dead host's URLs end: host-down spends the retries of a one-off crawl", "[outcome]") {
+    // frontier-crawl's new frontier: retry.delay 10, retry.max 3. After
+    // fetch has put the host down, every lease of its URL is answered
+    // host-down at once; the URL fails on the fourth answer, 30 s later,
+    // and adds no wait to its queue.
+    Settings s = build_settings({{"retry.delay", "10"}, {"retry.max", "3"}, {"politeness.host-down-delay", "60"}}, {});
+    Politeness p = s.politeness;
+    UrlHistory h;
+    double t = kNow;
+    std::vector<std::string> results;
+    for (int i = 0; i < 10 && (results.empty() || results.back() == "retry"); ++i) {
+        UrlOutcome o = url_outcome(h, result(0, "host-down"), s, t, 1);
+        results.push_back(o.result);
+        CHECK(politeness_wait(p, result(0, "host-down"), 5.0, 0) == 0);
+        h = o.after;
+        if (o.due) t = *o.due;
+    }
+    CHECK(results == std::vector<std::string>{"retry", "retry", "retry", "failed"});
+    CHECK(t == kNow + 30);
 }
 
 TEST_CASE("URL results: validators and content hashes", "[outcome]") {
@@ -189,9 +219,11 @@ TEST_CASE("politeness wait after a fetch", "[outcome]") {
     CHECK(politeness_wait(p, unavailable, std::nullopt, 0) == 3);  // 503 without Retry-After: no back-off
     unavailable.retry_after = 1e9;
     CHECK(politeness_wait(p, unavailable, std::nullopt, 0) == 86400);
-    // A host that could not be reached waits host-down-delay (600 s) for all.
-    for (const char* down : {"dns", "connect", "host-down"})
-        CHECK(politeness_wait(p, result(0, down), std::nullopt, 0) == 600);
+    // A host that could not be reached waits host-down-delay (600 s) for all;
+    // a host-down result sent no request and adds no wait, not even
+    // min-delay or Crawl-delay.
+    for (const char* down : {"dns", "connect"}) CHECK(politeness_wait(p, result(0, down), std::nullopt, 0) == 600);
+    CHECK(politeness_wait(p, result(0, "host-down"), 10.0, 0) == 0);
     CHECK(politeness_wait(p, result(0, "timeout"), std::nullopt, 0) == 3);
     CHECK(politeness_wait(p, result(0, "reset"), std::nullopt, 0) == 3);
 }
