@@ -1,6 +1,6 @@
 // BaseUrl (lib/web/url.hpp): resolve_url against one base for the many
-// references of a page. The base goes through resolve_url (libcurl) a few
-// times when constructed, so what the fast path prepends is libcurl's own
+// references of a page. The base goes through resolve_url (libcurl) once
+// when constructed, so what the fast path prepends is libcurl's own
 // answer; a plain reference is then resolved by RFC 3986 5.2 without any
 // URL parser. What is not plain is declined and goes to resolve_url, which
 // stays the reference: tests/unit/test_url_plain.cpp compares the two over
@@ -114,30 +114,26 @@ void append_without_dot_segments(std::string& out, std::string_view path) {
 
 }  // namespace
 
+// libcurl parses the base once, resolving "?x": its answer is the origin,
+// the base's path and "?x". The directory is that path up to its last '/'
+// (RFC 3986 5.2.3, as libcurl merges).
 BaseUrl::BaseUrl(std::string_view base) : base_(base) {
-    auto self = resolve_url(base_, "");
-    auto dir = resolve_url(base_, "x");
-    auto root = resolve_url(base_, "/x");
     auto query = resolve_url(base_, "?x");
-    if (!self || !dir || !root || !query || !root->ends_with("/x") || !dir->ends_with("/x") ||
-        !query->ends_with("?x"))
-        return;
-    std::string_view origin = std::string_view(*root).substr(0, root->size() - 2);
-    bool https = origin.starts_with("https://");
-    if (!https && !origin.starts_with("http://")) return;
-    size_t authority = https ? 8 : 7;
-    if (!is_plain_authority(origin.substr(authority), https)) return;
-    if (!std::string_view(*dir).starts_with(origin) || !std::string_view(*query).starts_with(origin)) return;
-    std::string_view directory = std::string_view(*dir).substr(origin.size(), dir->size() - 1 - origin.size());
-    std::string_view path = std::string_view(*query).substr(origin.size(), query->size() - 2 - origin.size());
-    if (directory.empty() || directory[0] != '/' || !path.starts_with(directory)) return;
+    if (!query || !query->ends_with("?x")) return;
+    std::string_view url = std::string_view(*query).substr(0, query->size() - 2);
+    bool https = url.starts_with("https://");
+    if (!https && !url.starts_with("http://")) return;
+    size_t path_start = url.find('/', https ? 8 : 7);
+    if (path_start == std::string_view::npos) return;
+    std::string_view origin = url.substr(0, path_start), path = url.substr(path_start);
+    if (!is_plain_authority(origin.substr(https ? 8 : 7), https)) return;
     if (!is_plain_text(path) || path.find('?') != std::string_view::npos) return;
     std::string dedotted;
-    append_without_dot_segments(dedotted, directory);
-    if (dedotted != directory) return;
-    self_ = std::move(*self);
+    append_without_dot_segments(dedotted, path);
+    if (dedotted != path) return;
+    self_ = resolve_url(base_, "").value_or("");  // the base without fragment: no parser involved
     origin_ = origin;
-    directory_ = directory;
+    directory_ = path.substr(0, path.rfind('/') + 1);
     path_ = path;
     https_ = https;
 }
