@@ -74,13 +74,16 @@ std::optional<std::string> resolve_url(std::string_view base, std::string_view r
 // base is parsed once, and a plain reference is resolved without a URL
 // parser (RFC 3986 5.2, dot segments removed). Plain: printable ASCII
 // without "<>\"{}|\\^`[]" and spaces, '%' only in an escape that is no
-// encoded '.', no trailing '?'; a path (relative, first segment without
-// ':', or absolute), a query, or a lower-case "http://", "https://" or "//"
-// URL whose host is lower-case letters, digits, '-' and dots (a numeric
-// last label only in a dotted quad) and whose port, if any, is no default
-// one. The base qualifies when libcurl's view of it is plain too (an http
-// or https URL). Everything else goes to resolve_url, whose answers these
-// are: a test and a fuzz target compare the two. Not thread-safe.
+// encoded '.', no trailing '?', a fragment of the same bytes; and a path
+// (relative with no ':' in its first segment, or absolute), a query, or a
+// lower-case "http://", "https://" or "//" URL whose host is lower-case
+// letters, digits, '-' and dots (a numeric last label only in a dotted
+// quad) and whose port, if any, is no default one. Dot segments are
+// declined beside an empty segment or a query, where libcurl's merge is not
+// RFC 3986's. The base qualifies when libcurl's view of it is plain too (an
+// http or https URL whose path does not start with "//"). Everything else
+// goes to resolve_url, whose answers these are: a test and a fuzz target
+// compare the two. Not thread-safe.
 class BaseUrl {
 public:
     explicit BaseUrl(std::string_view base);

@@ -82,6 +82,17 @@ bool is_plain_authority(std::string_view a, bool https) {
     return is_plain_host(a.substr(0, colon));
 }
 
+// True when a segment of `path` is "." or "..".
+bool has_dot_segment(std::string_view path) {
+    for (size_t i = 0; i <= path.size();) {
+        size_t end = std::min(path.find('/', i), path.size());
+        std::string_view segment = path.substr(i, end - i);
+        if (segment == "." || segment == "..") return true;
+        i = end + 1;
+    }
+    return false;
+}
+
 // Appends `path` (starting with '/') to `out` with its "." and ".."
 // segments removed (RFC 3986 5.2.4).
 void append_without_dot_segments(std::string& out, std::string_view path) {
@@ -127,7 +138,8 @@ BaseUrl::BaseUrl(std::string_view base) : base_(base) {
     if (path_start == std::string_view::npos) return;
     std::string_view origin = url.substr(0, path_start), path = url.substr(path_start);
     if (!is_plain_authority(origin.substr(https ? 8 : 7), https)) return;
-    if (!is_plain_text(path) || path.find('?') != std::string_view::npos) return;
+    // A path that starts with "//" has libcurl merge "x" into "/x".
+    if (!is_plain_text(path) || path.find('?') != std::string_view::npos || path.starts_with("//")) return;
     std::string dedotted;
     append_without_dot_segments(dedotted, path);
     if (dedotted != path) return;
@@ -139,7 +151,10 @@ BaseUrl::BaseUrl(std::string_view base) : base_(base) {
 }
 
 bool BaseUrl::resolve_plain(std::string_view ref, std::string& out) const {
-    ref = ref.substr(0, ref.find('#'));
+    // libcurl checks the fragment too (control characters fail the URL).
+    size_t hash = ref.find('#');
+    if (hash != std::string_view::npos && !is_plain_text(ref.substr(hash + 1))) return false;
+    ref = ref.substr(0, hash);
     if (origin_.empty() || !is_plain_text(ref) || ref.ends_with('?')) return false;
     out.clear();
     if (ref.empty()) {
@@ -170,7 +185,16 @@ bool BaseUrl::resolve_plain(std::string_view ref, std::string& out) const {
     }
     size_t q = ref.find('?');
     std::string_view path = ref.substr(0, q), query = ref.substr(path.size());
-    if (path.empty() || path[0] == '/') {
+    // libcurl strips a leading "./" and "../"s before merging, a level of
+    // the base's path at a time, not a segment: with an empty segment in
+    // the reference ("..//x") or the base's directory ("/a//b/"), or
+    // nothing but a query after them ("../?q"), its answer is not RFC 3986's.
+    bool relative = !path.empty() && path[0] != '/';
+    if ((!query.empty() || path.find("//") != std::string_view::npos ||
+         (relative && directory_.find("//") != std::string::npos)) &&
+        has_dot_segment(path))
+        return false;
+    if (!relative) {
         append_without_dot_segments(out, path);
     } else {
         // A colon in the first segment would make it a scheme to some parsers.

@@ -129,14 +129,23 @@ TEST_CASE("BaseUrl fast path declines what is not plain", "[url][url-plain]") {
                             "mailto:a@b", "http://X.org/", "http://u@x.org/", "http://x.org:80/", "http://x.org:0/",
                             "http://127.1/", "http://[::1]/", "http://0x7f.0.0.1/", "//", "a:b/c", "x?", "a{b}"})
         CHECK(fast(base, ref) == "DECLINED");
+    // Where libcurl's merge is not RFC 3986's (found by tests/fuzz/fuzz_url_plain.cpp).
+    CHECK(fast(base, "..//x") == "DECLINED");
+    CHECK(fast(base, ".//x") == "DECLINED");
+    CHECK(fast(base, "../?q") == "DECLINED");
+    CHECK(fast("http://a.com/b//c/d", "../x") == "DECLINED");
+    CHECK(fast("http://a.com//b", "x") == "DECLINED");
+    CHECK(fast(base, "x#\x14") == "DECLINED");
     CHECK(fast("file:///a/b", "c") == "DECLINED");
     CHECK(fast("http://A.com/x", "c") == "DECLINED");
     CHECK(fast("http://a.com/x y/z", "c") == "DECLINED");
     CHECK(fast("not a url", "c") == "DECLINED");
     // Declined or not, resolve() gives resolve_url's answer.
     Tally t;
-    for (const char* ref : {"a b", "a\\b", "\\\\h/x", "HTTP://x/", "http://127.1/", "x?", "http:g", ""})
+    for (const char* ref : {"a b", "a\\b", "\\\\h/x", "HTTP://x/", "http://127.1/", "x?", "http:g", "", "..//x", "../?q"})
         compare(BaseUrl(base), base, ref, t);
+    for (const char* b : {"http://a.com/b//c/d", "http://a.com//b", "http://a.com/b/c/"})
+        for (const char* ref : {"../x", "x", "./y/../z", "/p/../q"}) compare(BaseUrl(b), b, ref, t);
     CHECK(t.mismatches == 0);
 }
 
@@ -170,7 +179,7 @@ TEST_CASE("BaseUrl fast path agrees with libcurl on the WHATWG URL tests", "[url
                   << whatwg_differs << " (fast path answered " << differs_answered << " of them)");
     CHECK(t.mismatches == 0);
     CHECK(t.pairs > 300);
-    CHECK(t.answered > 30);  // the test reaches the fast path
+    CHECK(t.answered >= 25);  // the test reaches the fast path
     CHECK(whatwg_differs > 0);
 }
 
