@@ -15,15 +15,16 @@
 #   SITE=gtk-docs      Debian's libglib2.0-doc (gtk-doc: the GLib, GIO and
 #                      GObject references, 386 pages, ~150 links a page, most
 #                      of them repeats) served from /usr/share/gtk-doc/html on
-#                      HOSTS ports, seeded with the three books' index.html:
-#                      link-heavy pages, where resolving links is the work
+#                      HOSTS ports (default HOSTS=6 for this site: 2,922
+#                      requests), seeded with the three books' index.html:
+#                      link-heavy pages, where extracting links is the work
 #   SITE=synthetic     tests/tools/make-site.py PAGES pages (default 2000, ~0.5 KB
 #                      each, 8 links a page, one to another host) on HOSTS ports
 #   DOCS=DIR           the tree served for python-docs (/usr/share/doc/python3/html)
 #                      or libstdcxx (/usr/share/doc/gcc-12-base/libstdc++/user)
 #                      or gtk-docs (/usr/share/gtk-doc/html)
-#   HOSTS=3  C=8       hosts (1 for libstdcxx); transfers at once (fetch -c C
-#                      --per-host C, wget2 --max-threads=C)
+#   HOSTS=3  C=8       hosts (1 for libstdcxx, 6 for gtk-docs); transfers at
+#                      once (fetch -c C --per-host C, wget2 --max-threads=C)
 #   INFLIGHT=256       frontier-lease --follow --max-in-flight (and -n,
 #                      --per-queue): the depth of the pipe, not transfers
 #   REPEAT=3           runs of each, interleaved; the median is reported
@@ -65,7 +66,7 @@ SITE="${SITE:-python-docs}"
 case $SITE in
     python-docs) DOCS="${DOCS:-/usr/share/doc/python3/html}" HOSTS="${HOSTS:-3}" ;;
     libstdcxx) DOCS="${DOCS:-/usr/share/doc/gcc-12-base/libstdc++/user}" HOSTS="${HOSTS:-1}" ;;
-    gtk-docs) DOCS="${DOCS:-/usr/share/gtk-doc/html}" HOSTS="${HOSTS:-3}" ;;
+    gtk-docs) DOCS="${DOCS:-/usr/share/gtk-doc/html}" HOSTS="${HOSTS:-6}" ;;
     synthetic) HOSTS="${HOSTS:-3}" ;;
     *) echo "crawl_vs_wget2: SITE is python-docs, libstdcxx, gtk-docs or synthetic" >&2; exit 2 ;;
 esac
