@@ -76,9 +76,14 @@ void append_clean(std::string& out, std::string_view href) {
     size_t b = 0, e = href.size();
     while (b < e && static_cast<unsigned char>(href[b]) <= ' ') ++b;
     while (e > b && static_cast<unsigned char>(href[e - 1]) <= ' ') --e;
-    for (size_t i = b; i < e; ++i) {
-        char c = href[i];
+    while (b < e) {  // runs without control characters, appended whole
+        size_t run = b;
+        while (run < e && static_cast<unsigned char>(href[run]) >= ' ') ++run;
+        out.append(href.data() + b, run - b);
+        if (run == e) break;
+        char c = href[run];
         if (c != '\t' && c != '\n' && c != '\r') out.push_back(c);
+        b = run + 1;
     }
 }
 
@@ -186,17 +191,19 @@ void resolve_links(const HtmlState& st, std::string_view page_url, LinkOutput& o
     }
     BaseUrl resolver(base);
     StringSet seen[2];  // [nofollow]
-    std::string url;
+    // One Link, its url's buffer reused from link to link unless `out`
+    // keeps it (moves it away).
+    Link link;
     for (size_t i = 0; i < st.links.size(); ++i) {
         std::string_view key = st.links.at(i);
-        if (!resolver.resolve(key.substr(1), url) || !links_detail::is_http_url(url)) continue;
+        if (!resolver.resolve(key.substr(1), link.url) || !links_detail::is_http_url(link.url)) continue;
         bool nofollow = key[0] == '1' || st.meta_nofollow;
-        if (!seen[nofollow].insert(url)) continue;
-        Link link;
-        link.url = std::move(url);
+        if (!seen[nofollow].insert(link.url)) continue;
         link.nofollow = nofollow;
         link.tag = kTagNames[st.tags[i]];
         if (!out.add(std::move(link))) return;
+        link.discovery.clear();
+        link.last_modified.reset();
     }
 }
 
