@@ -18,14 +18,16 @@ namespace {
 // Bytes taken literally by libcurl and by the fast path alike: ASCII
 // graphic characters but the ones URLs do not allow raw ("<>\"{}|\\^`"
 // and the brackets of IPv6 literals), '#' (cut before) and '%'.
-constexpr bool is_plain_byte(unsigned char c) {
-    if (c <= 0x20 || c >= 0x7f) return false;
-    switch (c) {
-        case '"': case '<': case '>': case '\\': case '^': case '`': case '{': case '|': case '}':
-        case '[': case ']': case '#': case '%': return false;
-        default: return true;
+struct PlainBytes {
+    bool ok[256] = {};
+    constexpr PlainBytes() {
+        for (int c = 0x21; c < 0x7f; ++c) ok[c] = true;
+        for (char c : std::string_view("\"<>\\^`{|}[]#%")) ok[static_cast<unsigned char>(c)] = false;
     }
-}
+};
+constexpr PlainBytes kPlainBytes;
+
+bool is_plain_byte(unsigned char c) { return kPlainBytes.ok[c]; }
 
 // True when every byte of `s` is plain or starts a valid escape that is not
 // an encoded '.' (WHATWG counts "%2e" as a dot segment, RFC 3986 does not).

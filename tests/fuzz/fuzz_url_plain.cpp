@@ -22,8 +22,8 @@ void check(std::string_view base, std::string_view ref) {
     std::string got;
     if (b.resolve_plain(ref, got) && (!want || got != *want)) {
         fprintf(stderr, "fast path differs from libcurl:\n  base %.*s\n  ref  %.*s\n  fast %s\n  curl %s\n",
-                static_cast<int>(base.size()), base.data(), static_cast<int>(ref.size()), ref.data(), got.c_str(),
-                want ? want->c_str() : "(none)");
+                static_cast<int>(base.size()), base.data(), static_cast<int>(ref.size()), ref.data(),
+                got.c_str(), want ? want->c_str() : "(none)");
         abort();
     }
     std::string full;
@@ -44,8 +44,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
         check(text.substr(0, nl), text.substr(nl + 1));
         return 0;
     }
-    for (std::string_view base : {"http://127.0.0.1:8080/a/b/c.html", "https://example.com/", "http://a.com/b/c/d?q=1#f",
-                                  "http://a.com", "https://x.org:8443/p/q/"})
+    for (std::string_view base : {"http://127.0.0.1:8080/a/b/c.html", "https://example.com/",
+                                  "http://a.com/b/c/d?q=1#f", "http://a.com", "https://x.org:8443/p/q/"})
         check(base, text);
     return 0;
 }

@@ -3,9 +3,9 @@
 // path answers, its answer must be libcurl's. Inputs: hand cases, the
 // WHATWG URL tests (tests/fixtures/url/urltestdata.json) and every link
 // of the B6 bench sites that are installed (tests/bench/crawl_vs_wget2.sh).
-#include <catch2/catch.hpp>
 #include <simdjson.h>
 
+#include <catch2/catch.hpp>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
@@ -125,9 +125,27 @@ TEST_CASE("BaseUrl fast path: plain references", "[url][url-plain]") {
 
 TEST_CASE("BaseUrl fast path declines what is not plain", "[url][url-plain]") {
     std::string base = "http://a.com/b/c/d";
-    for (const char* ref : {"a b", "a\\b", "\\\\h/x", "a\tb", "%2e%2e/x", "a%zz", "caf\xc3\xa9", "http:g", "HTTP://x/",
-                            "mailto:a@b", "http://X.org/", "http://u@x.org/", "http://x.org:80/", "http://x.org:0/",
-                            "http://127.1/", "http://[::1]/", "http://0x7f.0.0.1/", "//", "a:b/c", "x?", "a{b}"})
+    for (const char* ref : {"a b",
+                            "a\\b",
+                            "\\\\h/x",
+                            "a\tb",
+                            "%2e%2e/x",
+                            "a%zz",
+                            "caf\xc3\xa9",
+                            "http:g",
+                            "HTTP://x/",
+                            "mailto:a@b",
+                            "http://X.org/",
+                            "http://u@x.org/",
+                            "http://x.org:80/",
+                            "http://x.org:0/",
+                            "http://127.1/",
+                            "http://[::1]/",
+                            "http://0x7f.0.0.1/",
+                            "//",
+                            "a:b/c",
+                            "x?",
+                            "a{b}"})
         CHECK(fast(base, ref) == "DECLINED");
     // Where libcurl's merge is not RFC 3986's (found by tests/fuzz/fuzz_url_plain.cpp).
     CHECK(fast(base, "..//x") == "DECLINED");
@@ -142,7 +160,8 @@ TEST_CASE("BaseUrl fast path declines what is not plain", "[url][url-plain]") {
     CHECK(fast("not a url", "c") == "DECLINED");
     // Declined or not, resolve() gives resolve_url's answer.
     Tally t;
-    for (const char* ref : {"a b", "a\\b", "\\\\h/x", "HTTP://x/", "http://127.1/", "x?", "http:g", "", "..//x", "../?q"})
+    for (const char* ref :
+         {"a b", "a\\b", "\\\\h/x", "HTTP://x/", "http://127.1/", "x?", "http:g", "", "..//x", "../?q"})
         compare(BaseUrl(base), base, ref, t);
     for (const char* b : {"http://a.com/b//c/d", "http://a.com//b", "http://a.com/b/c/"})
         for (const char* ref : {"../x", "x", "./y/../z", "/p/../q"}) compare(BaseUrl(b), b, ref, t);
