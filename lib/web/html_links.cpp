@@ -6,8 +6,8 @@
 // collected while streaming (a <base> may come after the links it
 // governs), then resolved against the effective base, deduplicated and
 // handed out one by one (a caller that wants only the first ones stops
-// there). Plain relative hrefs (most of them) skip libcurl: see
-// BaseResolver. Figures: fetch(1), PERFORMANCE.
+// there). Plain hrefs (most of them) skip libcurl: see BaseUrl in
+// lib/web/url.hpp. Figures: fetch(1), PERFORMANCE.
 
 #include <cstdint>
 #include <cstring>
@@ -76,9 +76,14 @@ void append_clean(std::string& out, std::string_view href) {
     size_t b = 0, e = href.size();
     while (b < e && static_cast<unsigned char>(href[b]) <= ' ') ++b;
     while (e > b && static_cast<unsigned char>(href[e - 1]) <= ' ') --e;
-    for (size_t i = b; i < e; ++i) {
-        char c = href[i];
+    while (b < e) {  // runs without control characters, appended whole
+        size_t run = b;
+        while (run < e && static_cast<unsigned char>(href[run]) >= ' ') ++run;
+        out.append(href.data() + b, run - b);
+        if (run == e) break;
+        char c = href[run];
         if (c != '\t' && c != '\n' && c != '\r') out.push_back(c);
+        b = run + 1;
     }
 }
 
@@ -175,76 +180,6 @@ private:
     HtmlState& st_;
 };
 
-bool is_hex(char c) { return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F'); }
-
-// A reference that RFC 3986 resolution turns into plain concatenation: a
-// path (relative, or absolute but not "//"), an optional query, only
-// characters that need no encoding, no "." or ".." segments, no ':' in a
-// relative path's first segment.
-bool is_plain_reference(std::string_view r) {
-    if (r.empty() || r[0] == '?' || r.substr(0, 2) == "//") return false;
-    bool in_query = false, first_segment = r[0] != '/';
-    size_t segment_start = 0;
-    for (size_t i = 0; i <= r.size(); ++i) {
-        char c = i < r.size() ? r[i] : '\0';
-        if (!in_query && (c == '/' || c == '?' || c == '\0')) {
-            std::string_view segment = r.substr(segment_start, i - segment_start);
-            if (segment == "." || segment == "..") return false;
-            if (c == '/') first_segment = false;
-            if (c == '?') in_query = true;
-            segment_start = i + 1;
-            continue;
-        }
-        if (c == '\0') break;
-        if ((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9')) continue;
-        if (c == '%') {
-            if (i + 2 >= r.size() || !is_hex(r[i + 1]) || !is_hex(r[i + 2])) return false;
-            continue;
-        }
-        if (c == ':' && first_segment && !in_query) return false;
-        if (!std::strchr("-._~/!$&'()*+,;=:@?", c)) return false;
-    }
-    return true;
-}
-
-// resolve_url against one base, with a fast path: the base's directory and
-// origin are learnt from resolve_url itself once, then plain references
-// (is_plain_reference) are concatenated to them. Fragments are dropped.
-class BaseResolver {
-public:
-    explicit BaseResolver(std::string base) : base_(std::move(base)) {
-        if (auto dir = resolve_url(base_, "x"); dir && dir->size() > 1 && dir->back() == 'x') {
-            dir->pop_back();
-            directory_ = std::move(*dir);
-        }
-        if (auto root = resolve_url(base_, "/x"); root && root->size() > 2 && root->ends_with("/x")) {
-            root->resize(root->size() - 2);
-            origin_ = std::move(*root);
-        }
-    }
-
-    // The absolute URL of `ref` (without fragment), or "" when unresolvable.
-    std::string resolve(std::string_view ref) const {
-        ref = ref.substr(0, ref.find('#'));
-        if (is_plain_reference(ref)) {
-            const std::string& prefix = ref[0] == '/' ? origin_ : directory_;
-            if (!prefix.empty()) {
-                std::string out;
-                out.reserve(prefix.size() + ref.size());
-                out.append(prefix).append(ref);
-                return out;
-            }
-        }
-        auto resolved = resolve_url(base_, ref);
-        return resolved ? strip_fragment(std::move(*resolved)) : std::string();
-    }
-
-private:
-    std::string base_;
-    std::string directory_;  // "https://h/a/" for base "https://h/a/b?q"; "" when unknown
-    std::string origin_;     // "https://h"
-};
-
 // Resolves the collected hrefs against the effective base, in document
 // order, dropping unresolvable ones and exact repeats (url, nofollow), and
 // hands each link to `out` until it wants no more.
@@ -254,19 +189,21 @@ void resolve_links(const HtmlState& st, std::string_view page_url, LinkOutput& o
         auto resolved = resolve_url(page_url, st.base);  // a javascript: or data: base is ignored
         if (resolved && links_detail::is_http_url(*resolved)) base = strip_fragment(std::move(*resolved));
     }
-    BaseResolver resolver(std::move(base));
+    BaseUrl resolver(base);
     StringSet seen[2];  // [nofollow]
+    // One Link, its url's buffer reused from link to link unless `out`
+    // keeps it (moves it away).
+    Link link;
     for (size_t i = 0; i < st.links.size(); ++i) {
         std::string_view key = st.links.at(i);
-        std::string url = resolver.resolve(key.substr(1));
-        if (!links_detail::is_http_url(url)) continue;
+        if (!resolver.resolve(key.substr(1), link.url) || !links_detail::is_http_url(link.url)) continue;
         bool nofollow = key[0] == '1' || st.meta_nofollow;
-        if (!seen[nofollow].insert(url)) continue;
-        Link link;
-        link.url = std::move(url);
+        if (!seen[nofollow].insert(link.url)) continue;
         link.nofollow = nofollow;
         link.tag = kTagNames[st.tags[i]];
         if (!out.add(std::move(link))) return;
+        link.discovery.clear();
+        link.last_modified.reset();
     }
 }
 

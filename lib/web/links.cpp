@@ -5,6 +5,7 @@
 
 #include <libxml/parser.h>
 #include <libxml/xmlerror.h>
+#include <xxhash.h>
 
 #include <algorithm>
 #include <cstring>
@@ -156,6 +157,14 @@ bool looks_like_html(std::string_view body) {
 
 }  // namespace
 
+namespace {
+
+// XXH3 rather than std::hash: a page's hrefs and URLs are hashed two or
+// three times each, and XXH3 is the faster on strings of their length.
+uint64_t string_hash(std::string_view s) { return XXH3_64bits(s.data(), s.size()); }
+
+}  // namespace
+
 size_t StringSet::slot_of(std::string_view s, uint64_t hash) const {
     size_t mask = slots_.size() - 1;
     uint64_t tag = hash & 0xFFFFFFFFu;
@@ -168,7 +177,7 @@ size_t StringSet::slot_of(std::string_view s, uint64_t hash) const {
 
 size_t StringSet::find(std::string_view s) const {
     if (slots_.empty()) return npos;
-    uint64_t slot = slots_[slot_of(s, std::hash<std::string_view>()(s))];
+    uint64_t slot = slots_[slot_of(s, string_hash(s))];
     return slot == 0 ? npos : static_cast<size_t>(slot & 0xFFFFFFFFu) - 1;
 }
 
@@ -179,10 +188,10 @@ size_t StringSet::insert_new(std::string_view s) {
         for (uint64_t slot : old) {
             if (slot == 0) continue;
             std::string_view t = at((slot & 0xFFFFFFFFu) - 1);
-            slots_[slot_of(t, std::hash<std::string_view>()(t))] = slot;
+            slots_[slot_of(t, string_hash(t))] = slot;
         }
     }
-    uint64_t hash = std::hash<std::string_view>()(s);
+    uint64_t hash = string_hash(s);
     size_t i = slot_of(s, hash);
     text_.append(s);
     ends_.push_back(static_cast<uint32_t>(text_.size()));

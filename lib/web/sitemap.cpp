@@ -82,6 +82,7 @@ bool digits(std::string_view s, size_t& i, size_t n, int& out) {
 struct SitemapState {
     xmlParserCtxtPtr ctxt = nullptr;
     std::string_view page_url;
+    std::optional<BaseUrl> base;  // page_url parsed, at the first entry
     int depth = 0;
     int entry_depth = -1;  // depth of the open entry, -1 when none
     enum Field { kNone, kLoc, kLastmod } field = kNone;
@@ -140,10 +141,9 @@ std::string_view trim_xml_space(std::string_view s) {
 
 void emit_entry(SitemapState* st) {
     if (!st->have_loc) return;
-    auto resolved = resolve_url(st->page_url, st->loc);
-    if (!resolved || !links_detail::is_http_url(*resolved)) return;
+    if (!st->base) st->base.emplace(st->page_url);
     Link link;
-    link.url = links_detail::strip_fragment(std::move(*resolved));
+    if (!st->base->resolve(st->loc, link.url) || !links_detail::is_http_url(link.url)) return;
     if (st->entries >= kMaxSitemapEntries || st->loc_bytes + link.url.size() > kMaxSitemapLocBytes) {
         st->truncated = true;  // one entry too many: the rest is not read
         xmlStopParser(st->ctxt);

@@ -70,6 +70,40 @@ CanonResult canonicalize_url(std::string_view input, const CanonOptions& opt = {
 // "http:g" against an http base is the relative "g" (RFC 3986 5.2.2).
 std::optional<std::string> resolve_url(std::string_view base, std::string_view ref);
 
+// resolve_url against one base, for the many references of a page: the
+// base is parsed once, and a plain reference is resolved without a URL
+// parser (RFC 3986 5.2, dot segments removed). Plain: printable ASCII
+// without "<>\"{}|\\^`[]" and spaces, '%' only in an escape that is no
+// encoded '.', no trailing '?', a fragment of the same bytes; and a path
+// (relative with no ':' in its first segment, or absolute), a query, or a
+// lower-case "http://", "https://" or "//" URL whose host is lower-case
+// letters, digits, '-' and dots (a numeric last label only in a dotted
+// quad) and whose port, if any, is no default one. Dot segments are
+// declined beside an empty segment or a query, where libcurl's merge is not
+// RFC 3986's. The base qualifies when libcurl's view of it is plain too (an
+// http or https URL whose path does not start with "//"). Everything else
+// goes to resolve_url, whose answers these are: a test and a fuzz target
+// compare the two. Not thread-safe.
+class BaseUrl {
+public:
+    explicit BaseUrl(std::string_view base);
+    // resolve_url(base, ref) without its fragment, into `out`; false where
+    // resolve_url gives nullopt.
+    bool resolve(std::string_view ref, std::string& out) const;
+    // The fast path alone: true with `out` as resolve() gives it when base
+    // and reference are plain; false (`out` unspecified) when it declines.
+    bool resolve_plain(std::string_view ref, std::string& out) const;
+
+private:
+    std::string base_;
+    std::string self_;       // the base without fragment (for "" and "#f")
+    std::string origin_;     // "http://h:8080"; empty: the base is not plain
+    std::string directory_;  // "/a/" for base "http://h/a/b?q"
+    std::string path_;       // "/a/b"
+    bool https_ = false;
+    mutable std::string scratch_;  // a relative path merged with directory_
+};
+
 // XXH3-64 of the canonical URL text.
 uint64_t url_fingerprint(std::string_view canonical_url);
 

@@ -12,12 +12,19 @@
 #                      ports (default HOSTS=1 for this site): from /index.html,
 #                      5,209 requests a host (3,743 html, 1,462 svg, 3 css,
 #                      1 tag file, 93 broken links answered 404)
+#   SITE=gtk-docs      Debian's libglib2.0-doc (gtk-doc: the GLib, GIO and
+#                      GObject references, 386 pages, ~150 links a page, most
+#                      of them repeats) served from /usr/share/gtk-doc/html on
+#                      HOSTS ports (default HOSTS=6 for this site: 2,922
+#                      requests), seeded with the three books' index.html:
+#                      link-heavy pages, where extracting links is the work
 #   SITE=synthetic     tests/tools/make-site.py PAGES pages (default 2000, ~0.5 KB
 #                      each, 8 links a page, one to another host) on HOSTS ports
 #   DOCS=DIR           the tree served for python-docs (/usr/share/doc/python3/html)
 #                      or libstdcxx (/usr/share/doc/gcc-12-base/libstdc++/user)
-#   HOSTS=3  C=8       hosts (1 for libstdcxx); transfers at once (fetch -c C
-#                      --per-host C, wget2 --max-threads=C)
+#                      or gtk-docs (/usr/share/gtk-doc/html)
+#   HOSTS=3  C=8       hosts (1 for libstdcxx, 6 for gtk-docs); transfers at
+#                      once (fetch -c C --per-host C, wget2 --max-threads=C)
 #   INFLIGHT=256       frontier-lease --follow --max-in-flight (and -n,
 #                      --per-queue): the depth of the pipe, not transfers
 #   REPEAT=3           runs of each, interleaved; the median is reported
@@ -38,8 +45,10 @@
 # the crawl). Every ratio is one of medians over the REPEAT runs.
 # Politeness off for ours: robots.enabled false, politeness.min-delay 0,
 # delay-factor 0, max-in-flight per queue unlimited; wget2 --robots=off.
-# Both must fetch the same page set: wget2 --ignore-tags=img,script, because
-# fetch --links follows a, link, frame, iframe and area only. wget2 also
+# Both must fetch the same page set: wget2 --ignore-tags=img,script,gtkdoclink,
+# because fetch --links follows a, link, frame, iframe and area only (gtk-doc
+# leaves unresolved cross-references as <GTKDOCLINK HREF=...>, which wget2
+# would follow to a 404). wget2 also
 # fetches the url(...) images of a stylesheet served as text/css (12 png on
 # libstdcxx); fetch --links reads no CSS, and tests/tools/nginx.sh serves .css
 # as application/octet-stream, which wget2 does not parse either. The pages
@@ -57,8 +66,9 @@ SITE="${SITE:-python-docs}"
 case $SITE in
     python-docs) DOCS="${DOCS:-/usr/share/doc/python3/html}" HOSTS="${HOSTS:-3}" ;;
     libstdcxx) DOCS="${DOCS:-/usr/share/doc/gcc-12-base/libstdc++/user}" HOSTS="${HOSTS:-1}" ;;
+    gtk-docs) DOCS="${DOCS:-/usr/share/gtk-doc/html}" HOSTS="${HOSTS:-6}" ;;
     synthetic) HOSTS="${HOSTS:-3}" ;;
-    *) echo "crawl_vs_wget2: SITE is python-docs, libstdcxx or synthetic" >&2; exit 2 ;;
+    *) echo "crawl_vs_wget2: SITE is python-docs, libstdcxx, gtk-docs or synthetic" >&2; exit 2 ;;
 esac
 C="${C:-8}"
 INFLIGHT="${INFLIGHT:-256}"
@@ -95,6 +105,12 @@ case $SITE in
         [ -f "$DOCS/index.html" ] || { echo "crawl_vs_wget2: $DOCS/index.html missing (apt-get install libstdc++-12-doc)" >&2; exit 1; }
         nginx_start "$DOCS" "$HOSTS"
         desc="libstdc++-12-doc API docs on $HOSTS host$([ "$HOSTS" = 1 ] || echo s)" ;;
+    gtk-docs)
+        for book in glib gio gobject; do
+            [ -f "$DOCS/$book/index.html" ] || { echo "crawl_vs_wget2: $DOCS/$book/index.html missing (apt-get install libglib2.0-doc)" >&2; exit 1; }
+        done
+        nginx_start "$DOCS" "$HOSTS"
+        desc="libglib2.0-doc (gtk-doc) on $HOSTS hosts" ;;
     synthetic)
         mkdir -p "$dir/site"
         nginx_start "$dir/site" "$HOSTS"
@@ -107,7 +123,11 @@ esac
 desc="$desc, written to $where"
 log="$(nginx_log)"
 seeds=""
-for p in $NGINX_PORTS; do seeds="$seeds http://127.0.0.1:$p/index.html"; done
+paths="/index.html"
+[ "$SITE" = gtk-docs ] && paths="/glib/index.html /gio/index.html /gobject/index.html"
+for p in $NGINX_PORTS; do
+    for s in $paths; do seeds="$seeds http://127.0.0.1:$p$s"; done
+done
 
 now() { date +%s.%N; }
 rss_kb() { sed -n 's/.*maxrss=\([0-9]*\).*/\1/p' "$1"; }
@@ -124,7 +144,7 @@ run_wget2() {
     # shellcheck disable=SC2086
     /usr/bin/time -f "$TIMEFMT" -o "$dir/t.wget2" \
         wget2 --no-config -q --recursive --level=inf --robots=off --max-threads="$C" \
-        --ignore-tags=img,script -P "$dir/wget2" $seeds || rc=$?
+        --ignore-tags=img,script,gtkdoclink -P "$dir/wget2" $seeds || rc=$?
     t1=$(now)
     # 8: some page answered 404 (python-docs links to a missing changelog)
     [ $rc = 0 ] || [ $rc = 8 ] || { echo "crawl_vs_wget2: wget2 exited $rc" >&2; exit 1; }

@@ -47,7 +47,8 @@
 #   B6 full crawl lease --follow | fetch --links | done vs wget2 --recursive
 #      (tests/bench/crawl_vs_wget2.sh): python3-doc with both crawlers writing
 #      to memory (/dev/shm; row b6) and to disk (DISK=1; row b6d), the
-#      libstdc++-12-doc API docs (b6l) and a synthetic site (b6s); wall ratio,
+#      libstdc++-12-doc API docs (b6l), libglib2.0-doc's link-heavy pages
+#      (b6g) and a synthetic site (b6s); wall ratio,
 #      CPU per page ours/wget2 and lease capacity / crawl rate for each
 # Peak RSS of every tool is taken with /usr/bin/time and flagged at >= 64 MiB.
 # At the end: the table of cases against their targets (markdown, for the
@@ -281,12 +282,13 @@ if [ -z "${SKIP_CRAWL:-}" ] && only b6; then
     b6 b6 python-docs 0 "python3-doc, both writing to memory (/dev/shm)"
     b6 b6d python-docs 1 "python3-doc, both writing to disk (DISK=1)"
     b6 b6l libstdcxx 0 "libstdc++-12-doc API docs (many mid-size pages, one host)"
+    b6 b6g gtk-docs 0 "libglib2.0-doc (gtk-doc, ~150 links a page)"
     b6 b6s synthetic 0 "synthetic site (small pages: the frontier loop)"
     put b6_secs "$(calc "$(now) - $t0")"
 fi
 
 # ---------------------------------------------------------------- the tables
-b6_rows="b6 b6d b6l b6s"
+b6_rows="b6 b6d b6l b6g b6s"
 fmt() { printf '%.0f' "$1" | sed ':a;s/\B[0-9]\{3\}\>/,&/;ta'; }   # 57086.3 -> 57,086
 us() { calc "1e6 / $1" | xargs printf '%.1f'; }
 mark() { if [ "$1" = 1 ]; then echo "met${2:+ ($2)}"; else echo "**MISS**${2:+ ($2)}"; fi; }
@@ -359,7 +361,7 @@ for p in $b6_rows; do
         "lease --follow" "$(get "${p}_rss_lease")" "fetch --links" "$(get "${p}_rss_fetch")" done "$(get "${p}_rss_done")"
 done
 
-if [ -n "$(get b6_rate)$(get b6d_rate)$(get b6l_rate)$(get b6s_rate)" ]; then
+if [ -n "$(get b6_rate)$(get b6d_rate)$(get b6l_rate)$(get b6g_rate)$(get b6s_rate)" ]; then
     echo
     echo "B6 side by side (medians of ${B6_REPEAT:-3} runs; CPU = user+sys of lease + fetch + done against wget2's, per page;"
     echo "lease capacity = URLs leased / frontier-lease's CPU s, over the crawl's pages/s: below 1 the lease side would limit the crawl):"

@@ -4,7 +4,8 @@
 # FUZZ_SECONDS (default 300; tests/e2e/test_fuzz_short.sh runs a few seconds
 # each in `make check`, `make fuzz` the default).
 #
-# Targets: json (JSON-lines reader), url (canonicaliser and resolver), robots
+# Targets: json (JSON-lines reader), url (canonicaliser and resolver),
+# url_plain (the links' fast path against libcurl's resolution), robots
 # (robots.txt parser and matcher), links (HTML link extractor, sitemaps),
 # export (frontier-import's row and header decoding).
 # FUZZ_TARGETS="url robots" picks some.
@@ -21,7 +22,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 SECONDS_EACH=${FUZZ_SECONDS:-300}
-TARGETS=${FUZZ_TARGETS:-"json url robots links export"}
+TARGETS=${FUZZ_TARGETS:-"json url url_plain robots links export"}
 
 fuzzer_runtime() {
     local f
@@ -41,7 +42,7 @@ fi
 
 make --no-print-directory -s -f tests/fuzz/fuzz.mk -j"$(nproc)" >&2
 
-declare -A MAX_LEN=([json]=8192 [url]=4096 [robots]=16384 [links]=65536 [export]=4096)
+declare -A MAX_LEN=([json]=8192 [url]=4096 [url_plain]=4096 [robots]=16384 [links]=65536 [export]=4096)
 mkdir -p build-fuzz/crashes
 status=0
 for t in $TARGETS; do

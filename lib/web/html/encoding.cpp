@@ -22,6 +22,14 @@ bool pure_ascii(std::string_view s) {
     const unsigned char* p = reinterpret_cast<const unsigned char*>(s.data());
     size_t n = s.size(), i = 0;
     uint64_t acc = 0;
+    for (; i + 64 <= n; i += 64) {  // blocks of 64 bytes: a non-ASCII page stops early
+        for (size_t j = 0; j < 64; j += 8) {
+            uint64_t w;
+            std::memcpy(&w, p + i + j, 8);
+            acc |= w;
+        }
+        if (acc & 0x8080808080808080ull) return false;
+    }
     for (; i + 8 <= n; i += 8) {
         uint64_t w;
         std::memcpy(&w, p + i, 8);
