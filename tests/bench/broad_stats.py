@@ -17,12 +17,13 @@ usage:
       /private/ (disallowed by robots.txt), close the gaps shorter than
       MIN_DELAY less the log's millisecond resolution (5 ms).
   broad_stats.py windows LOG SAMPLES T0 SECONDS WINDOW H
-      Per window of WINDOW seconds from T0 (the crawl's start) up to SECONDS:
-      pages/s (2xx answers other than /robots.txt, by their start), its
-      fraction of the ideal H pages/s, the CPU of each sampled process name
-      (in cores: CPU seconds per second), the machine's busy fraction (of
-      all its cores) and each name's resident set at the window's end; then
-      each name's peak resident set. Markdown lines."""
+      Per window of WINDOW seconds from T0 (the crawl's start) up to SECONDS
+      (a markdown table, one column per window): pages/s (2xx answers other
+      than /robots.txt, by their start), its fraction of the ideal H pages/s,
+      the CPU of each sampled process name (in cores: CPU seconds per
+      second), the machine's busy fraction (of all its cores) and each
+      name's resident set at the window's end; then each name's peak
+      resident set, and the lowest and mean fractions."""
 import os
 import sys
 import time
@@ -162,16 +163,18 @@ def windows(log, samples, t0, seconds, window, hosts):
             if last and last[0] > edges[w + 1] - 2:   # still running then
                 rss[name][w] += last[2]
     busy = [at(machine, e, machine[0] if machine else (0, 0, 0)) for e in edges]
-    head = ["window", "pages/s", "of ideal"] + [f"{n} CPU" for n in names] + ["machine busy", "RSS MiB " + " / ".join(names)]
+    # One column per window (a 10-minute run fits a README); CPU rows only
+    # for the processes that used any, RSS rows for those that ran.
+    head = [f"{window:.0f} s window"] + [str(w + 1) for w in range(nwin)]
+    rows = [["pages/s"] + [f"{p / window:.0f}" for p in pages],
+            ["of the ideal"] + [f"{p / window / hosts:.2f}" for p in pages]]
+    rows += [[f"{n} CPU"] + [f"{c:.2f}" for c in cpu[n]] for n in names if max(cpu[n]) >= 0.005]
+    rows.append(["machine busy"] + [f"{(b[1] - a[1]) / (b[2] - a[2]):.2f}" if b[2] > a[2] else "-"
+                                    for a, b in zip(busy, busy[1:])])
+    rows += [[f"{n} RSS MiB"] + [f"{r / 1024:.0f}" for r in rss[n]] for n in names if max(rss[n]) > 0]
     print("| " + " | ".join(head) + " |")
     print("|" + "---|" * len(head))
-    for w in range(nwin):
-        rate = pages[w] / window
-        row = [f"{w * window:.0f}-{(w + 1) * window:.0f} s", f"{rate:.0f}", f"{rate / hosts:.2f}"]
-        row += [f"{cpu[n][w]:.2f}" for n in names]
-        a, b = busy[w], busy[w + 1]
-        row.append(f"{(b[1] - a[1]) / (b[2] - a[2]):.2f}" if b[2] > a[2] else "-")
-        row.append(" / ".join(f"{rss[n][w] / 1024:.0f}" for n in names))
+    for row in rows:
         print("| " + " | ".join(row) + " |")
     print()
     print("peak RSS: " + ", ".join(f"{n} {hwm[n] / 1024:.0f} MiB" for n in names))
