@@ -418,9 +418,9 @@ fi
 
 if [ -f "$R.b9.windows" ]; then
     echo
-    echo "B9 by 30 s window (CPU in cores; machine busy: of all $(nproc) cores, other work included):"
+    echo "B9 by 30 s window (CPU in cores; machine busy: share of all $(nproc) cores, other work included):"
     echo
-    sed '$d' "$R.b9.windows"
+    grep -v -e ' RSS MiB |' -e '^peak RSS' -e '^min_fraction' -e '^$' "$R.b9.windows"
 fi
 
 if [ -n "$sizes" ]; then
