@@ -192,10 +192,10 @@ if [ "$SITE" = fixed ]; then
     scpu=$(awk '{for (i = 1; i <= NF; i++) if ($i ~ /^(user|sys)=/) { split($i, a, "="); s += a[2] }} END {printf "%.1f", s}' "$dir/t.scrapy")
     echo "site: $H hosts x 20 pages on 127.1.x.y:$port, robots.txt disallowing /private/; ideal $(printf '%.0f' "$ideal") pages/s"
     echo "$desc_c: $(field "$po" pages) pages in $(printf '%.1f' "$wall") s = $(printf '%.0f' "$rate") pages/s, $frac of the ideal"
-    echo "  politeness: $(field "$po" close) gaps < ${DELAY} s (min $(field "$po" min_gap) s) over $(field "$po" hosts) hosts; robots.txt $(field "$po" robots), /private/ $(field "$po" private)"
+    echo "  politeness: $(field "$po" close) gaps < ${DELAY} s (min $(field "$po" min_gap), median $(field "$po" median_gap), 90th percentile $(field "$po" p90_gap) s) over $(field "$po" hosts) hosts; robots.txt $(field "$po" robots), /private/ $(field "$po" private)"
     echo "  peak RSS lease / fetch / done: $(peak "$dir/samples" frontier-lease) / $(peak "$dir/samples" fetch) / $(peak "$dir/samples" frontier-done) MiB; CPU s: $(cpu_of "$dir/samples" frontier-lease) / $(cpu_of "$dir/samples" fetch) / $(cpu_of "$dir/samples" frontier-done)"
     echo "Scrapy $(/usr/bin/python3 -c 'import scrapy; print(scrapy.__version__)') (CONCURRENT_REQUESTS $SCRAPY_C, DOWNLOAD_DELAY $DELAY, 1 per host): $(field "$ps" pages) pages in $(printf '%.1f' "$swall") s = $(printf '%.0f' "$srate") pages/s, $sfrac of the ideal"
-    echo "  politeness: $(field "$ps" close) gaps < ${DELAY} s (min $(field "$ps" min_gap) s) over $(field "$ps" hosts) hosts; robots.txt $(field "$ps" robots), /private/ $(field "$ps" private)"
+    echo "  politeness: $(field "$ps" close) gaps < ${DELAY} s (min $(field "$ps" min_gap), median $(field "$ps" median_gap), 90th percentile $(field "$ps" p90_gap) s) over $(field "$ps" hosts) hosts; robots.txt $(field "$ps" robots), /private/ $(field "$ps" private)"
     echo "  peak RSS $srss MiB, CPU $scpu s"
     echo "ours / Scrapy: ${ratio}x pages/s"
     put desc "$H hosts × 20 pages"
@@ -205,6 +205,7 @@ if [ "$SITE" = fixed ]; then
     put close "$(field "$po" close)"; put close_scrapy "$(field "$ps" close)"
     put private "$(field "$po" private)"; put private_scrapy "$(field "$ps" private)"
     put min_gap "$(field "$po" min_gap)"; put min_gap_scrapy "$(field "$ps" min_gap)"
+    put median_gap "$(field "$po" median_gap)"; put median_gap_scrapy "$(field "$ps" median_gap)"
     put rss_lease "$(peak "$dir/samples" frontier-lease)"; put rss_fetch "$(peak "$dir/samples" fetch)"
     put rss_done "$(peak "$dir/samples" frontier-done)"; put rss_scrapy "$srss"
     exit 0
@@ -236,10 +237,11 @@ echo
 sed '$d' "$dir/windows.md"
 echo
 echo "fraction of the ideal: min $minf, mean $meanf; frontier at the end: ${urls:-?} URLs (${queued:-?} queued), file and WAL $db_mib MiB"
-echo "politeness: $(field "$po" close) gaps < ${DELAY} s (min $(field "$po" min_gap) s) over $(field "$po" hosts) hosts; robots.txt $(field "$po" robots), /private/ $(field "$po" private)"
+echo "politeness: $(field "$po" close) gaps < ${DELAY} s (min $(field "$po" min_gap), median $(field "$po" median_gap), 90th percentile $(field "$po" p90_gap) s) over $(field "$po" hosts) hosts; robots.txt $(field "$po" robots), /private/ $(field "$po" private)"
 put h "$H"; put c "${C:-default}"; put seconds "$SECONDS_RUN"; put window "$WINDOW"
 put min_frac "$minf"; put mean_frac "$meanf"; put urls "${urls:-0}"; put queued "${queued:-0}"; put db_mib "$db_mib"
 put close "$(field "$po" close)"; put private "$(field "$po" private)"; put min_gap "$(field "$po" min_gap)"
+put median_gap "$(field "$po" median_gap)"
 put rss_lease "$(peak "$dir/samples" frontier-lease)"; put rss_fetch "$(peak "$dir/samples" fetch)"
 put rss_done "$(peak "$dir/samples" frontier-done)"
 [ -z "${RESULTS:-}" ] || cp "$dir/windows.md" "$RESULTS.$PREFIX.windows"

@@ -12,14 +12,16 @@ usage:
       From an access log of "MSEC REQUEST_TIME ADDR URI STATUS" lines (nginx's
       $msec is the end of a request; the start is MSEC - REQUEST_TIME), per
       host: the gaps between the starts of consecutive requests. Prints
-      "hosts H requests N pages P robots R private X min_gap S close C": pages
-      are 2xx answers other than /robots.txt, private the requests under
-      /private/ (disallowed by robots.txt), close the gaps shorter than
-      MIN_DELAY less the log's millisecond resolution (5 ms).
+      "hosts H requests N pages P robots R private X min_gap S median_gap S
+      p90_gap S close C": pages are 2xx answers other than /robots.txt,
+      private the requests under /private/ (disallowed by robots.txt), close
+      the gaps shorter than MIN_DELAY less the log's millisecond resolution
+      (5 ms). A gap's excess over MIN_DELAY is time the crawler lost.
   broad_stats.py windows LOG SAMPLES T0 SECONDS WINDOW H
       Per window of WINDOW seconds from T0 (the crawl's start) up to SECONDS
       (a markdown table, one column per window): pages/s (2xx answers other
       than /robots.txt, by their start), its fraction of the ideal H pages/s,
+      the median and 90th percentile gap between two requests to a host,
       the CPU of each sampled process name (in cores: CPU seconds per
       second), the machine's busy fraction (of all its cores) and each
       name's resident set at the window's end; then each name's peak
@@ -112,25 +114,39 @@ def politeness(log, min_delay, since=0.0, until=float("inf")):
             private += 1
         elif status.startswith("2"):
             pages += 1
-    min_gap, close = float("inf"), 0
+    gaps = []
     for s in starts.values():
         s.sort()
-        for a, b in zip(s, s[1:]):
-            min_gap = min(min_gap, b - a)
-            if b - a < min_delay - RESOLUTION:
-                close += 1
-    if min_gap == float("inf"):
-        min_gap = 0.0
+        gaps += [b - a for a, b in zip(s, s[1:])]
+    gaps.sort()
+    close = sum(1 for g in gaps if g < min_delay - RESOLUTION)
+
+    def q(f):
+        return gaps[min(len(gaps) - 1, int(f * len(gaps)))] if gaps else 0.0
     print(f"hosts {len(starts)} requests {n} pages {pages} robots {robots} "
-          f"private {private} min_gap {min_gap:.3f} close {close}")
+          f"private {private} min_gap {q(0):.3f} median_gap {q(0.5):.3f} "
+          f"p90_gap {q(0.9):.3f} close {close}")
 
 
 def windows(log, samples, t0, seconds, window, hosts):
     nwin = max(1, int(seconds // window))
     pages = [0] * nwin
-    for start, _, uri, status in requests(log, t0, t0 + nwin * window):
+    starts = defaultdict(list)
+    for start, addr, uri, status in requests(log, t0, t0 + nwin * window):
+        starts[addr].append(start)
         if uri != "/robots.txt" and status.startswith("2"):
             pages[int((start - t0) // window)] += 1
+    # Gaps between requests to a host, in the window of the later one.
+    gaps = [[] for _ in range(nwin)]
+    for s in starts.values():
+        s.sort()
+        for a, b in zip(s, s[1:]):
+            gaps[int((b - t0) // window)].append(b - a)
+    for g in gaps:
+        g.sort()
+
+    def q(g, f):
+        return f"{g[min(len(g) - 1, int(f * len(g)))]:.3f}" if g else "-"
     # CPU in a window: a process's ticks at its last sample before the
     # window's end less those before its start (several processes of one
     # name, such as nginx's workers, add up).
@@ -167,7 +183,9 @@ def windows(log, samples, t0, seconds, window, hosts):
     # for the processes that used any, RSS rows for those that ran.
     head = [f"{window:.0f} s window"] + [str(w + 1) for w in range(nwin)]
     rows = [["pages/s"] + [f"{p / window:.0f}" for p in pages],
-            ["of the ideal"] + [f"{p / window / hosts:.2f}" for p in pages]]
+            ["of the ideal"] + [f"{p / window / hosts:.2f}" for p in pages],
+            ["median gap s"] + [q(g, 0.5) for g in gaps],
+            ["90th pct gap s"] + [q(g, 0.9) for g in gaps]]
     rows += [[f"{n} CPU"] + [f"{c:.2f}" for c in cpu[n]] for n in names if max(cpu[n]) >= 0.005]
     rows.append(["machine busy"] + [f"{(b[1] - a[1]) / (b[2] - a[2]):.2f}" if b[2] > a[2] else "-"
                                     for a, b in zip(busy, busy[1:])])

@@ -421,6 +421,8 @@ if [ -f "$R.b9.windows" ]; then
     echo "B9 by 30 s window (CPU in cores; machine busy: share of all $(nproc) cores, other work included):"
     echo
     grep -v -e ' RSS MiB |' -e '^peak RSS' -e '^min_fraction' -e '^$' "$R.b9.windows"
+    echo
+    echo "(gap: between two requests to a host; its excess over 1 s is time the crawl loses)"
 fi
 
 if [ -n "$sizes" ]; then
