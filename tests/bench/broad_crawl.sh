@@ -192,6 +192,7 @@ if [ "$SITE" = fixed ]; then
     scpu=$(awk '{for (i = 1; i <= NF; i++) if ($i ~ /^(user|sys)=/) { split($i, a, "="); s += a[2] }} END {printf "%.1f", s}' "$dir/t.scrapy")
     echo "site: $H hosts x 20 pages on 127.1.x.y:$port, robots.txt disallowing /private/; ideal $(printf '%.0f' "$ideal") pages/s"
     echo "$desc_c: $(field "$po" pages) pages in $(printf '%.1f' "$wall") s = $(printf '%.0f' "$rate") pages/s, $frac of the ideal"
+    echo "  first request $(printf '%.2f' "$(calc "$(field "$po" first) - $t0")") s after the start, the last $(printf '%.2f' "$(calc "$t1 - $(field "$po" last)")") s before the exit"
     echo "  politeness: $(field "$po" close) gaps < ${DELAY} s (min $(field "$po" min_gap), median $(field "$po" median_gap), 90th percentile $(field "$po" p90_gap) s) over $(field "$po" hosts) hosts; robots.txt $(field "$po" robots), /private/ $(field "$po" private)"
     echo "  peak RSS lease / fetch / done: $(peak "$dir/samples" frontier-lease) / $(peak "$dir/samples" fetch) / $(peak "$dir/samples" frontier-done) MiB; CPU s: $(cpu_of "$dir/samples" frontier-lease) / $(cpu_of "$dir/samples" fetch) / $(cpu_of "$dir/samples" frontier-done)"
     echo "Scrapy $(/usr/bin/python3 -c 'import scrapy; print(scrapy.__version__)') (CONCURRENT_REQUESTS $SCRAPY_C, DOWNLOAD_DELAY $DELAY, 1 per host): $(field "$ps" pages) pages in $(printf '%.1f' "$swall") s = $(printf '%.0f' "$srate") pages/s, $sfrac of the ideal"

@@ -16,7 +16,8 @@ usage:
       p90_gap S close C": pages are 2xx answers other than /robots.txt,
       private the requests under /private/ (disallowed by robots.txt), close
       the gaps shorter than MIN_DELAY less the log's millisecond resolution
-      (5 ms). A gap's excess over MIN_DELAY is time the crawler lost.
+      (5 ms). A gap's excess over MIN_DELAY is time the crawler lost. Then
+      "first T last T": the first and last request's start (Unix time).
   broad_stats.py windows LOG SAMPLES T0 SECONDS WINDOW H
       Per window of WINDOW seconds from T0 (the crawl's start) up to SECONDS
       (a markdown table, one column per window): pages/s (2xx answers other
@@ -25,7 +26,8 @@ usage:
       the CPU of each sampled process name (in cores: CPU seconds per
       second), the machine's busy fraction (of all its cores) and each
       name's resident set at the window's end; then each name's peak
-      resident set, and the lowest and mean fractions."""
+      resident set, each tool's CPU per page in the first and last window,
+      and the lowest and mean fractions."""
 import os
 import sys
 import time
@@ -115,6 +117,8 @@ def politeness(log, min_delay, since=0.0, until=float("inf")):
         elif status.startswith("2"):
             pages += 1
     gaps = []
+    first = min((min(s) for s in starts.values()), default=0.0)
+    last = max((max(s) for s in starts.values()), default=0.0)
     for s in starts.values():
         s.sort()
         gaps += [b - a for a, b in zip(s, s[1:])]
@@ -125,7 +129,7 @@ def politeness(log, min_delay, since=0.0, until=float("inf")):
         return gaps[min(len(gaps) - 1, int(f * len(gaps)))] if gaps else 0.0
     print(f"hosts {len(starts)} requests {n} pages {pages} robots {robots} "
           f"private {private} min_gap {q(0):.3f} median_gap {q(0.5):.3f} "
-          f"p90_gap {q(0.9):.3f} close {close}")
+          f"p90_gap {q(0.9):.3f} close {close} first {first:.3f} last {last:.3f}")
 
 
 def windows(log, samples, t0, seconds, window, hosts):
@@ -197,6 +201,13 @@ def windows(log, samples, t0, seconds, window, hosts):
     print()
     print("peak RSS: " + ", ".join(f"{n} {hwm[n] / 1024:.0f} MiB" for n in names))
     fr = [p / window / hosts for p in pages]
+    # A tool's CPU per page, first window against last: a cost that grows
+    # with the frontier.
+    per = [f"{n} {cpu[n][0] * 1e3 / max(pages[0] / window, 1):.2f} → "
+           f"{cpu[n][-1] * 1e3 / max(pages[-1] / window, 1):.2f}"
+           for n in names if max(cpu[n]) >= 0.005 and n != "nginx"]
+    print("CPU ms per page, first window → last: " + ", ".join(per))
+    print()
     print(f"min_fraction {min(fr):.3f} mean_fraction {sum(fr) / len(fr):.3f}")
 
 

@@ -420,9 +420,10 @@ if [ -f "$R.b9.windows" ]; then
     echo
     echo "B9 by 30 s window (CPU in cores; machine busy: share of all $(nproc) cores, other work included):"
     echo
-    grep -v -e ' RSS MiB |' -e '^peak RSS' -e '^min_fraction' -e '^$' "$R.b9.windows"
+    grep '^|' "$R.b9.windows" | grep -v ' RSS MiB |'
     echo
-    echo "(gap: between two requests to a host; its excess over 1 s is time the crawl loses)"
+    echo "(gap: between two requests to a host; its excess over 1 s is time the crawl loses;"
+    echo "$(grep '^CPU ms per page' "$R.b9.windows"))"
 fi
 
 if [ -n "$sizes" ]; then
