@@ -235,7 +235,7 @@ meanf=$(field "$(tail -1 "$dir/windows.md")" mean_fraction)
 echo "site: $H endless hosts on 127.1.x.y:$port (20 children + 20 shared navigation pages a page); ideal $(printf '%.0f' "$ideal") pages/s"
 echo "$desc_c for $SECONDS_RUN s, then SIGTERM (stopped and reported in $(printf '%.1f' "$(calc "$t2 - $t1")") s):"
 echo
-sed '$d' "$dir/windows.md"
+head -n -2 "$dir/windows.md"
 echo
 echo "fraction of the ideal: min $minf, mean $meanf; frontier at the end: ${urls:-?} URLs (${queued:-?} queued), file and WAL $db_mib MiB"
 echo "politeness: $(field "$po" close) gaps < ${DELAY} s (min $(field "$po" min_gap), median $(field "$po" median_gap), 90th percentile $(field "$po" p90_gap) s) over $(field "$po" hosts) hosts; robots.txt $(field "$po" robots), /private/ $(field "$po" private)"
@@ -243,6 +243,7 @@ put h "$H"; put c "${C:-default}"; put seconds "$SECONDS_RUN"; put window "$WIND
 put min_frac "$minf"; put mean_frac "$meanf"; put urls "${urls:-0}"; put queued "${queued:-0}"; put db_mib "$db_mib"
 put close "$(field "$po" close)"; put private "$(field "$po" private)"; put min_gap "$(field "$po" min_gap)"
 put median_gap "$(field "$po" median_gap)"
+put fractions "$(awk -F'|' '/^\| of the ideal/ {for (i = 3; i < NF; i++) printf "%s%s", (i > 3 ? " " : ""), $i}' "$dir/windows.md" | tr -s ' ' | sed 's/^ //; s/ $//')"
+put cpu_page "$(sed -n 's/^CPU ms per page, first window → last: //p' "$dir/windows.md")"
 put rss_lease "$(peak "$dir/samples" frontier-lease)"; put rss_fetch "$(peak "$dir/samples" fetch)"
 put rss_done "$(peak "$dir/samples" frontier-done)"
-[ -z "${RESULTS:-}" ] || cp "$dir/windows.md" "$RESULTS.$PREFIX.windows"

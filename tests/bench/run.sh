@@ -60,7 +60,8 @@
 #      ideal (BROAD_H pages/s), ratio to Scrapy, politeness from nginx's log
 # and with BROAD=1 (or ONLY=b9):
 #   B9 sustained broad crawl: BROAD_H endless hosts for BROAD_SECONDS, pages/s
-#      of every 30 s window, frontier size, peak RSS and CPU of each tool
+#      of every 30 s window, frontier size, peak RSS and CPU of each tool (the
+#      table by window in the run's output, its fractions in the README's row)
 # Peak RSS of every tool is taken with /usr/bin/time and flagged at >= 64 MiB.
 # At the end: the table of cases against their targets (markdown, for the
 # README) and the scaling table with the cost per URL.
@@ -377,7 +378,7 @@ if [ -n "$(get b8_rate)" ]; then
 fi
 if [ -n "$(get b9_min_frac)" ]; then
     ok=$(( $(ge "$(get b9_min_frac)" 0.9) && $(ge "$(get b9_urls)" 10000000) && $(get b9_close) == 0 ))
-    echo "| B9 sustained broad crawl, $(fmt "$(get b9_h)") endless hosts (20 new links and 20 shared a page), $(get b9_seconds) s, \`-c $(get b9_c)\`, min-delay 1 s, load $(get b9_load) | 30 s windows: min $(get b9_min_frac), mean $(get b9_mean_frac) of the ideal; frontier $(fmt "$(get b9_urls)") URLs ($(get b9_db_mib) MiB); $(get b9_close) gaps < 1 s | — | every window ≥ 0.9 of the ideal, ≥ 10M URLs, no gap < 1 s | $(mark "$ok") |"
+    echo "| B9 sustained broad crawl, $(fmt "$(get b9_h)") endless hosts (20 new links and 20 shared a page), $(get b9_seconds) s, \`-c $(get b9_c)\`, min-delay 1 s, load $(get b9_load) | 30 s windows, of the ideal: $(get b9_fractions) (min $(get b9_min_frac), mean $(get b9_mean_frac)); frontier $(fmt "$(get b9_urls)") URLs ($(get b9_db_mib) MiB); $(get b9_close) gaps < 1 s (median $(get b9_median_gap) s); CPU ms per page, first window → last: $(get b9_cpu_page) | — | every window ≥ 0.9 of the ideal, ≥ 10M URLs, no gap < 1 s | $(mark "$ok") |"
     memrow "peak RSS in B9" lease "$(get b9_rss_lease)" fetch "$(get b9_rss_fetch)" done "$(get b9_rss_done)"
 fi
 if [ -n "$(get b5_fetch)" ]; then
@@ -414,16 +415,6 @@ if [ -n "$(get b6_rate)$(get b6d_rate)$(get b6l_rate)$(get b6s_rate)" ]; then
         [ "$(ge "$lr" 1)" = 1 ] || lr="**$lr**"
         echo "| $p | $(get "${p}_desc") | $pg | $(printf '%.2f' "$(get "${p}_wall")") | $(printf '%.2f' "$(get "${p}_wall_wget2")") | $(get "${p}_ratio")× | $(get "${p}_cpu_ratio")× ($(get "${p}_cpu_ours") s / $(get "${p}_cpu_wget2") s) | ${lr}× | $(get "${p}_rss_lease") / $(get "${p}_rss_fetch") / $(get "${p}_rss_done") / $(get "${p}_rss_wget2") MiB |"
     done
-fi
-
-if [ -f "$R.b9.windows" ]; then
-    echo
-    echo "B9 by 30 s window (CPU in cores; machine busy: share of all $(nproc) cores, other work included):"
-    echo
-    grep '^|' "$R.b9.windows" | grep -v ' RSS MiB |'
-    echo
-    echo "(gap: between two requests to a host; its excess over 1 s is time the crawl loses;"
-    echo "$(grep '^CPU ms per page' "$R.b9.windows"))"
 fi
 
 if [ -n "$sizes" ]; then
