@@ -24,6 +24,7 @@
 #   SECONDS_RUN=600 WINDOW=30   (endless) length of the crawl, rate windows
 #   TMPDIR             where the frontier file goes (default /var/tmp: disk)
 #   FRONTIER_BIN=bin   the tools to measure
+#   KEEP=1             leave the temporary directory (logs, samples, frontier)
 #   RESULTS=FILE       also append "KEY<TAB>VALUE" lines (KEY prefixed PREFIX_,
 #                      default b8 or b9) for tests/bench/run.sh
 # Printed: pages/s of each crawler (2xx answers other than robots.txt, from
@@ -67,7 +68,7 @@ pids=""
 cleanup() {
     for p in $pids; do kill "$p" 2> /dev/null || true; done
     nginx_stop > /dev/null 2>&1 || true
-    [ -n "${KEEP:-}" ] && echo "kept $dir" >&2 || rm -rf "$dir"
+    if [ -n "${KEEP:-}" ]; then echo "broad_crawl: kept $dir" >&2; else rm -rf "$dir"; fi
 }
 trap cleanup EXIT
 now() { date +%s.%N; }

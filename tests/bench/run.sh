@@ -374,12 +374,12 @@ done
 if [ -n "$(get b8_rate)" ]; then
     ok=$(( $(ge "$(get b8_frac)" 0.95) && $(ge "$(get b8_ratio)" 5) && $(get b8_close) == 0 && $(get b8_private) == 0 ))
     echo "| B8 broad crawl \`frontier-crawl -c $(get b8_c) --set politeness.min-delay=1 --set politeness.delay-factor=0\`, $(fmt "$(get b8_h)") hosts × 20 pages (127.1.x.y, robots.txt), load $(get b8_load) | $(fmt "$(get b8_rate)") pages/s = $(get b8_frac) of the ideal $(fmt "$(get b8_h)")/s; $(get b8_close) gaps < 1 s (min $(get b8_min_gap) s) | Scrapy, \`DOWNLOAD_DELAY 1\`, 1 per host, \`CONCURRENT_REQUESTS $(get b8_scrapy_c)\`: $(fmt "$(get b8_rate_scrapy)") pages/s = $(get b8_frac_scrapy); $(get b8_close_scrapy) gaps < 1 s (min $(get b8_min_gap_scrapy) s) | ≥ 0.95 of the ideal, ≥ 5× Scrapy, no gap < 1 s | $(mark "$ok" "$(get b8_ratio)×") |"
-    memrow "peak RSS in B8 (Scrapy: $(get b8_rss_scrapy) MiB)" lease "$(get b8_rss_lease)" fetch "$(get b8_rss_fetch)" done "$(get b8_rss_done)"
+    memrow "peak RSS in B8 (Scrapy: $(get b8_rss_scrapy) MiB)" lease "$(get b8_rss_lease)" fetch "$(get b8_rss_fetch)" "done" "$(get b8_rss_done)"
 fi
 if [ -n "$(get b9_min_frac)" ]; then
     ok=$(( $(ge "$(get b9_min_frac)" 0.9) && $(ge "$(get b9_urls)" 10000000) && $(get b9_close) == 0 ))
     echo "| B9 sustained broad crawl, $(fmt "$(get b9_h)") endless hosts (20 new links and 20 shared a page), $(get b9_seconds) s, \`-c $(get b9_c)\`, min-delay 1 s, load $(get b9_load) | 30 s windows, of the ideal: $(get b9_fractions) (min $(get b9_min_frac), mean $(get b9_mean_frac)); frontier $(fmt "$(get b9_urls)") URLs ($(get b9_db_mib) MiB); $(get b9_close) gaps < 1 s (median $(get b9_median_gap) s); CPU ms per page, first window → last: $(get b9_cpu_page) | — | every window ≥ 0.9 of the ideal, ≥ 10M URLs, no gap < 1 s | $(mark "$ok") |"
-    memrow "peak RSS in B9" lease "$(get b9_rss_lease)" fetch "$(get b9_rss_fetch)" done "$(get b9_rss_done)"
+    memrow "peak RSS in B9" lease "$(get b9_rss_lease)" fetch "$(get b9_rss_fetch)" "done" "$(get b9_rss_done)"
 fi
 if [ -n "$(get b5_fetch)" ]; then
     r=$(calc "$(get b5_fetch) / $(get b5_curl)" | xargs printf '%.2f')
