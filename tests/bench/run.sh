@@ -18,11 +18,17 @@
 #                                      tests/bench/README.md (Latest run);
 #                                      only a run of this tree's bin/ writes
 #   SKIP_FETCH=1  SKIP_CRAWL=1         leave out B5 / B6
-#   ONLY=b6  ONLY=b5  ONLY="b5 b6"     only these of B5 / B6: no frontier sizes
-#                                      (B1-B4, B7); with `make bench`, SKIP_PG=1
-#                                      also leaves out bench-pg
+#   SKIP_BROAD=1                       leave out B8
+#   BROAD=1                            also B9 (BROAD_SECONDS long)
+#   ONLY=b6  ONLY="b5 b8"  ...         only these of B5 / B6 / B8 / B9: no
+#                                      frontier sizes (B1-B4, B7); with `make
+#                                      bench`, SKIP_PG=1 also leaves out bench-pg
 #   FETCH_N=20000                      pages of B5
 #   B6_C=8 B6_REPEAT=3                 transfers at once and runs of B6
+#   BROAD_H=1000                       hosts of B8 and B9 (127.1.x.y)
+#   BROAD_C=256                        frontier-crawl -c in B8 and B9 (empty:
+#                                      its own default)
+#   BROAD_SECONDS=600                  length of B9
 #   B2_MAX=1000000                     URLs leased (B2) and returned (B4) at most
 #                                      per size: at 10M, the first 1M
 #   B2R_CALLS=100                      batches of B2r (sizes with <= 10k hosts)
@@ -50,6 +56,13 @@
 #      libstdc++-12-doc API docs (b6l), libglib2.0-doc's link-heavy pages
 #      (b6g) and a synthetic site (b6s); wall ratio,
 #      CPU per page ours/wget2 and lease capacity / crawl rate for each
+#   B8 broad crawl of BROAD_H hosts x 20 pages, politeness.min-delay 1, by
+#      frontier-crawl vs Scrapy (tests/bench/broad_crawl.sh): fraction of the
+#      ideal (BROAD_H pages/s), ratio to Scrapy, politeness from nginx's log
+# and with BROAD=1 (or ONLY=b9):
+#   B9 sustained broad crawl: BROAD_H endless hosts for BROAD_SECONDS, pages/s
+#      of every 30 s window, frontier size, peak RSS and CPU of each tool (the
+#      table by window in the run's output, its fractions in the README's row)
 # Peak RSS of every tool is taken with /usr/bin/time and flagged at >= 64 MiB.
 # At the end: the table of cases against their targets (markdown, for the
 # README) and the scaling table with the cost per URL.
@@ -78,7 +91,7 @@ sizes=$(printf '%s\n' $sizes | sort -n -u | tr '\n' ' ')
 ONLY="${ONLY:-}"
 only() { [ -z "$ONLY" ] || [[ " $ONLY " == *" $1 "* ]]; }
 for o in $ONLY; do
-    case $o in b5|b6) ;; *) echo "bench: ONLY is b5, b6 or \"b5 b6\"" >&2; exit 2 ;; esac
+    case $o in b5|b6|b8|b9) ;; *) echo "bench: ONLY is a list of b5, b6, b8, b9" >&2; exit 2 ;; esac
 done
 [ -z "$ONLY" ] || sizes=""
 LIMIT_MIB=64
@@ -286,6 +299,24 @@ if [ -z "${SKIP_CRAWL:-}" ] && only b6; then
     b6 b6s synthetic 0 "synthetic site (small pages: the frontier loop)"
     put b6_secs "$(calc "$(now) - $t0")"
 fi
+BROAD_C="${BROAD_C-256}"
+broad() {   # PREFIX SITE TITLE [VARIABLES...]
+    local p=$1 site=$2 title=$3 t0
+    shift 3
+    echo
+    echo "== $p $title (load $(cut -d' ' -f1-3 /proc/loadavg)):"
+    t0=$(now)
+    env SITE="$site" H="${BROAD_H:-1000}" C="$BROAD_C" PREFIX="$p" RESULTS="$R" "$@" "$root/tests/bench/broad_crawl.sh"
+    put "${p}_secs" "$(calc "$(now) - $t0")"
+    put "${p}_load" "$(cut -d' ' -f1-3 /proc/loadavg)"
+}
+if [ -z "${SKIP_BROAD:-}" ] && only b8; then
+    broad b8 fixed "broad crawl vs Scrapy, ${BROAD_H:-1000} hosts x 20 pages, min-delay 1 s"
+fi
+if { [ "${BROAD:-0}" = 1 ] && [ -z "$ONLY" ]; } || [[ " $ONLY " == *" b9 "* ]]; then
+    broad b9 endless "sustained broad crawl, ${BROAD_H:-1000} endless hosts, ${BROAD_SECONDS:-600} s" \
+        SECONDS_RUN="${BROAD_SECONDS:-600}" WINDOW=30
+fi
 
 # ---------------------------------------------------------------- the tables
 b6_rows="b6 b6d b6l b6g b6s"
@@ -342,6 +373,16 @@ for s in $sizes; do
     memrow "peak RSS at $hs" add "$(get "${k}rss_add")" "lease -n 100" "$(get "${k}rss_b3")" "lease -n 1000" "$(get "${k}rss_lease")" \
         done "$(get "${k}rss_done")" report "$(get "${k}rss_report")"
 done
+if [ -n "$(get b8_rate)" ]; then
+    ok=$(( $(ge "$(get b8_frac)" 0.95) && $(ge "$(get b8_ratio)" 5) && $(get b8_close) == 0 && $(get b8_private) == 0 ))
+    echo "| B8 broad crawl \`frontier-crawl -c $(get b8_c) --set politeness.min-delay=1 --set politeness.delay-factor=0\`, $(fmt "$(get b8_h)") hosts × 20 pages (127.1.x.y, robots.txt), load $(get b8_load) | $(fmt "$(get b8_rate)") pages/s = $(get b8_frac) of the ideal $(fmt "$(get b8_h)")/s; $(get b8_close) gaps < 1 s (min $(get b8_min_gap) s) | Scrapy, \`DOWNLOAD_DELAY 1\`, 1 per host, \`CONCURRENT_REQUESTS $(get b8_scrapy_c)\`: $(fmt "$(get b8_rate_scrapy)") pages/s = $(get b8_frac_scrapy); $(get b8_close_scrapy) gaps < 1 s (min $(get b8_min_gap_scrapy) s) | ≥ 0.95 of the ideal, ≥ 5× Scrapy, no gap < 1 s | $(mark "$ok" "$(get b8_ratio)×") |"
+    memrow "peak RSS in B8 (Scrapy: $(get b8_rss_scrapy) MiB)" lease "$(get b8_rss_lease)" fetch "$(get b8_rss_fetch)" "done" "$(get b8_rss_done)"
+fi
+if [ -n "$(get b9_min_frac)" ]; then
+    ok=$(( $(ge "$(get b9_min_frac)" 0.9) && $(ge "$(get b9_urls)" 10000000) && $(get b9_close) == 0 ))
+    echo "| B9 sustained broad crawl, $(fmt "$(get b9_h)") endless hosts (20 new links and 20 shared a page), $(get b9_seconds) s, \`-c $(get b9_c)\`, min-delay 1 s, load $(get b9_load) | 30 s windows, of the ideal: $(get b9_fractions) (min $(get b9_min_frac), mean $(get b9_mean_frac)); frontier $(fmt "$(get b9_urls)") URLs ($(get b9_db_mib) MiB); $(get b9_close) gaps < 1 s (median $(get b9_median_gap) s); CPU ms per page, first window → last: $(get b9_cpu_page) | — | every window ≥ 0.9 of the ideal, ≥ 10M URLs, no gap < 1 s | $(mark "$ok") |"
+    memrow "peak RSS in B9" lease "$(get b9_rss_lease)" fetch "$(get b9_rss_fetch)" "done" "$(get b9_rss_done)"
+fi
 if [ -n "$(get b5_fetch)" ]; then
     r=$(calc "$(get b5_fetch) / $(get b5_curl)" | xargs printf '%.2f')
     ok=$(( $(ge "$(get b5_fetch)" "$(get b5_curl)") && $(ge "$(get b5_fetch)" 5000) ))
@@ -394,7 +435,7 @@ if [ -n "$sizes" ]; then
     echo "(peak RSS in **bold**: >= $LIMIT_MIB MiB)"
 fi
 echo "load at the end: $(cut -d' ' -f1-3 /proc/loadavg)"
-echo "bench time: $(printf '%.0f' "$total") s in all$( [ -n "$(get b5_secs)" ] && printf '; B5 %.0f s' "$(get b5_secs)")$( [ -n "$(get b6_secs)" ] && printf '; B6 %.0f s' "$(get b6_secs)")"
+echo "bench time: $(printf '%.0f' "$total") s in all$( [ -n "$(get b5_secs)" ] && printf '; B5 %.0f s' "$(get b5_secs)")$( [ -n "$(get b6_secs)" ] && printf '; B6 %.0f s' "$(get b6_secs)")$( [ -n "$(get b8_secs)" ] && printf '; B8 %.0f s' "$(get b8_secs)")$( [ -n "$(get b9_secs)" ] && printf '; B9 %.0f s' "$(get b9_secs)")"
 }
 tables | tee "$dir/tables.md"
 if [ "${BENCH_README:-1}" != 0 ] && [ "$bin" = "$root/bin" ]; then
