@@ -17,7 +17,6 @@
 #include <vector>
 
 #include "core/error.hpp"
-#include "store/array_param.hpp"
 
 namespace frontier {
 
@@ -33,7 +32,7 @@ public:
     virtual void bind_dbl(int i, double v) = 0;
     virtual void bind_text(int i, std::string_view v) = 0;
     virtual void bind_null(int i) = 0;
-    // A parameter in the server's binary form (PostgreSQL's; PgArray).
+    // A parameter in the server's binary form (Stmt::BinaryParam).
     virtual void bind_binary(int, std::string_view) {
         throw std::logic_error("binary parameters are PostgreSQL's");
     }
@@ -70,10 +69,15 @@ public:
     Stmt& bind(int i, const std::string& v) { return bind(i, std::string_view(v)); }
     Stmt& bind(int i, const char* v) { return bind(i, std::string_view(v)); }
     Stmt& bind_null(int i) { p_->bind_null(i); return *this; }
-    // An array parameter (PostgreSQL): binary, or '{}' when empty.
-    Stmt& bind(int i, const PgArray& a) {
-        if (!a.size()) return bind(i, std::string_view("{}"));
-        p_->bind_binary(i, a.binary());
+    // A parameter in the backend's own binary form (an array of the
+    // PostgreSQL backend, lib/store/pg/pg_array.hpp); `if_empty` bound as
+    // text instead when there are no bytes.
+    struct BinaryParam {
+        std::string_view bytes, if_empty;
+    };
+    Stmt& bind(int i, const BinaryParam& b) {
+        if (b.bytes.empty()) return bind(i, b.if_empty);
+        p_->bind_binary(i, b.bytes);
         return *this;
     }
     template <class T>
@@ -232,6 +236,11 @@ public:
         // the index urls_next (PostgreSQL): lib/store/schema_def.hpp,
         // kLeaseOrderSql, kLeaseEntrySql, kLeaseLeaveSql.
         bool lease_order_tables;
+        // The INSERT of rows that clash with none stored (a move between
+        // tables that never hold the same key): "INSERT OR IGNORE" on
+        // SQLite, which then keeps no statement journal of the pages it
+        // changes (in memory, temp_store); "INSERT" on PostgreSQL.
+        const char* insert_new;
     };
     virtual const Ddl& ddl() const = 0;
     // The whole part of the non-negative number `expr`, as an integer.

@@ -31,12 +31,7 @@ struct LeaseHead {
     LeaseItem it;
 };
 
-// A head's place in its queue's order (the urls_next index: rank, tier,
-// tier_key, cost, id).
-struct HeadKey {
-    double rank = 0, tier_key = 0;
-    int64_t tier = 0, cost = 0, id = 0;
-};
+// A head's place in its queue's order.
 inline HeadKey key_of(const LeaseHead& h) { return HeadKey{h.rank, h.tier_key, h.tier, h.it.cost, h.id}; }
 
 // A host's robots.txt row, as a lease reads it.
@@ -142,6 +137,11 @@ struct Store::LeaseRun {
     void consume(int64_t qid, int64_t url_id, bool from_pre);
     LeaseRobotsRow robots_row(int64_t hid);
     static const std::string& robots_columns();  // of a host row robots_row reads (id first)
+    // Such a row at a statement's current step (with its rules after those
+    // columns), its host id and seed flag.
+    static LeaseRobotsRow read_robots_row(const Stmt& st, bool with_rules);
+    static int64_t robots_row_host(const Stmt& st);
+    static bool robots_row_seed(const Stmt& st);
     void read_hosts_ahead(Stmt& st);
     void prefetch_hosts(const std::vector<int64_t>& host_ids);  // those not read yet, in one statement
     static bool robots_anywhere(const Settings& s);             // robots.enabled, or some domain's

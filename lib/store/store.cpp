@@ -26,7 +26,7 @@ Store::Store(const std::string& path, Mode mode) {
     if (mode != Mode::read) fp_buffer_limit();  // a bad FRONTIER_FP_BUFFER is a usage error at once
     db_ = Db::open(path, mode == Mode::create, mode == Mode::read);
     ensure_schema(*db_, mode != Mode::read);
-    impl_ = std::make_unique<Impl>(*db_);
+    impl_ = std::make_unique<Impl>(*db_, [&path](Statements& st) { return make_store_backend(path, st); });
     impl_->now = frontier::now();
 }
 
@@ -58,7 +58,7 @@ void Store::commit() {
     impl_->statements.reset_all();
     db_->commit();
     in_tx_ = false;
-    impl_->urls.last_url_id.reset();
+    impl_->backend->committed();
     impl_->urls.prefetched.clear();
     impl_->urls.prefetched_leases.clear();
     impl_->prefetched_queues.clear();
@@ -79,7 +79,7 @@ void Store::rollback() {
     ++rollbacks_;
     impl_->prefetched_queues.clear();
     impl_->urls.clear();
-    impl_->lease_writes.clear();
+    impl_->backend->rolled_back();
     impl_->totals.clear();
     impl_->leases.clear();
     impl_->due_sent = nullptr;
@@ -111,8 +111,7 @@ int64_t Store::count(std::string_view name) {
 
 void Store::Impl::flush() {
     leases.forget_out();  // the counters are written below
-    if (lease_writes.held()) lease_writes.flush(statements);
-    urls.flush_pending_urls();
+    backend->write_held(*this);
     urls.flush_updates();
     flush_fetches();  // first: the queue rows rescheduled below then hold them
     // A queue whose key is known (added to by a new URL) is rescheduled by

@@ -44,6 +44,9 @@ struct DoneOutcome {
 
 class Store {
 public:
+    // The store's state, defined and used only inside lib/store/
+    // (store_impl.hpp), where each backend's operations work on it.
+    struct Impl;
     enum class Mode { create, write, read };
     // Opens the frontier file or connects to the database. `create` makes
     // the file (or the tables in an existing database) when missing; `read`
@@ -205,9 +208,6 @@ public:
     void prefetch_leases(const std::vector<int64_t>& url_ids);
     // Forgets what prefetch_leases read (rows a housekeeping then changed).
     void drop_prefetched_leases();
-    // Is every read a round trip to a server (PostgreSQL)? Then tools
-    // gather records for the prefetch calls above.
-    bool reads_are_round_trips() const;
 
     // --- sessions (lib/store/store_sessions.cpp) ------------------------
     // What the sessions of lib/frontier/ ask of the backend, so that they
@@ -237,7 +237,6 @@ private:
     friend struct StoreConnection;  // the storage module's own parts (store_connection.hpp)
     struct QueueRow;
     struct HostRow;
-    struct Impl;
     struct LeaseRun;  // one lease call (lib/store/store_lease.cpp)
     friend struct Impl;
     // refresh_settings, the stored version already read (`version`) or not.

@@ -262,22 +262,9 @@ void Store::LeaseRun::lease_url(QueueInfo& qi, LeaseHead head) {
     LeaseItem& it = head.it;
     it.lease = format_lease(head.id, head.seq);
     stamp(it, qi, head.hid);
-    // Where a statement is a round trip (PostgreSQL), the URL and queue
-    // rows are written set-based for the batch (LeaseWrites), before
-    // the next other statement: the refill below reads this row leased.
-    const bool held = m.db.statements_are_round_trips();
-    if (held) {
-        LeaseWrites& w = m.lease_writes;
-        w.ids.add(head.id);
-        w.seqs.add(head.seq);
-        w.expires.add(it.expires);
-        w.holders.add(req.holder);
-    } else {
-        m.queues.leave_lease_order(qi.id, head.rank, head.tier, head.tier_key, it.cost, head.id);
-        m.q("UPDATE urls SET state = " SQL_URL_LEASED ", lease_seq = ?, attempts = attempts + 1, lease_expires = ?, "
-            "holder = ? WHERE id = ?")
-            .bind(1, head.seq).bind(2, it.expires).bind(3, req.holder).bind(4, head.id).exec();
-    }
+    // Written now, or held until the next statement (StoreBackend::write_lease):
+    // the refill below reads this row leased.
+    m.backend->write_lease(qi.id, key_of(head), head.seq, it.expires, req.holder);
     // The queue row after this lease, written once; after_spend may then
     // rotate or retire the queue (rare, its own write).
     qi.served = m.leases.next_served();
@@ -293,23 +280,7 @@ void Store::LeaseRun::lease_url(QueueInfo& qi, LeaseHead head) {
     } else {
         qi.best = m.queues.best_rank(qi.id);
     }
-    if (held) {
-        LeaseWrites::Queue& d = m.lease_writes.queues[qi.id];
-        ++d.n;
-        d.cost += it.cost;
-        d.last_cost = it.cost;
-        d.served = qi.served;
-        d.at = now;
-        d.last_url = it.url;
-        d.best = qi.best;
-        d.sched = static_cast<int64_t>(m.queues.sched_for(qi));
-    } else {
-        m.q("UPDATE queues SET in_flight = in_flight + 1, queued = queued - 1, served = ?1, last_dequeue_at = ?2, "
-            "last_peek_url = ?3, session_balance = session_balance - ?4, total_spend = total_spend + ?4, "
-            "last_cost = ?4, cost_count = cost_count + 1, best = ?5, sched = ?6 WHERE id = ?7")
-            .bind(1, qi.served).bind(2, now).bind(3, it.url).bind(4, it.cost).bind(5, qi.best)
-            .bind(6, static_cast<int>(m.queues.sched_for(qi))).bind(7, qi.id).exec();
-    }
+    m.backend->write_queue_after_lease(qi, it, now, static_cast<int64_t>(m.queues.sched_for(qi)));
     m.count("queued", -1);
     m.count("leased", 1);
     m.count("leases", 1);

@@ -192,7 +192,7 @@ public:
     std::string bytewise_order_sql(std::string_view column) const override { return std::string(column); }
     const Ddl& ddl() const override {
         static const Ddl d{"INTEGER",        "REAL", "", " INTEGER PRIMARY KEY", " INTEGER PRIMARY KEY",
-                           " WITHOUT ROWID", true};
+                           " WITHOUT ROWID", true, "INSERT OR IGNORE"};
         return d;
     }
     std::string whole_part_sql(std::string_view expr) const override {
