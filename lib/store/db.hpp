@@ -4,7 +4,8 @@
 // (lib/store/pg/) when the frontier argument is a postgresql:// or
 // postgres:// URL. The store code writes one SQL text; the PostgreSQL side
 // translates the few differences in one place (pg_translate,
-// lib/store/pg/db_pg_sql.cpp). Errors throw DbError (IoError for a file or
+// lib/store/pg/db_pg_sql.cpp). What each backend reads and writes its own
+// way is in lib/store/store_backend.hpp. Errors throw DbError (IoError for a file or
 // server that cannot be opened). Not thread-safe: one Db per thread.
 #pragma once
 
@@ -123,11 +124,8 @@ public:
 
     // What differs between the backends is asked by what it is, never by
     // which backend: the operations below, and the dialect block at the end.
-    // Is every statement a round trip to a server (PostgreSQL)? Then the
-    // store reads and writes many rows per statement (arrays, LATERAL
-    // joins) where SQLite, in process, is faster row by row from its page
-    // cache, and writes rows at once instead of holding them for page order.
-    virtual bool statements_are_round_trips() const = 0;
+    // How the store batches its reads and writes is each backend's own
+    // (lib/store/store_backend.hpp).
     // Does one statement that changes many rows keep the original of every
     // page it touches until it ends (SQLite's statement journal)? Then such
     // an update runs in chunks (Statements::update_all).
@@ -246,6 +244,11 @@ public:
     // The whole part of the non-negative number `expr`, as an integer.
     virtual std::string whole_part_sql(std::string_view expr) const = 0;
 };
+
+// Each backend's connection, defined in its folder (sqlite_db.hpp,
+// db_pg.hpp), as Db::open calls them.
+std::unique_ptr<Db> open_sqlite(const std::string& path, bool create, bool readonly);
+std::unique_ptr<Db> open_postgres(const std::string& url, bool create, bool readonly);
 
 class Transaction {
 public:

@@ -78,13 +78,14 @@ struct Store::LeaseRun {
     // than asked (under the writer lock no one else adds to them).
     std::unordered_set<int64_t> complete;
     bool class_missing = false;  // set by take(): no URL of the wanted class
-    // Where a read is a round trip (PostgreSQL): queue rows as this call
-    // last read or wrote them, so that a queue taken from again is not read
-    // again (under the writer lock only this call changes them). A step
-    // that changes a row in SQL alone forgets it.
+    // Where the backend keeps them (StoreBackend::keep_queue_row): queue
+    // rows as this call last read or wrote them, so that a queue taken from
+    // again is not read again (under the writer lock only this call changes
+    // them). A step that changes a row in SQL alone forgets it.
     std::unordered_map<int64_t, QueueInfo> queue_rows;
-    // Where a read is a round trip: the host rows of the heads read with a
-    // page (load_page_ahead), as this call changed them.
+    // Where the backend reads them ahead (keep_host_row; PostgreSQL: with
+    // a page, lib/store/pg/pg_lease_heads.cpp): host rows as this call
+    // changed them.
     std::unordered_map<int64_t, LeaseRobotsRow> hosts_ahead;
     QueueInfo queue_row(int64_t qid);
     void keep_row(const QueueInfo& qi);
@@ -97,8 +98,8 @@ struct Store::LeaseRun {
     // them with the transaction's first read.
     static Impl::PageSent send_page_ahead(Impl& m, const LeaseRequest& req, bool robots);
     static Impl::PageSent send_ahead(Impl& m, const LeaseRequest& req, bool robots, int64_t inactive);
-    // Where a read is a round trip: the inactive FIFO's first queues as
-    // read ahead (read_inactive_ahead), in order; inactive_all: that is the
+    // Where the backend reads them ahead (StoreBackend::next_inactive): the
+    // inactive FIFO's first queues, in order; inactive_all: that is the
     // whole FIFO (a queue this call rotates out is added at the back).
     std::deque<QueueInfo> inactive_ahead;
     // None inactive at the transaction's start (Leases::read_start): the

@@ -47,6 +47,7 @@ public:
     // The store's state, defined and used only inside lib/store/
     // (store_impl.hpp), where each backend's operations work on it.
     struct Impl;
+    struct LeaseRun;  // one lease call (lib/store/lease_run.hpp)
     enum class Mode { create, write, read };
     // Opens the frontier file or connects to the database. `create` makes
     // the file (or the tables in an existing database) when missing; `read`
@@ -71,6 +72,9 @@ public:
     const Settings& settings();
     // Re-reads the settings version; reloads and returns true when changed.
     bool refresh_settings();
+    // refresh_settings, the stored version already read (`version`) or not
+    // (inside lib/store/: a backend that read it with other rows).
+    bool refresh_settings(std::optional<int64_t> version);
     // In a write transaction: sends that version read (PostgreSQL: with the
     // transaction's first read), then refresh_sent_settings reads it and
     // reloads the settings when it moved (all of them, when none were
@@ -237,10 +241,7 @@ private:
     friend struct StoreConnection;  // the storage module's own parts (store_connection.hpp)
     struct QueueRow;
     struct HostRow;
-    struct LeaseRun;  // one lease call (lib/store/store_lease.cpp)
     friend struct Impl;
-    // refresh_settings, the stored version already read (`version`) or not.
-    bool refresh_settings(std::optional<int64_t> version);
     std::unique_ptr<Db> db_;
     std::unique_ptr<Impl> impl_;
     bool in_tx_ = false;

@@ -18,11 +18,14 @@
 
 namespace frontier {
 
+class Db;
 class Statements;
 struct HeadKey;
 struct KnownUrl;
 struct NewUrl;
+struct NextSql;
 struct QueueInfo;
+struct LeaseRobotsRow;
 class UrlRows;
 class QueueRows;
 
@@ -71,6 +74,10 @@ public:
     // A SELECT of a queue's best rank among its leasable URLs (parameter 1: its id).
     virtual const char* best_rank_sql() const = 0;
 
+    // The SELECTs of a queue's next due URL over the lease order
+    // (Store::LeaseRun::next_head).
+    virtual const NextSql& next_head_sql() const = 0;
+
     // ---- totals (Totals, Store::Impl::flush)
     // The counters' deltas (name -> delta; zeros skipped) added.
     virtual void write_counters(const std::unordered_map<std::string, int64_t>& deltas) = 0;
@@ -89,7 +96,41 @@ public:
     // Held writes (leases, new URL rows) written now (Store::Impl::flush).
     virtual void write_held(Store::Impl& m) = 0;
 
+    // ---- a lease call (Store::lease, Store::LeaseRun)
+    // After BEGIN and the pending holder: the housekeeping scan (at
+    // req.now, where the clock is not read again at the lock) and the
+    // settings refreshed, with whatever the backend sends ahead with them.
+    virtual void begin_lease(Store& store, Store::Impl& m, const LeaseRequest& req) = 0;
+    // The call's next page of ready queues read by the backend itself
+    // (with their rows and heads): true; false: LeaseRun::load_page reads it.
+    virtual bool load_page(Store::LeaseRun& run) = 0;
+    // After load_page read the ids of a page's new queues: what the backend
+    // reads of them ahead (rows, heads), or nothing.
+    virtual void page_read(Store::LeaseRun& run, const std::vector<int64_t>& page) = 0;
+    // The next queue of the inactive FIFO (id, key and total_spend at
+    // least), none when it is empty; and its row once activated with
+    // session balance `balance` (its state and balance stored).
+    virtual std::optional<QueueInfo> next_inactive(Store::LeaseRun& run) = 0;
+    virtual QueueInfo activated(Store::LeaseRun& run, QueueInfo ahead, int64_t balance) = 0;
+    // A queue row, or a host's robots.txt row, as the call read or wrote
+    // it: kept for the rest of the call where the backend reads ahead
+    // (under the writer lock only the call changes them), else not.
+    virtual void keep_queue_row(Store::LeaseRun& run, const QueueInfo& qi) = 0;
+    virtual void keep_host_row(Store::LeaseRun& run, int64_t host_id, const LeaseRobotsRow& r) = 0;
+    // The leases out as read in a write transaction (Leases::out): kept in
+    // `kept` for the transaction where the backend keeps reads, else not.
+    virtual void keep_out_count(std::optional<int64_t>& kept, int64_t n) = 0;
+
+    // ---- reports (lib/store/store_report.cpp)
+    // The queue counts of a summary read by a scan of the queue rows (where
+    // a read costs no round trip that is faster than the aggregate, and
+    // finds the top tables' ids in the same pass), else aggregated in SQL.
+    virtual bool report_scans_queues() const = 0;
+
     // ---- transactions
+    // After a commit that moved url_fps_new to url_fps (Store::commit):
+    // the backend's own buffer tables moved the same way, or nothing.
+    virtual void move_buffered(Db& db) = 0;
     virtual void committed() = 0;    // after a commit
     virtual void rolled_back() = 0;  // after a rollback: what was held is forgotten
 };

@@ -102,7 +102,7 @@ struct Store::Impl {
     Totals totals{statements, *backend};
     QueueRows queues{statements, settings, now, *backend};
     UrlRows urls{statements, queues, *backend};
-    Leases leases{statements, totals};
+    Leases leases{statements, totals, *backend};
     void count(const std::string& name, int64_t d) { totals.count(name, d); }
 
     // Store::housekeeping's steps (lib/store/store_housekeeping.cpp): what

@@ -53,28 +53,8 @@ LeaseOutcome Store::lease(LeaseRequest& req) {
     // in this transaction: before its first lease, and never without one.
     // On PostgreSQL its insert, BEGIN and the lock go with the first read.
     if (impl_->leases.pending_holder) impl_->leases.send_pending_holder();
-    // The scan for expired leases and due URLs goes with the first read too,
-    // at the clock read before the lock. --follow reads the clock again once
-    // the lock is held, for the queues' wake times; on PostgreSQL its scan
-    // still goes ahead at the earlier time (one round trip fewer while the
-    // lock is held; what comes due in between is found by the next call),
-    // SQLite runs it at the later time.
-    const bool round_trips = db_->statements_are_round_trips();
-    if (!req.now_at_lock || round_trips) impl_->send_due_work(req.now);
-    // On PostgreSQL, with the settings known, the first page goes with it
-    // too, after the wake of sleeping queues at that clock: the lock is then
-    // held for two round trips (this one and the commit's). A housekeeping
-    // that changes rows, or new settings, make it stale: it is read again.
-    if (round_trips && impl_->settings.loaded) {
-        impl_->wake_queues(req.now);
-        impl_->page_sent =
-            LeaseRun::send_page_ahead(*impl_, req, LeaseRun::robots_anywhere(*impl_->settings.loaded));
-    }
-    if (impl_->settings.loaded && round_trips) {
-        if (refresh_settings(impl_->leases.read_start())) impl_->drop_page_sent();
-    } else {
-        refresh_settings();
-    }
+    // The housekeeping scan and the settings (StoreBackend::begin_lease).
+    impl_->backend->begin_lease(*this, *impl_, req);
     if (req.ttl_from_settings) req.ttl = settings().bounded_lease_ttl();
     if (impl_->leases.pending_holder) req.holder = impl_->leases.pending_holder_id();
     // The lock is held once a statement has run (PostgreSQL sends BEGIN and
@@ -172,23 +152,15 @@ QueueInfo Store::LeaseRun::queue_row(int64_t qid) {
     return qi;
 }
 
-void Store::LeaseRun::keep_row(const QueueInfo& qi) {
-    if (m.db.statements_are_round_trips()) queue_rows.insert_or_assign(qi.id, qi);
-}
+void Store::LeaseRun::keep_row(const QueueInfo& qi) { m.backend->keep_queue_row(*this, qi); }
 
 // Keyset pagination over the ready index; (best, served) is unique
-// because every queue's `served` mark is (see Impl::queue_id_for). Where
-// a read is a round trip, a call's first page comes with its rows, heads
-// and hosts (load_page_ahead: one round trip); a later page, which holds
-// queues loaded before (those leased from moved on in the index), reads
-// the rows and heads of its new queues only, then their hosts'
-// (read_heads). SQLite reads each as it is needed.
+// because every queue's `served` mark is (see Impl::queue_id_for). The
+// backend may read a page itself, with its queues' rows and heads
+// (StoreBackend::load_page), and read ahead what a page's new queues need
+// (page_read); else each is read as it is needed.
 void Store::LeaseRun::load_page() {
-    const bool round_trips = m.db.statements_are_round_trips();
-    if (round_trips && !paged) {
-        paged = true;
-        return load_page_ahead();
-    }
+    if (m.backend->load_page(*this)) return;
     enum class C { id, best, served };
     Stmt& q = m.q("SELECT id, best, served " SQL_READY_PAGE);
     q.bind(1, order.cursor_best()).bind(2, order.cursor_served()).bind(3, order.page_size());
@@ -202,10 +174,7 @@ void Store::LeaseRun::load_page() {
     }
     q.reset();
     order.page_read(n);
-    if (!round_trips || page.empty()) return;
-    HeadsRead heads_q = send_heads(page, page_head_limit(req));
-    for (QueueInfo& qi : m.queues.read(page)) queue_rows.try_emplace(qi.id, std::move(qi));
-    if (heads_q.q) read_heads(heads_q);
+    if (!page.empty()) m.backend->page_read(*this, page);
 }
 
 // The lease's fields that come from where it is leased: its queue, expiry,

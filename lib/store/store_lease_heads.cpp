@@ -1,7 +1,7 @@
 // A queue's next URLs (heads) for Store::lease (store_lease.cpp): read one
-// at a time where a statement costs no round trip (SQLite); prefetched for
-// a page of queues at once and refilled where it does (PostgreSQL,
-// frontier(7), POSTGRESQL).
+// at a time (over the backend's lease order, StoreBackend::next_head_sql),
+// or taken from the lists the PostgreSQL lease prefetches
+// (lib/store/pg/pg_lease_heads.cpp).
 #include <algorithm>
 #include <deque>
 #include <string>
@@ -43,7 +43,7 @@ std::optional<LeaseHead> Store::LeaseRun::next_head(QueueInfo& qi, int cls, bool
     }
     Stmt* q = nullptr;
     if (!none_left) {
-        const NextSql& next = m.db.ddl().lease_order_tables ? kNextByTables : kNextByIndex;
+        const NextSql& next = m.backend->next_head_sql();
         q = &m.q((cls >= 0 ? next.in_scan : req.url_class.empty() ? next.all : next.of_class).c_str());
         q->bind(1, qi.id);
         if (cls >= 0)

@@ -55,7 +55,7 @@ LeaseRobotsRow Store::LeaseRun::robots_row(int64_t hid) {
     LeaseRobotsRow r = read_robots_row(h, true);
     m.note_seed_host(hid, !h.is_null(static_cast<int>(RobotsCol::seed)));
     h.reset();
-    if (m.db.statements_are_round_trips()) hosts_ahead.insert_or_assign(hid, r);  // read once per call
+    m.backend->keep_host_row(*this, hid, r);  // read once per call where the backend reads ahead
     return r;
 }
 

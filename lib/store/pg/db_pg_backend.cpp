@@ -44,7 +44,6 @@ class PgDb final : public Db {
 public:
     PgDb(const std::string& url, bool create, bool readonly) : c_(pg_connect(url, create, readonly)) {}
     ~PgDb() override { pg_disconnect(c_); }
-    bool statements_are_round_trips() const override { return true; }
     bool large_updates_in_chunks() const override { return false; }
     void set_page_cache_mib(int) override {}
     void exec(std::string_view sql) override { pg_exec(c_, sql); }

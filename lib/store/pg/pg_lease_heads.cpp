@@ -9,10 +9,9 @@
 #include <vector>
 
 #include "policy/priority.hpp"
-#include "store/lease_heads_sql.hpp"
-#include "store/lease_run.hpp"
 #include "store/pg/pg_array.hpp"
-#include "store/sql_columns.hpp"
+#include "store/pg/pg_sql.hpp"
+#include "store/pg/pg_store.hpp"
 
 namespace frontier {
 
@@ -31,7 +30,7 @@ void Store::LeaseRun::prefetch(const std::vector<int64_t>& qids, int64_t per_que
 // prefetch's query, sent (Stmt::send: on PostgreSQL it goes with the next
 // read, load_page's queue rows); none (q null) when there is none to send.
 Store::LeaseRun::HeadsRead Store::LeaseRun::send_heads(const std::vector<int64_t>& qids, int64_t per_queue) {
-    if (!m.db.statements_are_round_trips() || qids.empty()) return {};
+    if (qids.empty()) return {};
     PgArray arr;
     for (int64_t id : qids) arr.add(id);
     Stmt& q = m.q((req.url_class.empty() ? kHeadsAll : kHeadsOfClass).c_str());
@@ -274,6 +273,66 @@ void Store::LeaseRun::prefetch_hosts(const std::vector<int64_t>& host_ids) {
     Stmt& st = m.q_unflushed(sql.c_str());
     st.bind(1, ids);
     read_hosts_ahead(st);
+}
+
+// The scan for expired leases and due URLs goes with the transaction's
+// first read, at the clock read before the lock: with --follow, which
+// reads the clock again once the lock is held, too (one round trip fewer
+// while the lock is held; what comes due in between is found by the next
+// call). With the settings known, the first page goes with it, after the
+// wake of sleeping queues at that clock: the lock is then held for two
+// round trips (this one and the commit's). A housekeeping that changes
+// rows, or new settings, make it stale: it is read again.
+void PgStoreBackend::begin_lease(Store& store, Store::Impl& m, const LeaseRequest& req) {
+    m.send_due_work(req.now);
+    if (!m.settings.loaded) {
+        store.refresh_settings();
+        return;
+    }
+    m.wake_queues(req.now);
+    m.page_sent = Store::LeaseRun::send_page_ahead(m, req, Store::LeaseRun::robots_anywhere(*m.settings.loaded));
+    if (store.refresh_settings(m.leases.read_start())) m.drop_page_sent();
+}
+
+// The call's first page comes with its rows, heads and hosts (one round
+// trip); a later page, which holds queues loaded before (those leased from
+// moved on in the index), reads the rows and heads of its new queues only,
+// then their hosts' (read_heads).
+bool PgStoreBackend::load_page(Store::LeaseRun& run) {
+    if (run.paged) return false;
+    run.paged = true;
+    run.load_page_ahead();
+    return true;
+}
+
+void PgStoreBackend::page_read(Store::LeaseRun& run, const std::vector<int64_t>& page) {
+    Store::LeaseRun::HeadsRead heads_q = run.send_heads(page, Store::LeaseRun::page_head_limit(run.req));
+    for (QueueInfo& qi : run.m.queues.read(page)) run.queue_rows.try_emplace(qi.id, std::move(qi));
+    if (heads_q.q) run.read_heads(heads_q);
+}
+
+// The FIFO's first queues read ahead with their heads (read_inactive_ahead).
+std::optional<QueueInfo> PgStoreBackend::next_inactive(Store::LeaseRun& run) {
+    if (run.inactive_ahead.empty() && !run.inactive_all) run.read_inactive_ahead();
+    if (run.inactive_ahead.empty()) return std::nullopt;
+    QueueInfo ahead = std::move(run.inactive_ahead.front());
+    run.inactive_ahead.pop_front();
+    return ahead;
+}
+
+// The row as read ahead (with its heads), now active.
+QueueInfo PgStoreBackend::activated(Store::LeaseRun&, QueueInfo ahead, int64_t balance) {
+    ahead.state = static_cast<int>(QueueState::active);
+    ahead.session_balance = balance;
+    return ahead;
+}
+
+void PgStoreBackend::keep_queue_row(Store::LeaseRun& run, const QueueInfo& qi) {
+    run.queue_rows.insert_or_assign(qi.id, qi);
+}
+
+void PgStoreBackend::keep_host_row(Store::LeaseRun& run, int64_t host_id, const LeaseRobotsRow& r) {
+    run.hosts_ahead.insert_or_assign(host_id, r);
 }
 
 }  // namespace frontier

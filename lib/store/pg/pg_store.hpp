@@ -70,6 +70,7 @@ public:
     void enter_lease_order(int64_t) override {}
     void enter_lease_order_where(const char*, double) override {}
     const char* best_rank_sql() const override;
+    const NextSql& next_head_sql() const override;
 
     void write_counters(const std::unordered_map<std::string, int64_t>& deltas) override;
     void write_fetch_deltas(Store::Impl& m) override;
@@ -81,6 +82,17 @@ public:
         flush_pending_urls();
     }
 
+    void begin_lease(Store& store, Store::Impl& m, const LeaseRequest& req) override;
+    bool load_page(Store::LeaseRun& run) override;
+    void page_read(Store::LeaseRun& run, const std::vector<int64_t>& page) override;
+    std::optional<QueueInfo> next_inactive(Store::LeaseRun& run) override;
+    QueueInfo activated(Store::LeaseRun& run, QueueInfo ahead, int64_t balance) override;
+    void keep_queue_row(Store::LeaseRun& run, const QueueInfo& qi) override;
+    void keep_host_row(Store::LeaseRun& run, int64_t host_id, const LeaseRobotsRow& r) override;
+    void keep_out_count(std::optional<int64_t>& kept, int64_t n) override { kept = n; }
+
+    bool report_scans_queues() const override { return false; }
+    void move_buffered(Db&) override {}  // the lease order is an index
     void committed() override { last_url_id_.reset(); }
     void rolled_back() override;
 

@@ -10,7 +10,7 @@
 
 #include "core/error.hpp"
 #include "store/pg/pg_store.hpp"
-#include "store/sql_columns.hpp"
+#include "store/pg/pg_sql.hpp"
 
 namespace frontier {
 

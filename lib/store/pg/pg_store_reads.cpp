@@ -8,7 +8,7 @@
 
 #include "store/pg/pg_store.hpp"
 #include "store/sql_codes.hpp"
-#include "store/sql_columns.hpp"
+#include "store/pg/pg_sql.hpp"
 
 namespace frontier {
 
@@ -45,6 +45,8 @@ const char* PgStoreBackend::best_rank_sql() const {
            " ORDER BY rank, tier, tier_key, cost, id LIMIT 1";
     // clang-format on
 }
+
+const NextSql& PgStoreBackend::next_head_sql() const { return kNextByIndex; }
 
 // Queue rows: one statement for many (a primary-key probe per id).
 std::vector<QueueInfo> PgStoreBackend::read_queues(QueueRows& queues, const std::vector<int64_t>& ids) {

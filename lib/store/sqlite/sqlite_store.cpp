@@ -3,12 +3,17 @@
 // trip and SQLite reads its own pages faster than it would build a batch;
 // the queued URLs' lease order kept in the tables url_next and url_next_new
 // (frontier(7), FILE FORMAT; schema_def.hpp, kLeaseEntrySql).
+#include <limits>
 #include <memory>
 #include <string>
 
 #include "store/fetch_update_sql.hpp"
+#include "store/lease_run.hpp"
+#include "store/move_in_key_order.hpp"
 #include "store/schema_def.hpp"
 #include "store/sql_codes.hpp"
+#include "store/sql_columns.hpp"
+#include "store/sqlite/sqlite_sql.hpp"
 #include "store/store_impl.hpp"
 
 namespace frontier {
@@ -72,6 +77,8 @@ public:
                "SELECT rank FROM url_next_new WHERE queue_id = ?1 ORDER BY 1 LIMIT 1";
     }
 
+    const NextSql& next_head_sql() const override { return kNextByTables; }
+
     void write_counters(const std::unordered_map<std::string, int64_t>& deltas) override {
         for (const auto& [name, d] : deltas) {
             if (d == 0) continue;
@@ -99,6 +106,33 @@ public:
     }
     void write_held(Store::Impl&) override {}
 
+    // --follow reads the clock again once the lock is held: the scan then
+    // runs at that later time (Store::housekeeping).
+    void begin_lease(Store& store, Store::Impl& m, const LeaseRequest& req) override {
+        if (!req.now_at_lock) m.send_due_work(req.now);
+        store.refresh_settings();
+    }
+    // Each page, row and head read as it is needed.
+    bool load_page(Store::LeaseRun&) override { return false; }
+    void page_read(Store::LeaseRun&, const std::vector<int64_t>&) override {}
+    std::optional<QueueInfo> next_inactive(Store::LeaseRun& run) override;
+    QueueInfo activated(Store::LeaseRun& run, QueueInfo ahead, int64_t) override { return run.m.queues.row(ahead.id); }
+    void keep_queue_row(Store::LeaseRun&, const QueueInfo&) override {}
+    void keep_host_row(Store::LeaseRun&, int64_t, const LeaseRobotsRow&) override {}
+    void keep_out_count(std::optional<int64_t>&, int64_t) override {}
+
+    // The entries of url_next_new into url_next in key order, 65,536 per
+    // transaction, until url_next_new is empty (move_in_key_order). Run
+    // with the move of the fingerprints: the URLs added since the last move
+    // are most of its entries (the others, URLs queued again, move with them).
+    void move_buffered(Db& db) override {
+        move_in_key_order(db, "url_next_new", SQL_ORDER_KEY, "ididii", 65536, std::numeric_limits<int64_t>::max(),
+                          [&](const std::string& where, auto& bound, bool) {
+                              bound(db.prepare(move_lease_order_sql(where))).exec();
+                              bound(db.prepare("DELETE FROM url_next_new" + where)).exec();
+                          });
+    }
+    bool report_scans_queues() const override { return true; }
     void committed() override {}
     void rolled_back() override {}
 
@@ -139,6 +173,23 @@ void SqliteStoreBackend::write_fetch_deltas(Store::Impl& m) {
     }
     m.totals.fetch_deltas.clear();
     m.prefetched_queues.clear();
+}
+
+std::optional<QueueInfo> SqliteStoreBackend::next_inactive(Store::LeaseRun& run) {
+    enum class C { id, key, total_spend };
+    Stmt& q = run.m.q("SELECT id, key, total_spend FROM queues WHERE state = " SQL_QUEUE_INACTIVE
+                      " ORDER BY inactive_seq LIMIT 1");
+    if (!q.step()) {
+        q.reset();
+        return std::nullopt;
+    }
+    SqlRow<C> row(q);
+    QueueInfo ahead;
+    ahead.id = row.i64(C::id);
+    ahead.key = row.str(C::key);
+    ahead.total_spend = row.i64(C::total_spend);
+    q.reset();
+    return ahead;
 }
 
 }  // namespace
