@@ -2,9 +2,6 @@
 // and transactions over either.
 #include "store/db.hpp"
 
-#include "store/pg/db_pg.hpp"
-#include "store/sqlite/sqlite_db.hpp"
-
 namespace frontier {
 
 std::unique_ptr<Db> Db::open(const std::string& path, bool create, bool readonly) {

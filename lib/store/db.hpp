@@ -4,7 +4,8 @@
 // (lib/store/pg/) when the frontier argument is a postgresql:// or
 // postgres:// URL. The store code writes one SQL text; the PostgreSQL side
 // translates the few differences in one place (pg_translate,
-// lib/store/pg/db_pg_sql.cpp). Errors throw DbError (IoError for a file or
+// lib/store/pg/db_pg_sql.cpp). What each backend reads and writes its own
+// way is in lib/store/store_backend.hpp. Errors throw DbError (IoError for a file or
 // server that cannot be opened). Not thread-safe: one Db per thread.
 #pragma once
 
@@ -17,7 +18,6 @@
 #include <vector>
 
 #include "core/error.hpp"
-#include "store/array_param.hpp"
 
 namespace frontier {
 
@@ -33,7 +33,7 @@ public:
     virtual void bind_dbl(int i, double v) = 0;
     virtual void bind_text(int i, std::string_view v) = 0;
     virtual void bind_null(int i) = 0;
-    // A parameter in the server's binary form (PostgreSQL's; PgArray).
+    // A parameter in the server's binary form (Stmt::BinaryParam).
     virtual void bind_binary(int, std::string_view) {
         throw std::logic_error("binary parameters are PostgreSQL's");
     }
@@ -70,10 +70,15 @@ public:
     Stmt& bind(int i, const std::string& v) { return bind(i, std::string_view(v)); }
     Stmt& bind(int i, const char* v) { return bind(i, std::string_view(v)); }
     Stmt& bind_null(int i) { p_->bind_null(i); return *this; }
-    // An array parameter (PostgreSQL): binary, or '{}' when empty.
-    Stmt& bind(int i, const PgArray& a) {
-        if (!a.size()) return bind(i, std::string_view("{}"));
-        p_->bind_binary(i, a.binary());
+    // A parameter in the backend's own binary form (an array of the
+    // PostgreSQL backend, lib/store/pg/pg_array.hpp); `if_empty` bound as
+    // text instead when there are no bytes.
+    struct BinaryParam {
+        std::string_view bytes, if_empty;
+    };
+    Stmt& bind(int i, const BinaryParam& b) {
+        if (b.bytes.empty()) return bind(i, b.if_empty);
+        p_->bind_binary(i, b.bytes);
         return *this;
     }
     template <class T>
@@ -119,11 +124,8 @@ public:
 
     // What differs between the backends is asked by what it is, never by
     // which backend: the operations below, and the dialect block at the end.
-    // Is every statement a round trip to a server (PostgreSQL)? Then the
-    // store reads and writes many rows per statement (arrays, LATERAL
-    // joins) where SQLite, in process, is faster row by row from its page
-    // cache, and writes rows at once instead of holding them for page order.
-    virtual bool statements_are_round_trips() const = 0;
+    // How the store batches its reads and writes is each backend's own
+    // (lib/store/store_backend.hpp).
     // Does one statement that changes many rows keep the original of every
     // page it touches until it ends (SQLite's statement journal)? Then such
     // an update runs in chunks (Statements::update_all).
@@ -232,11 +234,21 @@ public:
         // the index urls_next (PostgreSQL): lib/store/schema_def.hpp,
         // kLeaseOrderSql, kLeaseEntrySql, kLeaseLeaveSql.
         bool lease_order_tables;
+        // The INSERT of rows that clash with none stored (a move between
+        // tables that never hold the same key): "INSERT OR IGNORE" on
+        // SQLite, which then keeps no statement journal of the pages it
+        // changes (in memory, temp_store); "INSERT" on PostgreSQL.
+        const char* insert_new;
     };
     virtual const Ddl& ddl() const = 0;
     // The whole part of the non-negative number `expr`, as an integer.
     virtual std::string whole_part_sql(std::string_view expr) const = 0;
 };
+
+// Each backend's connection, defined in its folder (sqlite_db.hpp,
+// db_pg.hpp), as Db::open calls them.
+std::unique_ptr<Db> open_sqlite(const std::string& path, bool create, bool readonly);
+std::unique_ptr<Db> open_postgres(const std::string& url, bool create, bool readonly);
 
 class Transaction {
 public:

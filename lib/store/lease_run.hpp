@@ -31,12 +31,7 @@ struct LeaseHead {
     LeaseItem it;
 };
 
-// A head's place in its queue's order (the urls_next index: rank, tier,
-// tier_key, cost, id).
-struct HeadKey {
-    double rank = 0, tier_key = 0;
-    int64_t tier = 0, cost = 0, id = 0;
-};
+// A head's place in its queue's order.
 inline HeadKey key_of(const LeaseHead& h) { return HeadKey{h.rank, h.tier_key, h.tier, h.it.cost, h.id}; }
 
 // A host's robots.txt row, as a lease reads it.
@@ -83,13 +78,14 @@ struct Store::LeaseRun {
     // than asked (under the writer lock no one else adds to them).
     std::unordered_set<int64_t> complete;
     bool class_missing = false;  // set by take(): no URL of the wanted class
-    // Where a read is a round trip (PostgreSQL): queue rows as this call
-    // last read or wrote them, so that a queue taken from again is not read
-    // again (under the writer lock only this call changes them). A step
-    // that changes a row in SQL alone forgets it.
+    // Where the backend keeps them (StoreBackend::keep_queue_row): queue
+    // rows as this call last read or wrote them, so that a queue taken from
+    // again is not read again (under the writer lock only this call changes
+    // them). A step that changes a row in SQL alone forgets it.
     std::unordered_map<int64_t, QueueInfo> queue_rows;
-    // Where a read is a round trip: the host rows of the heads read with a
-    // page (load_page_ahead), as this call changed them.
+    // Where the backend reads them ahead (keep_host_row; PostgreSQL: with
+    // a page, lib/store/pg/pg_lease_heads.cpp): host rows as this call
+    // changed them.
     std::unordered_map<int64_t, LeaseRobotsRow> hosts_ahead;
     QueueInfo queue_row(int64_t qid);
     void keep_row(const QueueInfo& qi);
@@ -102,8 +98,8 @@ struct Store::LeaseRun {
     // them with the transaction's first read.
     static Impl::PageSent send_page_ahead(Impl& m, const LeaseRequest& req, bool robots);
     static Impl::PageSent send_ahead(Impl& m, const LeaseRequest& req, bool robots, int64_t inactive);
-    // Where a read is a round trip: the inactive FIFO's first queues as
-    // read ahead (read_inactive_ahead), in order; inactive_all: that is the
+    // Where the backend reads them ahead (StoreBackend::next_inactive): the
+    // inactive FIFO's first queues, in order; inactive_all: that is the
     // whole FIFO (a queue this call rotates out is added at the back).
     std::deque<QueueInfo> inactive_ahead;
     // None inactive at the transaction's start (Leases::read_start): the
@@ -142,6 +138,11 @@ struct Store::LeaseRun {
     void consume(int64_t qid, int64_t url_id, bool from_pre);
     LeaseRobotsRow robots_row(int64_t hid);
     static const std::string& robots_columns();  // of a host row robots_row reads (id first)
+    // Such a row at a statement's current step (with its rules after those
+    // columns), its host id and seed flag.
+    static LeaseRobotsRow read_robots_row(const Stmt& st, bool with_rules);
+    static int64_t robots_row_host(const Stmt& st);
+    static bool robots_row_seed(const Stmt& st);
     void read_hosts_ahead(Stmt& st);
     void prefetch_hosts(const std::vector<int64_t>& host_ids);  // those not read yet, in one statement
     static bool robots_anywhere(const Settings& s);             // robots.enabled, or some domain's

@@ -73,7 +73,7 @@ int64_t Leases::out() {
         Stmt& st = statements_.q("SELECT coalesce(sum(n), 0) FROM counters WHERE name IN ('leased', 'robots_leased')");
         n = st.step() ? st.i64(0) : 0;
         st.reset();
-        if (statements_.db.statements_are_round_trips()) out_stored_ = n;
+        backend_.keep_out_count(out_stored_, n);
     }
     for (const char* name : {"leased", "robots_leased"}) n += totals_.delta(name);
     return n;

@@ -12,6 +12,7 @@
 
 #include "core/process_group.hpp"
 #include "store/statements.hpp"
+#include "store/store_backend.hpp"
 #include "store/totals.hpp"
 
 namespace frontier {
@@ -19,7 +20,8 @@ namespace frontier {
 class Leases {
 public:
     // `totals`: this transaction's counter deltas, added to the leases out.
-    Leases(Statements& statements, Totals& totals) : statements_(statements), totals_(totals) {}
+    Leases(Statements& statements, Totals& totals, StoreBackend& backend)
+        : statements_(statements), totals_(totals), backend_(backend) {}
 
     // A lease holder that Store::start_holder left to the next lease to
     // record (`me`, and the time of its start); recorded inside that
@@ -54,9 +56,9 @@ public:
     void write_served();  // only when it moved
 
     // Leases out now (counters leased + robots_leased), in one read. In a
-    // write transaction on a round-trip backend the stored sum is read once
-    // (no other writer can change it while the lock is held), the
-    // transaction's own deltas added to it.
+    // write transaction the backend may keep the stored sum it read
+    // (StoreBackend::keep_out_count: no other writer can change it while
+    // the lock is held), the transaction's own deltas added to it.
     int64_t out();
     // Forgets that stored sum (a new transaction, a flush of the counters).
     void forget_out() { out_stored_.reset(); }
@@ -76,6 +78,7 @@ private:
     Statements& statements_;
     Totals& totals_;
     Stmt* holder_insert_ = nullptr;  // sent by send_pending_holder (q() would reset it)
+    StoreBackend& backend_;
     std::optional<int64_t> out_stored_;
     std::optional<int64_t> serve_seq_;
     std::optional<int64_t> serve_seq_stored_;  // as read: write_served writes serve_seq only when it moved

@@ -1,9 +1,7 @@
-// QueueRows: queue rows read and rescheduled, the moves between queue
-// states after a settings change, and the lease order kept in tables
-// (frontier(7), FILE FORMAT).
+// QueueRows: queue rows read and rescheduled, and the moves between queue
+// states after a settings change.
 #include "store/queue_rows.hpp"
 
-#include "store/schema_def.hpp"
 #include "store/sql_codes.hpp"
 #include "store/sql_columns.hpp"
 
@@ -20,8 +18,6 @@ enum class QueueInfoCol { QUEUE_INFO_COLUMNS(SQL_COLUMN_NAME) };
 const std::string kQueueInfo = sql_column_list({QUEUE_INFO_COLUMNS(SQL_COLUMN_EXPR)});
 #undef QUEUE_INFO_COLUMNS
 const std::string kQueueRow = "SELECT " + kQueueInfo + " FROM queues WHERE id = ?";
-const std::string kQueueRows = probe_each_sql("queues", "id", kQueueInfo);
-const std::string kQueueRowsOfUrls = probe_of_urls_sql("queues", "queue_id", kQueueInfo);
 
 QueueInfo queue_info(const Stmt& st) {
     using C = QueueInfoCol;
@@ -46,39 +42,6 @@ QueueInfo queue_info(const Stmt& st) {
 const std::string& QueueRows::info_columns() { return kQueueInfo; }
 QueueInfo QueueRows::read_info(const Stmt& st) { return queue_info(st); }
 
-void QueueRows::leave_lease_order(int64_t id) {
-    if (!statements_.db.ddl().lease_order_tables) return;
-    for (const char* sql : kLeaseLeaveSql) statements_.q(sql).bind(1, id).exec();
-}
-
-void QueueRows::leave_lease_order(int64_t queue_id, double rank, int64_t tier, double tier_key,
-                                    int64_t cost, int64_t id) {
-    if (!statements_.db.ddl().lease_order_tables) return;
-    for (const char* sql : kLeaseLeaveByKeySql)
-        statements_.q(sql)
-            .bind(1, queue_id)
-            .bind(2, rank)
-            .bind(3, tier)
-            .bind(4, tier_key)
-            .bind(5, cost)
-            .bind(6, id)
-            .exec();
-}
-
-void QueueRows::enter_lease_order(int64_t id) {
-    if (statements_.db.ddl().lease_order_tables) statements_.q(kLeaseEntrySql).bind(1, id).exec();
-}
-
-void QueueRows::enter_lease_order_where(const char* rows_where, double t) {
-    if (!statements_.db.ddl().lease_order_tables) return;
-    // OR IGNORE: SQLite keeps no statement journal for it (no row it
-    // selects has an entry: none is queued and due before the update).
-    statements_.db.prepare(std::string("INSERT OR IGNORE INTO url_next_new SELECT " SQL_ORDER_ENTRY " FROM urls WHERE ") +
-               rows_where)
-        .bind(1, t)
-        .exec();
-}
-
 // ---------------------------------------------------------------- queues
 
 QueueInfo QueueRows::row(int64_t id) {
@@ -97,39 +60,8 @@ QueueSched QueueRows::sched_for(const QueueInfo& qi) const {
 
 QueueSched QueueRows::reschedule(int64_t id) { return reschedule(row(id)); }
 
-// Where a read is a round trip (PostgreSQL), the queues are read in one
-// statement; SQLite reads each queue.
 void QueueRows::reschedule_each(const std::vector<int64_t>& ids) {
-    if (!statements_.db.statements_are_round_trips() || ids.size() < 2) {
-        for (int64_t id : ids) reschedule(id);
-        return;
-    }
     for (const QueueInfo& qi : read(ids)) reschedule(qi);
-}
-
-std::vector<QueueInfo> QueueRows::read(const std::vector<int64_t>& ids) {
-    return read_sent(send(ids));
-}
-
-Stmt& QueueRows::send(const std::vector<int64_t>& ids) {
-    PgArray arr;
-    for (int64_t id : ids) arr.add(id);
-    Stmt& st = statements_.q(kQueueRows.c_str());
-    st.bind(1, arr).send();
-    return st;
-}
-
-Stmt& QueueRows::send_of_urls(const PgArray& url_ids) {
-    Stmt& st = statements_.q(kQueueRowsOfUrls.c_str());
-    st.bind(1, url_ids).send();
-    return st;
-}
-
-std::vector<QueueInfo> QueueRows::read_sent(Stmt& st) {
-    std::vector<QueueInfo> rows;
-    while (st.step()) rows.push_back(queue_info(st));
-    st.reset();
-    return rows;
 }
 
 QueueSched QueueRows::reschedule(const QueueInfo& qi) {
@@ -140,17 +72,7 @@ QueueSched QueueRows::reschedule(const QueueInfo& qi) {
 }
 
 std::optional<double> QueueRows::best_rank(int64_t id) {
-    // Where the lease order is kept in tables (frontier(7), FILE FORMAT): the
-    // first of the queue's two key ranges.
-    const char* const by_tables =
-        "SELECT rank FROM url_next WHERE queue_id = ?1 UNION ALL "
-        "SELECT rank FROM url_next_new WHERE queue_id = ?1 ORDER BY 1 LIMIT 1";
-    // clang-format off
-    const char* const by_index =
-        "SELECT rank FROM urls WHERE queue_id = ? AND " SQL_URL_DUE("")
-        " ORDER BY rank, tier, tier_key, cost, id LIMIT 1";
-    // clang-format on
-    Stmt& st = statements_.q(statements_.db.ddl().lease_order_tables ? by_tables : by_index);
+    Stmt& st = statements_.q(backend_.best_rank_sql());
     st.bind(1, id);
     std::optional<double> best;
     if (st.step()) best = st.dbl(0);

@@ -1,6 +1,6 @@
 // Private to the storage module (lib/store/): queue rows as the store reads
-// and reschedules them, and the lease order of URL rows where it is kept in
-// tables (frontier(7), FILE FORMAT).
+// and reschedules them, and the lease order of their URL rows (frontier(7),
+// FILE FORMAT).
 #pragma once
 
 #include <cstdint>
@@ -9,11 +9,18 @@
 #include <vector>
 
 #include "policy/lease_order.hpp"
-#include "store/array_param.hpp"
 #include "store/settings_cache.hpp"
 #include "store/statements.hpp"
+#include "store/store_backend.hpp"
 
 namespace frontier {
+
+// A URL's place in its queue's lease order (the urls_next index: rank,
+// tier, tier_key, cost, id).
+struct HeadKey {
+    double rank = 0, tier_key = 0;
+    int64_t tier = 0, cost = 0, id = 0;
+};
 
 struct QueueInfo {
     int64_t id = 0;
@@ -33,19 +40,14 @@ class QueueRows {
 public:
     // `now`: the store's clock for this transaction; `settings`: loaded
     // before any reschedule.
-    QueueRows(Statements& statements, const SettingsCache& settings, const double& now)
-        : statements_(statements), settings_(settings), now_(now) {}
+    QueueRows(Statements& statements, const SettingsCache& settings, const double& now, StoreBackend& backend)
+        : statements_(statements), settings_(settings), now_(now), backend_(backend) {}
 
     QueueInfo row(int64_t id);
-    // Round-trip backends: the rows of many queues in one statement.
-    std::vector<QueueInfo> read(const std::vector<int64_t>& ids);
-    // ... the same sent ahead (Stmt::send), and the rows of the queues of
-    // URLs (an array of URL ids) sent ahead; either then read by read_sent.
-    Stmt& send(const std::vector<int64_t>& ids);
-    Stmt& send_of_urls(const PgArray& url_ids);
-    std::vector<QueueInfo> read_sent(Stmt& st);
-    // The columns of a queue row as read_sent reads them (id first), and
-    // such a row.
+    // The rows of many queues (StoreBackend::read_queues).
+    std::vector<QueueInfo> read(const std::vector<int64_t>& ids) { return backend_.read_queues(*this, ids); }
+    // The columns of a queue row as row() reads them (id first), and such
+    // a row.
     static const std::string& info_columns();
     static QueueInfo read_info(const Stmt& st);
 
@@ -64,26 +66,27 @@ public:
     void retire_all_to_inactive();
     void requeue_capped();
 
-    // Where the lease order is kept in tables (SQLite; frontier(7), FILE
-    // FORMAT): the entry of URL row `id`, if it has one, leaves before a
-    // statement that may change its state, due time or order, and enters
-    // after it if the row is queued and due (schema_def.hpp,
-    // kLeaseLeaveSql, kLeaseEntrySql). No-ops on PostgreSQL (its index).
-    void leave_lease_order(int64_t id);
-    // The same for a URL whose entry's key is known (a lease's head: no
-    // read of its row; kLeaseLeaveByKeySql).
-    void leave_lease_order(int64_t queue_id, double rank, int64_t tier, double tier_key, int64_t cost,
-                           int64_t id);
-    void enter_lease_order(int64_t id);
+    // The lease order where it is kept apart from urls (frontier(7), FILE
+    // FORMAT; StoreBackend::leave_lease_order, enter_lease_order): the
+    // entry of URL row `id` leaves before a statement that may change its
+    // state, due time or order, and enters after it if the row is queued
+    // and due.
+    void leave_lease_order(int64_t id) { backend_.leave_lease_order(id); }
+    // The same for a URL whose place is known (a lease's head: no read of its row).
+    void leave_lease_order(int64_t queue_id, const HeadKey& key) { backend_.leave_lease_order(queue_id, key); }
+    void enter_lease_order(int64_t id) { backend_.enter_lease_order(id); }
     // Before a set-based update that makes queued and due every URL row
     // `rows_where` selects (a condition on urls, parameter 1: a time):
     // their entries, in one statement.
-    void enter_lease_order_where(const char* rows_where, double t);
+    void enter_lease_order_where(const char* rows_where, double t) {
+        backend_.enter_lease_order_where(rows_where, t);
+    }
 
 private:
     Statements& statements_;
     const SettingsCache& settings_;
     const double& now_;
+    StoreBackend& backend_;
 };
 
 }  // namespace frontier

@@ -32,34 +32,6 @@ inline std::string sql_column_list(std::initializer_list<const char*> exprs) {
     return list;
 }
 
-// An array of integers as the one parameter, in a scalar subquery: a plan
-// made for the array's length is then no better than the prepared
-// statement's cached plan, which PostgreSQL uses, where it planned most
-// runs again for their array (with 16 pipelines, 9 of 10 runs of
-// probe_of_urls_sql).
-#define SQL_ARRAY_PARAM "(SELECT CAST(? AS bigint[]))"
-
-// The rows of `table` whose `key` is one of an array of integers (the one
-// parameter, a PostgreSQL array literal: PgArray), `columns` of each: one
-// index probe per key, a LATERAL subquery that OFFSET 0 keeps apart
-// (`key = ANY(...)` alone got a generic plan while the table was small,
-// then scanned the whole table on every call). Round-trip backends only.
-// The array is a scalar subquery (SQL_ARRAY_PARAM).
-inline std::string probe_each_sql(const char* table, const char* key, const std::string& columns) {
-    return std::string("SELECT u.* FROM unnest(" SQL_ARRAY_PARAM ") AS k(key), LATERAL (SELECT ") + columns +
-           " FROM " + table + " WHERE " + table + "." + key + " = k.key OFFSET 0) AS u";
-}
-
-// The rows of `table` that URLs point to by `column` (queue_id, host_id),
-// each once, for the URL ids in an array (the one parameter): `columns` of
-// each, every row found by a primary-key probe as in probe_each_sql.
-inline std::string probe_of_urls_sql(const char* table, const char* column, const std::string& columns) {
-    return std::string("SELECT u.* FROM (SELECT DISTINCT x.") + column +
-           " AS key FROM unnest(" SQL_ARRAY_PARAM ") AS k(id), LATERAL (SELECT " + column +
-           " FROM urls WHERE urls.id = k.id OFFSET 0) AS x) AS k, LATERAL (SELECT " + columns + " FROM " +
-           table + " WHERE " + table + ".id = k.key OFFSET 0) AS u";
-}
-
 // The current row of a statement, its columns named by the enum `E`.
 template <class E>
 class SqlRow {

@@ -9,25 +9,38 @@
 #include <unordered_map>
 
 #include "store/db.hpp"
-#include "store/lease_writes.hpp"
 
 namespace frontier {
 
+class Statements;
+
+// Writes a backend holds back (a lease call's, lib/store/store_backend.hpp),
+// written before any other statement runs (Statements::q).
+class HeldWrites {
+public:
+    virtual ~HeldWrites() = default;
+    // Held, and not being written now: a statement must wait for them.
+    virtual bool due() const = 0;
+    virtual void flush(Statements& st) = 0;
+};
+
 class Statements {
 public:
-    // `held`: lease writes that are written before any other statement.
-    Statements(Db& db, LeaseWrites& held) : db(db), held_(held) {}
+    explicit Statements(Db& db) : db(db) {}
     Statements(const Statements&) = delete;
     Statements& operator=(const Statements&) = delete;
 
     Db& db;
 
-    // The statement of `sql`, reset; the held lease writes written first.
+    // Writes held by the backend (none: nothing is held).
+    void hold(HeldWrites* held) { held_ = held; }
+
+    // The statement of `sql`, reset; the held writes written first.
     Stmt& q(const char* sql) {
-        if (held_.due()) held_.flush(*this);
+        if (held_ && held_->due()) held_->flush(*this);
         return q_unflushed(sql);
     }
-    // q for a read whose rows no held lease write changes (hosts' seed
+    // q for a read whose rows no held write changes (hosts' seed
     // flags, a queue's heads after the last one taken): they stay held.
     Stmt& q_unflushed(const char* sql) {
         auto it = stmts_.find(sql);
@@ -63,7 +76,7 @@ public:
 
 private:
     std::unordered_map<const char*, Stmt> stmts_;
-    LeaseWrites& held_;
+    HeldWrites* held_ = nullptr;
 };
 
 }  // namespace frontier

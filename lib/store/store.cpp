@@ -15,7 +15,9 @@
 #include "core/env.hpp"
 #include "core/error.hpp"
 #include "policy/lease_order.hpp"
+#include "store/move_in_key_order.hpp"
 #include "store/schema.hpp"
+#include "store/store_connection.hpp"
 #include "store/sql_codes.hpp"
 #include "store/sql_columns.hpp"
 #include "store/store_impl.hpp"
@@ -26,9 +28,11 @@ Store::Store(const std::string& path, Mode mode) {
     if (mode != Mode::read) fp_buffer_limit();  // a bad FRONTIER_FP_BUFFER is a usage error at once
     db_ = Db::open(path, mode == Mode::create, mode == Mode::read);
     ensure_schema(*db_, mode != Mode::read);
-    impl_ = std::make_unique<Impl>(*db_);
+    impl_ = std::make_unique<Impl>(*db_, [&path](Statements& st) { return make_store_backend(path, st); });
     impl_->now = frontier::now();
 }
+
+StoreBackend& store_backend(Store& store) { return *StoreConnection::impl_of(store).backend; }
 
 Store::~Store() {
     if (in_tx_) {
@@ -58,7 +62,7 @@ void Store::commit() {
     impl_->statements.reset_all();
     db_->commit();
     in_tx_ = false;
-    impl_->urls.last_url_id.reset();
+    impl_->backend->committed();
     impl_->urls.prefetched.clear();
     impl_->urls.prefetched_leases.clear();
     impl_->prefetched_queues.clear();
@@ -79,7 +83,7 @@ void Store::rollback() {
     ++rollbacks_;
     impl_->prefetched_queues.clear();
     impl_->urls.clear();
-    impl_->lease_writes.clear();
+    impl_->backend->rolled_back();
     impl_->totals.clear();
     impl_->leases.clear();
     impl_->due_sent = nullptr;
@@ -111,8 +115,7 @@ int64_t Store::count(std::string_view name) {
 
 void Store::Impl::flush() {
     leases.forget_out();  // the counters are written below
-    if (lease_writes.held()) lease_writes.flush(statements);
-    urls.flush_pending_urls();
+    backend->write_held(*this);
     urls.flush_updates();
     flush_fetches();  // first: the queue rows rescheduled below then hold them
     // A queue whose key is known (added to by a new URL) is rescheduled by
@@ -146,48 +149,6 @@ void Store::Impl::flush() {
     leases.write_served();
 }
 
-namespace {
-
-// Moves the rows of a buffer table (url_fps_new, url_next_new) to its main
-// table in `key` order, `chunk` rows per transaction of its own, until it
-// is empty or `limit` rows were moved: each transaction writes the pages of
-// one slice of the main table once, where adding the rows one by one wrote
-// a random page each, and holds the write lock for that slice only
-// (frontier(7), FILE FORMAT). `move(where, bound, more)` runs a chunk's
-// statements: `where` selects the chunk (" WHERE (key) <= (?1, ...)", or
-// empty for the last: all that is left), `bound(st)` binds its last key to
-// `st` (types: 'i' an integer column of the key, 'd' a real one); `more`:
-// this is not the last chunk.
-template <class Move>
-void move_in_key_order(Db& db, const std::string& table, const std::string& key, std::string_view types,
-                       int64_t chunk, int64_t limit, Move&& move) {
-    for (int64_t left = limit; left > 0; left -= chunk) {
-        Transaction tx(db);
-        Stmt last = db.prepare("SELECT " + key + " FROM " + table + " ORDER BY " + key + " LIMIT 1 OFFSET ?");
-        last.bind(1, chunk - 1);
-        const bool more = last.step();
-        std::string where;
-        for (size_t i = 0; more && i < types.size(); ++i)
-            where += (i ? ", ?" : " WHERE (" + key + ") <= (?") + std::to_string(i + 1);
-        if (more) where += ")";
-        auto bound = [&](Stmt st) {
-            for (size_t i = 0; more && i < types.size(); ++i) {
-                const int col = static_cast<int>(i);
-                if (types[i] == 'd')
-                    st.bind(col + 1, last.dbl(col));
-                else
-                    st.bind(col + 1, last.i64(col));
-            }
-            return st;
-        };
-        move(where, bound, more);
-        last.reset();
-        tx.commit();
-        if (!more) break;
-    }
-}
-
-}  // namespace
 
 // url_fps_new into url_fps in key order, 65,536 fingerprints (the smallest;
 // fewer when FRONTIER_FP_BUFFER is smaller) per transaction, as many as
@@ -212,19 +173,9 @@ void Store::Impl::move_fingerprints() {
                       });
 }
 
-// Where the lease order is kept in tables (frontier(7), FILE FORMAT): the
-// entries of url_next_new into url_next in key order, 65,536 per
-// transaction, until url_next_new is empty (move_in_key_order). Run with
-// the move of the fingerprints: the URLs added since the last move are most
-// of its entries (the others, URLs queued again, move with them).
-void Store::Impl::move_lease_order() {
-    if (!db.ddl().lease_order_tables) return;
-    move_in_key_order(db, "url_next_new", SQL_ORDER_KEY, "ididii", 65536, std::numeric_limits<int64_t>::max(),
-                      [&](const std::string& where, auto& bound, bool) {
-                          bound(db.prepare(move_lease_order_sql(where))).exec();
-                          bound(db.prepare("DELETE FROM url_next_new" + where)).exec();
-                      });
-}
+// With the move of the fingerprints, the backend's own (the lease order's
+// new entries, where it keeps them apart: StoreBackend::move_buffered).
+void Store::Impl::move_lease_order() { backend->move_buffered(db); }
 
 int64_t fp_buffer_limit() {
     static const int64_t limit =

@@ -44,6 +44,10 @@ struct DoneOutcome {
 
 class Store {
 public:
+    // The store's state, defined and used only inside lib/store/
+    // (store_impl.hpp), where each backend's operations work on it.
+    struct Impl;
+    struct LeaseRun;  // one lease call (lib/store/lease_run.hpp)
     enum class Mode { create, write, read };
     // Opens the frontier file or connects to the database. `create` makes
     // the file (or the tables in an existing database) when missing; `read`
@@ -68,6 +72,9 @@ public:
     const Settings& settings();
     // Re-reads the settings version; reloads and returns true when changed.
     bool refresh_settings();
+    // refresh_settings, the stored version already read (`version`) or not
+    // (inside lib/store/: a backend that read it with other rows).
+    bool refresh_settings(std::optional<int64_t> version);
     // In a write transaction: sends that version read (PostgreSQL: with the
     // transaction's first read), then refresh_sent_settings reads it and
     // reloads the settings when it moved (all of them, when none were
@@ -205,9 +212,6 @@ public:
     void prefetch_leases(const std::vector<int64_t>& url_ids);
     // Forgets what prefetch_leases read (rows a housekeeping then changed).
     void drop_prefetched_leases();
-    // Is every read a round trip to a server (PostgreSQL)? Then tools
-    // gather records for the prefetch calls above.
-    bool reads_are_round_trips() const;
 
     // --- sessions (lib/store/store_sessions.cpp) ------------------------
     // What the sessions of lib/frontier/ ask of the backend, so that they
@@ -237,11 +241,7 @@ private:
     friend struct StoreConnection;  // the storage module's own parts (store_connection.hpp)
     struct QueueRow;
     struct HostRow;
-    struct Impl;
-    struct LeaseRun;  // one lease call (lib/store/store_lease.cpp)
     friend struct Impl;
-    // refresh_settings, the stored version already read (`version`) or not.
-    bool refresh_settings(std::optional<int64_t> version);
     std::unique_ptr<Db> db_;
     std::unique_ptr<Impl> impl_;
     bool in_tx_ = false;

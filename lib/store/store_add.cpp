@@ -4,8 +4,6 @@
 #include <algorithm>
 #include <cmath>
 
-#include <type_traits>
-
 #include "policy/lease_policy.hpp"
 #include "policy/priority.hpp"
 #include "policy/readd.hpp"
@@ -42,26 +40,6 @@ std::string known_by_fp(const std::string& fp) {
     return sql;
 }
 const std::string kKnownByFp = known_by_fp("?1");
-// The rows of many fingerprints (a PostgreSQL array): each table's index
-// probed for all keys at once (`= ANY`), then urls per id found: less
-// server time than a probe per key (unnest, then a LATERAL probe of each
-// table), which the planner runs as a memoized bitmap scan per key. Run
-// with sequential scans off
-// (kIndexOnly): a plan made while a table was small scans it whole, and the
-// server keeps a statement's plan as its tables grow.
-std::string known_by_fps() {
-    std::string ids;
-    for (const char* t : {"url_fps", "url_fps_new"}) {
-        if (!ids.empty()) ids += " UNION ALL ";
-        ids += std::string("SELECT id FROM ") + t + " WHERE fp = ANY(CAST(?1 AS bigint[]))";
-    }
-    return "SELECT u.* FROM (" + ids + ") AS f, LATERAL (SELECT " + kKnown +
-           " FROM urls WHERE urls.id = f.id OFFSET 0) AS u";
-}
-const std::string kKnownByFps = known_by_fps();
-const char* const kIndexOnly = "SET LOCAL enable_seqscan = off";
-const char* const kIndexOnlyEnd = "SET LOCAL enable_seqscan TO DEFAULT";
-
 KnownUrl read_known(const Stmt& f) {
     using C = KnownCol;
     SqlRow<C> row(f);
@@ -82,42 +60,12 @@ KnownUrl read_known(const Stmt& f) {
     return k;
 }
 
-struct NewUrl {
-    const AddRequest& r;
-    int64_t queue_id, host_id;
-    double rank;
-    Tier tier;
-    int64_t cls;
-    // Calls `put(column number from 1, value)` for each column; a text
-    // column's value is std::optional<std::string_view> (empty text: NULL).
-    template <class Put>
-    void columns(Put&& put) const {
-        auto text = [](const std::string& v) {
-            return v.empty() ? std::optional<std::string_view>() : std::optional<std::string_view>(v);
-        };
-        put(1, static_cast<int64_t>(r.fp));
-        put(2, std::optional<std::string_view>(r.url.url));
-        put(3, queue_id);
-        put(4, host_id);
-        put(5, rank);
-        put(6, r.priority);
-        put(7, static_cast<int64_t>(tier.tier));
-        put(8, tier.key);
-        put(9, r.cost);
-        put(10, cls);
-        put(11, r.record.depth);
-        put(12, text(r.record.type));
-        put(13, text(r.record.discovery));
-        put(14, text(r.record.via));
-        put(15, text(r.record.meta));
-        put(16, static_cast<int64_t>(r.recrawl ? 1 : 0));
-        put(17, r.record.last_modified);
-        put(18, r.now);
-    }
-    static constexpr int kColumns = kNewUrlColumns;
-};
 
 }  // namespace
+
+const std::string& known_url_columns() { return kKnown; }
+KnownUrl read_known_url(const Stmt& st) { return read_known(st); }
+int64_t known_url_fp(const Stmt& st) { return SqlRow<KnownCol>(st).i64(KnownCol::fp); }
 
 AddResult Store::add_url(const AddRequest& r) {
     Impl& m = *impl_;
@@ -141,7 +89,7 @@ std::optional<KnownUrl> Store::Impl::find_known(const AddRequest& r) {
         urls.prefetched.erase(pre);
         return known;
     }
-    urls.flush_pending_urls();  // the rows read below include those not yet inserted
+    backend->write_new_urls(*this);  // the rows read below include those not yet inserted
     for (;;) {
         Stmt& f = q(kKnownByFp.c_str());
         f.bind(1, fp);
@@ -199,49 +147,7 @@ void Store::Impl::add_new(const Settings& s, const AddRequest& r) {
                recrawl_tier({r.recrawl, rec.last_modified, std::nullopt, 0, std::nullopt, rec.visit_now, r.now,
                              rec.fork.value_or(false)}),
                class_code(url_class(rec.type))};
-    if (urls.batch_inserts) {
-        urls.pending_cols.resize(NewUrl::kColumns);
-        row.columns([&](int i, const auto& v) {
-            PgArray& col = urls.pending_cols[i - 1];
-            if constexpr (std::is_same_v<std::decay_t<decltype(v)>, std::optional<std::string_view>>)
-                col.add_text(v.value_or(std::string_view()), !v);
-            else
-                col.add(v);
-        });
-        if (!urls.last_url_id) urls.read_last_url_id(q(urls.last_url_id_sql()));
-        urls.pending_ids.add(++*urls.last_url_id);
-        urls.pending_fps.insert(static_cast<int64_t>(r.fp));
-        if (++urls.pending_rows >= UrlRows::kPendingRows) urls.flush_pending_urls();
-    } else {
-        // With its fingerprint and id (frontier(7), FILE FORMAT). SQLite gives the
-        // id without a RETURNING clause, which costs a temporary table per row.
-        const bool sqlite = !db.statements_are_round_trips();
-#define INSERT_URL "INSERT INTO urls(" SQL_NEW_URL_COLUMNS ") VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)"
-        Stmt& ins = q(sqlite ? INSERT_URL
-                             : "WITH n AS (" INSERT_URL
-                               " RETURNING fp, id) "
-                               "INSERT INTO url_fps_new(fp, id) SELECT fp, id FROM n");
-#undef INSERT_URL
-        row.columns([&](int i, const auto& v) { ins.bind(i, v); });
-        ins.exec();
-        if (sqlite) {
-            q("INSERT INTO url_fps_new(fp, id) VALUES (?, last_insert_rowid())")
-                .bind(1, static_cast<int64_t>(r.fp))
-                .exec();
-            // And its lease order entry (frontier(7), FILE FORMAT): a new URL is
-            // queued and due. The inserts into those two tables (WITHOUT ROWID)
-            // leave last_insert_rowid() as it was.
-            q("INSERT INTO url_next_new VALUES (?, ?, ?, ?, ?, last_insert_rowid(), ?, ?)")
-                .bind(1, qid)
-                .bind(2, row.rank)
-                .bind(3, row.tier.tier)
-                .bind(4, row.tier.key)
-                .bind(5, r.cost)
-                .bind(6, static_cast<int64_t>(r.recrawl ? 1 : 0))
-                .bind(7, row.cls)
-                .exec();
-        }
-    }
+    backend->insert_url(*this, row);
     QueueDelta& d = totals.queue_deltas[qid];
     if (d.key.empty()) d.key = r.queue_key;
     d.queued += 1;
@@ -261,32 +167,7 @@ void Store::Impl::add_new(const Settings& s, const AddRequest& r) {
 }
 
 void Store::prefetch_fingerprints(const std::vector<uint64_t>& fps) {
-    Impl& m = *impl_;
-    if (!db_->statements_are_round_trips() || fps.empty()) return;
-    m.urls.batch_inserts = true;
-    // Rows not yet inserted: before the probe when it looks for one of them,
-    // else behind it, so the server inserts them while this chunk is added
-    // (frontier-add's CPU and the server's beside each other).
-    const bool behind = std::none_of(
-        fps.begin(), fps.end(), [&m](uint64_t fp) { return m.urls.pending_fps.count(static_cast<int64_t>(fp)); });
-    if (!behind) m.urls.flush_pending_urls();
-    // One parameter, one round trip for the whole chunk.
-    PgArray arr;
-    for (uint64_t fp : fps) {
-        arr.add(static_cast<int64_t>(fp));
-        m.urls.prefetched.try_emplace(static_cast<int64_t>(fp));
-    }
-    // Sent with the probe: no round trip of their own.
-    Stmt* last_id = m.urls.last_url_id ? nullptr : &m.q(m.urls.last_url_id_sql());
-    if (last_id) last_id->send();
-    m.q(kIndexOnly).exec();
-    Stmt& f = m.q(kKnownByFps.c_str());
-    f.bind(1, arr).send();
-    m.urls.flush_pending_urls(true);
-    while (f.step()) m.urls.prefetched[SqlRow<KnownCol>(f).i64(KnownCol::fp)].push_back(read_known(f));
-    f.reset();
-    if (last_id) m.urls.read_last_url_id(*last_id);
-    m.q(kIndexOnlyEnd).exec();
+    impl_->backend->probe_fingerprints(*this, *impl_, fps, {});
 }
 
 }  // namespace frontier

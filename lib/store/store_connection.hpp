@@ -11,9 +11,13 @@ namespace frontier {
 
 struct StoreConnection {
     static Db& of(Store& store) { return *store.db_; }
+    static Store::Impl& impl_of(Store& store) { return *store.impl_; }
 };
 
 // The connection `store` runs its statements on.
 inline Db& store_db(Store& store) { return StoreConnection::of(store); }
+// Its backend's operations (store_backend.hpp; defined in store.cpp).
+class StoreBackend;
+StoreBackend& store_backend(Store& store);
 
 }  // namespace frontier

@@ -55,10 +55,11 @@ enum class LeasedCol { LEASED_COLUMNS(SQL_COLUMN_NAME) };
 const std::string kLeased = sql_column_list({LEASED_COLUMNS(SQL_COLUMN_EXPR)});
 #undef LEASED_COLUMNS
 const std::string kLeasedRow = "SELECT " + kLeased + " FROM urls WHERE id = ?";
-// The rows of many leases at once: one primary-key probe per id.
-const std::string kLeasedRows = probe_each_sql("urls", "id", kLeased);
 
-// The row at the statement's current step.
+}  // namespace
+
+const std::string& leased_row_columns() { return kLeased; }
+
 LeasedRow read_leased_row(const Stmt& st) {
     using C = LeasedCol;
     SqlRow<C> row(st);
@@ -90,8 +91,9 @@ LeasedRow read_leased_row(const Stmt& st) {
     return r;
 }
 
-// The id of the row at the statement's current step.
 int64_t leased_row_id(const Stmt& st) { return SqlRow<LeasedCol>(st).i64(LeasedCol::id); }
+
+namespace {
 
 // The URL row after a result: what url_outcome decided, and the fetch's facts.
 UrlUpdate url_update(int64_t id, const UrlOutcome& uo, const FetchFacts& f, double now) {
@@ -170,40 +172,8 @@ std::optional<LeasedRow> Store::Impl::leased_row(int64_t id) {
     return row;
 }
 
-bool Store::reads_are_round_trips() const { return db_->statements_are_round_trips(); }
-
 void Store::prefetch_leases(const std::vector<int64_t>& url_ids) {
-    Impl& m = *impl_;
-    if (!db_->statements_are_round_trips() || url_ids.empty()) return;
-    PgArray arr;
-    for (int64_t id : url_ids) {
-        if (m.urls.updates.holds(id)) continue;  // read as updated, by leased_row (UrlRows::settle)
-        arr.add(id);
-        m.urls.prefetched_leases.try_emplace(id);  // none stored: no such row
-    }
-    if (!arr.size()) return;
-    // A transaction's first batch (a frontier-done in a pipeline commits
-    // after every few results): its queue rows and Crawl-delays go in the
-    // URL rows' round trip. Later batches read only the rows not known yet.
-    const bool ahead = m.totals.fetch_deltas.empty() && m.prefetched_queues.empty();
-    Impl::ResultRowsSent sent;
-    if (ahead) sent = m.send_result_rows(arr);
-    Stmt& st = m.q(kLeasedRows.c_str());
-    st.bind(1, arr);
-    std::vector<int64_t> queue_ids, host_ids;
-    while (st.step()) {
-        LeasedRow row = read_leased_row(st);
-        if (!ahead) {
-            queue_ids.push_back(row.queue_id);
-            host_ids.push_back(row.host_id);
-        }
-        m.urls.prefetched_leases[leased_row_id(st)] = std::move(row);
-    }
-    st.reset();
-    if (ahead)
-        m.read_result_rows(sent);
-    else
-        m.prefetch_result_rows(queue_ids, host_ids);
+    impl_->backend->read_leased_ahead(*impl_, url_ids);
 }
 
 void Store::drop_prefetched_leases() {

@@ -7,6 +7,7 @@
 #pragma once
 
 #include <map>
+#include <memory>
 #include <optional>
 #include <string>
 #include <unordered_map>
@@ -23,6 +24,7 @@
 #include "store/settings_cache.hpp"
 #include "store/statements.hpp"
 #include "store/store.hpp"
+#include "store/store_backend.hpp"
 #include "store/totals.hpp"
 #include "store/url_rows.hpp"
 #include "store/url_updates.hpp"
@@ -31,13 +33,12 @@
 namespace frontier {
 
 // The statement that moves the pairs of url_fps_new (those `where` selects,
-// " WHERE ..." or empty) to url_fps, in key order. SQLite: OR IGNORE (no
-// pair is ever in both tables) spares it a statement journal of every page
-// the move changes, which it keeps in memory (temp_store). Inline:
-// frontier-import's object links without store.cpp (tests/fuzz/fuzz.mk).
+// " WHERE ..." or empty) to url_fps, in key order (no pair is ever in both
+// tables: Db::Ddl::insert_new). Inline: frontier-import's object links
+// without store.cpp (tests/fuzz/fuzz.mk).
 inline std::string move_fingerprints_sql(const Db& db, const std::string& where) {
-    return std::string(db.statements_are_round_trips() ? "INSERT" : "INSERT OR IGNORE") +
-           " INTO url_fps(fp, id) SELECT fp, id FROM url_fps_new" + where + " ORDER BY fp, id";
+    return std::string(db.ddl().insert_new) + " INTO url_fps(fp, id) SELECT fp, id FROM url_fps_new" + where +
+           " ORDER BY fp, id";
 }
 
 // The statement that moves the entries of url_next_new (those `where`
@@ -50,14 +51,19 @@ inline std::string move_lease_order_sql(const std::string& where) {
 // Entries kept in each per-process cache keyed by queue or host (ids,
 // Crawl-delays): bounded memory on huge frontiers.
 inline constexpr size_t kIdCacheMax = 20000;
+// A new queue's `served` mark is its id less this: unique and negative, so
+// never-served queues take turns in creation order, and (best, served)
+// stays a unique key of the ready index.
+inline constexpr int64_t kNewServedOffset = int64_t{1} << 40;
 struct Store::Impl {
-    explicit Impl(Db& d) : db(d) {}
+    // `make_backend`: the backend's operations (make_store_backend).
+    template <class Make>
+    Impl(Db& d, Make&& make_backend) : db(d), backend(make_backend(statements)) {}
     Db& db;
     double now = 0;
 
-    // Held lease writes (LeaseWrites) are written before any other statement.
-    LeaseWrites lease_writes;
-    Statements statements{db, lease_writes};
+    Statements statements{db};
+    std::unique_ptr<StoreBackend> backend;
     Stmt& q(const char* sql) { return statements.q(sql); }
     Stmt& q_unflushed(const char* sql) { return statements.q_unflushed(sql); }
 
@@ -93,10 +99,10 @@ struct Store::Impl {
     void move_fingerprints();
     void move_lease_order();
 
-    Totals totals{statements};
-    QueueRows queues{statements, settings, now};
-    UrlRows urls{statements, queues};
-    Leases leases{statements, totals};
+    Totals totals{statements, *backend};
+    QueueRows queues{statements, settings, now, *backend};
+    UrlRows urls{statements, queues, *backend};
+    Leases leases{statements, totals, *backend};
     void count(const std::string& name, int64_t d) { totals.count(name, d); }
 
     // Store::housekeeping's steps (lib/store/store_housekeeping.cpp): what
@@ -164,12 +170,10 @@ struct Store::Impl {
     NewQueue new_queue(const std::string& key, bool hold, int64_t seq);
     void remember_queue(const std::string& key, int64_t id);  // in queue_ids (bounded)
     void remember_host(const std::string& name, int64_t id);  // in host_ids (bounded)
-    // Store::prefetch_for_add: rows for these queue and host keys, none stored.
-    void create_rows(const std::vector<std::string>& queues, const std::vector<std::string>& hosts,
-                     const Settings& s);
     bool is_seed_host(int64_t host_id);  // hosts.seed, cached (seed_hosts, other_hosts)
     void note_seed_host(int64_t host_id, bool seed);  // caches hosts.seed read with other columns
-    // Round-trip backends: caches hosts.seed of many hosts in one statement.
+    // Caches hosts.seed of many hosts in one statement (the PostgreSQL
+    // lease's prefetch of its heads' hosts).
     void prefetch_seed_hosts(const std::vector<int64_t>& host_ids);
     // Both ids of an added URL, through host_queues.
     std::pair<int64_t, int64_t> ids_for(const std::string& host_key, const std::string& queue_key, const Settings& s);
@@ -186,25 +190,11 @@ struct Store::Impl {
     // are that queue's.
     void after_fetch(const Settings& s, int64_t qid, const FetchFacts& f, std::optional<double> crawl_delay,
                      bool unsuccessful, double now, UrlState ended);
-    // Round-trip backends, frontier-done: queue rows read ahead with the
-    // leased rows (Store::prefetch_leases), each used once by after_fetch
-    // for a queue without a delta. Cleared by flush_fetches, commit, rollback.
+    // Queue rows read ahead with the leased rows (Store::prefetch_leases,
+    // StoreBackend::read_leased_ahead), each used once by after_fetch for
+    // a queue without a delta. Cleared by flush_fetches, commit, rollback.
     std::unordered_map<int64_t, QueueInfo> prefetched_queues;
-    // ... and with them the queue rows and Crawl-delays those rows' results
-    // read (after_fetch, crawl_delay), two statements for many rows: those
-    // not known yet, after the leased rows (prefetch_result_rows), or, at a
-    // transaction's first batch (nothing known yet), all of them, found
-    // from the URL ids and sent ahead of the leased rows' read: one round
-    // trip for the three (send_result_rows, then read_result_rows).
-    void prefetch_result_rows(const std::vector<int64_t>& queue_ids, const std::vector<int64_t>& host_ids);
-    struct ResultRowsSent {
-        Stmt* hosts = nullptr;
-        Stmt* queues = nullptr;
-    };
-    ResultRowsSent send_result_rows(const PgArray& url_ids);
-    void read_result_rows(const ResultRowsSent& sent);  // either statement may be none
-    void flush_fetches();
-    void flush_fetches_set();
+    void flush_fetches() { backend->write_fetch_deltas(*this); }
     // Crawl-delay of a host (cached per transaction; robots results clear it).
     std::optional<double> crawl_delay(int64_t host_id);
     std::unordered_map<int64_t, std::optional<double>> crawl_delays;

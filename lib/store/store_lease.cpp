@@ -53,28 +53,8 @@ LeaseOutcome Store::lease(LeaseRequest& req) {
     // in this transaction: before its first lease, and never without one.
     // On PostgreSQL its insert, BEGIN and the lock go with the first read.
     if (impl_->leases.pending_holder) impl_->leases.send_pending_holder();
-    // The scan for expired leases and due URLs goes with the first read too,
-    // at the clock read before the lock. --follow reads the clock again once
-    // the lock is held, for the queues' wake times; on PostgreSQL its scan
-    // still goes ahead at the earlier time (one round trip fewer while the
-    // lock is held; what comes due in between is found by the next call),
-    // SQLite runs it at the later time.
-    const bool round_trips = db_->statements_are_round_trips();
-    if (!req.now_at_lock || round_trips) impl_->send_due_work(req.now);
-    // On PostgreSQL, with the settings known, the first page goes with it
-    // too, after the wake of sleeping queues at that clock: the lock is then
-    // held for two round trips (this one and the commit's). A housekeeping
-    // that changes rows, or new settings, make it stale: it is read again.
-    if (round_trips && impl_->settings.loaded) {
-        impl_->wake_queues(req.now);
-        impl_->page_sent =
-            LeaseRun::send_page_ahead(*impl_, req, LeaseRun::robots_anywhere(*impl_->settings.loaded));
-    }
-    if (impl_->settings.loaded && round_trips) {
-        if (refresh_settings(impl_->leases.read_start())) impl_->drop_page_sent();
-    } else {
-        refresh_settings();
-    }
+    // The housekeeping scan and the settings (StoreBackend::begin_lease).
+    impl_->backend->begin_lease(*this, *impl_, req);
     if (req.ttl_from_settings) req.ttl = settings().bounded_lease_ttl();
     if (impl_->leases.pending_holder) req.holder = impl_->leases.pending_holder_id();
     // The lock is held once a statement has run (PostgreSQL sends BEGIN and
@@ -172,23 +152,15 @@ QueueInfo Store::LeaseRun::queue_row(int64_t qid) {
     return qi;
 }
 
-void Store::LeaseRun::keep_row(const QueueInfo& qi) {
-    if (m.db.statements_are_round_trips()) queue_rows.insert_or_assign(qi.id, qi);
-}
+void Store::LeaseRun::keep_row(const QueueInfo& qi) { m.backend->keep_queue_row(*this, qi); }
 
 // Keyset pagination over the ready index; (best, served) is unique
-// because every queue's `served` mark is (see Impl::queue_id_for). Where
-// a read is a round trip, a call's first page comes with its rows, heads
-// and hosts (load_page_ahead: one round trip); a later page, which holds
-// queues loaded before (those leased from moved on in the index), reads
-// the rows and heads of its new queues only, then their hosts'
-// (read_heads). SQLite reads each as it is needed.
+// because every queue's `served` mark is (see Impl::queue_id_for). The
+// backend may read a page itself, with its queues' rows and heads
+// (StoreBackend::load_page), and read ahead what a page's new queues need
+// (page_read); else each is read as it is needed.
 void Store::LeaseRun::load_page() {
-    const bool round_trips = m.db.statements_are_round_trips();
-    if (round_trips && !paged) {
-        paged = true;
-        return load_page_ahead();
-    }
+    if (m.backend->load_page(*this)) return;
     enum class C { id, best, served };
     Stmt& q = m.q("SELECT id, best, served " SQL_READY_PAGE);
     q.bind(1, order.cursor_best()).bind(2, order.cursor_served()).bind(3, order.page_size());
@@ -202,10 +174,7 @@ void Store::LeaseRun::load_page() {
     }
     q.reset();
     order.page_read(n);
-    if (!round_trips || page.empty()) return;
-    HeadsRead heads_q = send_heads(page, page_head_limit(req));
-    for (QueueInfo& qi : m.queues.read(page)) queue_rows.try_emplace(qi.id, std::move(qi));
-    if (heads_q.q) read_heads(heads_q);
+    if (!page.empty()) m.backend->page_read(*this, page);
 }
 
 // The lease's fields that come from where it is leased: its queue, expiry,
@@ -262,22 +231,9 @@ void Store::LeaseRun::lease_url(QueueInfo& qi, LeaseHead head) {
     LeaseItem& it = head.it;
     it.lease = format_lease(head.id, head.seq);
     stamp(it, qi, head.hid);
-    // Where a statement is a round trip (PostgreSQL), the URL and queue
-    // rows are written set-based for the batch (LeaseWrites), before
-    // the next other statement: the refill below reads this row leased.
-    const bool held = m.db.statements_are_round_trips();
-    if (held) {
-        LeaseWrites& w = m.lease_writes;
-        w.ids.add(head.id);
-        w.seqs.add(head.seq);
-        w.expires.add(it.expires);
-        w.holders.add(req.holder);
-    } else {
-        m.queues.leave_lease_order(qi.id, head.rank, head.tier, head.tier_key, it.cost, head.id);
-        m.q("UPDATE urls SET state = " SQL_URL_LEASED ", lease_seq = ?, attempts = attempts + 1, lease_expires = ?, "
-            "holder = ? WHERE id = ?")
-            .bind(1, head.seq).bind(2, it.expires).bind(3, req.holder).bind(4, head.id).exec();
-    }
+    // Written now, or held until the next statement (StoreBackend::write_lease):
+    // the refill below reads this row leased.
+    m.backend->write_lease(qi.id, key_of(head), head.seq, it.expires, req.holder);
     // The queue row after this lease, written once; after_spend may then
     // rotate or retire the queue (rare, its own write).
     qi.served = m.leases.next_served();
@@ -293,23 +249,7 @@ void Store::LeaseRun::lease_url(QueueInfo& qi, LeaseHead head) {
     } else {
         qi.best = m.queues.best_rank(qi.id);
     }
-    if (held) {
-        LeaseWrites::Queue& d = m.lease_writes.queues[qi.id];
-        ++d.n;
-        d.cost += it.cost;
-        d.last_cost = it.cost;
-        d.served = qi.served;
-        d.at = now;
-        d.last_url = it.url;
-        d.best = qi.best;
-        d.sched = static_cast<int64_t>(m.queues.sched_for(qi));
-    } else {
-        m.q("UPDATE queues SET in_flight = in_flight + 1, queued = queued - 1, served = ?1, last_dequeue_at = ?2, "
-            "last_peek_url = ?3, session_balance = session_balance - ?4, total_spend = total_spend + ?4, "
-            "last_cost = ?4, cost_count = cost_count + 1, best = ?5, sched = ?6 WHERE id = ?7")
-            .bind(1, qi.served).bind(2, now).bind(3, it.url).bind(4, it.cost).bind(5, qi.best)
-            .bind(6, static_cast<int>(m.queues.sched_for(qi))).bind(7, qi.id).exec();
-    }
+    m.backend->write_queue_after_lease(qi, it, now, static_cast<int64_t>(m.queues.sched_for(qi)));
     m.count("queued", -1);
     m.count("leased", 1);
     m.count("leases", 1);

@@ -1,7 +1,7 @@
 // A queue's next URLs (heads) for Store::lease (store_lease.cpp): read one
-// at a time where a statement costs no round trip (SQLite); prefetched for
-// a page of queues at once and refilled where it does (PostgreSQL,
-// frontier(7), POSTGRESQL).
+// at a time (over the backend's lease order, StoreBackend::next_head_sql),
+// or taken from the lists the PostgreSQL lease prefetches
+// (lib/store/pg/pg_lease_heads.cpp).
 #include <algorithm>
 #include <deque>
 #include <string>
@@ -18,162 +18,6 @@
 
 namespace frontier {
 
-// Where a statement is a round trip (PostgreSQL), the heads of every queue
-// of a loaded page are read in one set-based query instead of one per URL
-// (per_queue of them: --per-queue + 1, at most 9), and queues whose lists
-// run out are read again the same way (refill). Under the writer lock only
-// this lease changes these queues' URLs, so a prefetched list stays exact,
-// and a list read shorter than asked holds every due URL its queue has
-// left (`complete`): once it runs out, nothing is read again.
-void Store::LeaseRun::prefetch(const std::vector<int64_t>& qids, int64_t per_queue) {
-    HeadsRead r = send_heads(qids, per_queue);
-    if (r.q) read_heads(r);
-}
-
-// prefetch's query, sent (Stmt::send: on PostgreSQL it goes with the next
-// read, load_page's queue rows); none (q null) when there is none to send.
-Store::LeaseRun::HeadsRead Store::LeaseRun::send_heads(const std::vector<int64_t>& qids, int64_t per_queue) {
-    if (!m.db.statements_are_round_trips() || qids.empty()) return {};
-    PgArray arr;
-    for (int64_t id : qids) arr.add(id);
-    Stmt& q = m.q((req.url_class.empty() ? kHeadsAll : kHeadsOfClass).c_str());
-    q.bind(1, arr);
-    if (req.url_class.empty()) {
-        q.bind(2, per_queue);
-    } else {
-        q.bind(2, class_code(req.url_class));
-        q.bind(3, per_queue);
-    }
-    q.send();
-    HeadsRead r{&q, {}};
-    for (int64_t id : qids) r.limits.emplace(id, per_queue);
-    return r;
-}
-
-// Appends a heads query's rows (of the queues asked; a page's query has
-// others) to their queues' lists; a queue given fewer than the limit has
-// its list complete.
-void Store::LeaseRun::read_heads(const HeadsRead& r) {
-    std::vector<int64_t> hosts;
-    std::unordered_map<int64_t, int64_t> got;
-    Stmt& q = *r.q;
-    while (q.step()) {
-        const int64_t qid = q.i64(0);
-        if (!r.limits.count(qid)) continue;
-        LeaseHead h = read_head(q, 1);
-        hosts.push_back(h.hid);
-        heads[qid].push_back(std::move(h));
-        ++got[qid];
-    }
-    q.reset();
-    for (const auto& [qid, limit] : r.limits) {
-        heads.try_emplace(qid);
-        if (got[qid] < limit) complete.insert(qid);
-    }
-    prefetch_hosts(hosts);  // robots_row and stamp() read them
-}
-
-// Where a read is a round trip (PostgreSQL): a page of ready queues' rows,
-// their heads (as prefetch reads them, for a whole page) and their heads'
-// host rows (robots_row, with the seed flags), sent together: one round
-// trip. The heads and hosts statements select the page again, with the
-// same rows: this call's held writes are written before the page
-// statement (Statements::q), and under the writer lock no one else writes.
-// Queues of the page loaded before (LeaseOrder::from_index) keep what
-// this call read of them.
-Store::Impl::PageSent Store::LeaseRun::send_page_ahead(Impl& m, const LeaseRequest& req, bool robots) {
-    return send_ahead(m, req, robots, 0);
-}
-
-// The statements of send_page_ahead (inactive 0), or the same for the first
-// `inactive` queues of the inactive FIFO (read_inactive_ahead).
-Store::Impl::PageSent Store::LeaseRun::send_ahead(Impl& m, const LeaseRequest& req, bool robots,
-                                                  int64_t inactive) {
-    static const AheadSql page_sql(QueueRows::info_columns(), SQL_READY_PAGE, kPageQueues, robots_columns());
-    static const AheadSql fifo_sql(QueueRows::info_columns(), SQL_INACTIVE_AHEAD, kInactiveQueues,
-                                   robots_columns());
-    const AheadSql& sql = inactive ? fifo_sql : page_sql;
-    const bool of_class = !req.url_class.empty();
-    const int64_t per_queue = page_head_limit(req);
-    // Binds the queues' selection; the next parameter's index.
-    auto select = [&](Stmt& st) {
-        if (inactive) {
-            st.bind(1, inactive);
-            return 2;
-        }
-        st.bind(1, LeaseOrder::kFirstBest)
-            .bind(2, LeaseOrder::kFirstServed)
-            .bind(3, LeaseOrder::page_size_for(req.n));
-        return 4;
-    };
-    Stmt& page = m.q(sql.rows.c_str());
-    select(page);
-    page.send();
-    // The hosts only with robots.txt on somewhere: their robots.txt state is
-    // needed for every URL; the seed flags alone are read after the heads,
-    // only those not known yet (prefetch_hosts).
-    Stmt* sent[2] = {&m.q_unflushed((of_class ? sql.heads_of_class : sql.heads).c_str()),
-                     robots ? &m.q_unflushed((of_class ? sql.hosts_of_class : sql.hosts).c_str()) : nullptr};
-    for (Stmt* st : sent) {
-        if (!st) continue;
-        // The hosts: of each queue's first head (its other heads' hosts,
-        // where a queue has several, are read by read_heads).
-        const int64_t limit = st == sent[0] ? per_queue : 1;
-        int i = select(*st);
-        if (of_class) st->bind(i++, class_code(req.url_class));
-        st->bind(i, limit);
-        st->send();
-    }
-    return {&page, sent[0], sent[1]};
-}
-
-#undef SQL_INACTIVE_AHEAD
-
-// Where a read is a round trip: the first queues of the inactive FIFO, as
-// many as this call may still lease URLs (at most kInactiveAhead), with
-// their heads and hosts, in one round trip, for activate_one to take in
-// order. Under the writer lock only this call changes the FIFO: it takes
-// from its front, and a queue it rotates out goes to its back.
-void Store::LeaseRun::read_inactive_ahead() {
-    const int64_t want = std::clamp<int64_t>(left_to_take(), 1, kInactiveAhead);
-    Impl::PageSent sent = send_ahead(m, req, robots, want);
-    HeadsRead r{sent.heads, {}};
-    int64_t n = 0;
-    while (sent.page->step()) {
-        ++n;
-        inactive_ahead.push_back(QueueRows::read_info(*sent.page));
-        // A queue rotated out earlier in this call keeps its list.
-        if (!heads.count(inactive_ahead.back().id))
-            r.limits.emplace(inactive_ahead.back().id, page_head_limit(req));
-    }
-    sent.page->reset();
-    inactive_all = n < want;
-    if (sent.hosts) read_hosts_ahead(*sent.hosts);
-    read_heads(r);
-}
-
-// The call's first page: sent with the transaction's first read, or now.
-void Store::LeaseRun::load_page_ahead() {
-    Impl::PageSent sent = m.page_sent ? *m.page_sent : send_page_ahead(m, req, robots);
-    m.page_sent.reset();
-    Stmt& page = *sent.page;
-    std::unordered_set<int64_t> loaded;
-    int n = 0;
-    while (page.step()) {
-        ++n;
-        QueueInfo qi = QueueRows::read_info(page);
-        if (!order.from_index(qi.id, qi.best.value_or(0), qi.served)) continue;
-        loaded.insert(qi.id);
-        queue_rows.try_emplace(qi.id, std::move(qi));
-    }
-    page.reset();
-    order.page_read(n);
-    if (sent.hosts) read_hosts_ahead(*sent.hosts);  // first: read_heads then knows their seed flags
-    HeadsRead r{sent.heads, {}};
-    for (int64_t id : loaded) r.limits.emplace(id, page_head_limit(req));
-    read_heads(r);
-}
-
 // The heads read per queue of a page: --per-queue, at most 8, + 1.
 int64_t Store::LeaseRun::page_head_limit(const LeaseRequest& req) {
     return std::min<int64_t>(std::max<int64_t>(req.per_queue, 1), 8) + 1;
@@ -181,64 +25,6 @@ int64_t Store::LeaseRun::page_head_limit(const LeaseRequest& req) {
 
 int64_t Store::LeaseRun::refill_limit(int64_t cap) const {
     return std::min({std::max<int64_t>(req.per_queue, 1), std::max<int64_t>(left_to_take(), 1), cap}) + 1;
-}
-
-// A queue's prefetched list ran out: its next heads, up to what this call
-// may still take from it (--per-queue, -n; at most kRefillMax) + 1, read
-// in one statement with those of other queues likely to run out next
-// (below). Only lists of every class are refilled, and none that is
-// complete.
-void Store::LeaseRun::refill(int64_t qid) {
-    if (!req.url_class.empty() || complete.count(qid)) return;
-    auto k = taken_key.find(qid);
-    if (k == taken_key.end()) return prefetch({qid}, refill_limit());
-    PgArray qids, ranks, tiers, tier_keys, costs, ids, limits;
-    HeadsRead r;
-    auto ask = [&](int64_t q, const HeadKey& key, int64_t limit) {
-        r.limits.emplace(q, limit);
-        limits.add(limit);
-        qids.add(q);
-        ranks.add(key.rank);
-        tiers.add(key.tier);
-        tier_keys.add(key.tier_key);
-        costs.add(key.cost);
-        ids.add(key.id);
-    };
-    ask(qid, k->second, refill_limit(kRefillMax));
-    const int64_t others = refill_limit();
-    // The others: queues this call took from the front of (so it may take
-    // more), whose lists are short, not complete, and none taken aside
-    // (whose held leases would have to be written first). A list's next
-    // heads come after its last one, which this call has not taken.
-    for (const auto& [q, list] : heads) {
-        if (r.limits.size() >= kRefillQueues) break;
-        if (q == qid || list.size() > kRefillLow || complete.count(q) || taken_aside.count(q)) continue;
-        auto t = taken_key.find(q);
-        if (t == taken_key.end()) continue;
-        ask(q, list.empty() ? t->second : key_of(list.back()), others);
-    }
-    // Then the queues next in the inactive FIFO, read ahead, in order (a
-    // lease that drains each queue it activates takes them next), until
-    // what the asked queues hold (their queued counts) covers what this
-    // call may still take.
-    const int64_t left = left_to_take();
-    auto row = queue_rows.find(qid);
-    int64_t expect = row == queue_rows.end() ? left : row->second.queued;
-    for (const QueueInfo& f : inactive_ahead) {
-        if (r.limits.size() >= kRefillQueues || expect >= left) break;
-        auto l = heads.find(f.id);
-        if (l == heads.end() || l->second.empty() || complete.count(f.id) || taken_aside.count(f.id))
-            continue;
-        ask(f.id, key_of(l->second.back()), others);
-        expect += std::min<int64_t>(others - 1, f.queued - static_cast<int64_t>(l->second.size()));
-    }
-    // A URL of this queue taken aside (alternation) may lie after the key,
-    // its lease still held: written first, it is not read again.
-    Stmt& q = taken_aside.count(qid) ? m.q(kHeadsAfter.c_str()) : m.q_unflushed(kHeadsAfter.c_str());
-    q.bind(1, qids).bind(2, ranks).bind(3, tiers).bind(4, tier_keys).bind(5, costs).bind(6, ids);
-    q.bind(7, limits);
-    r.q = &q;
-    read_heads(r);
 }
 
 // The queue's next due URL: its prefetched head, or read now. `cls` >= 0:
@@ -257,7 +43,7 @@ std::optional<LeaseHead> Store::LeaseRun::next_head(QueueInfo& qi, int cls, bool
     }
     Stmt* q = nullptr;
     if (!none_left) {
-        const NextSql& next = m.db.ddl().lease_order_tables ? kNextByTables : kNextByIndex;
+        const NextSql& next = m.backend->next_head_sql();
         q = &m.q((cls >= 0 ? next.in_scan : req.url_class.empty() ? next.all : next.of_class).c_str());
         q->bind(1, qi.id);
         if (cls >= 0)

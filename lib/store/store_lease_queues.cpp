@@ -22,27 +22,8 @@ void Store::LeaseRun::retire(int64_t qid) {
 // The next queue of the inactive FIFO becomes active (or retires, over its
 // budget); false when none is inactive.
 bool Store::LeaseRun::activate_one() {
-    std::optional<QueueInfo> ahead;
-    if (m.db.statements_are_round_trips()) {
-        if (inactive_ahead.empty() && !inactive_all) read_inactive_ahead();
-        if (inactive_ahead.empty()) return false;
-        ahead = std::move(inactive_ahead.front());
-        inactive_ahead.pop_front();
-    } else {
-        enum class C { id, key, total_spend };
-        Stmt& q = m.q("SELECT id, key, total_spend FROM queues WHERE state = " SQL_QUEUE_INACTIVE
-                      " ORDER BY inactive_seq LIMIT 1");
-        if (!q.step()) {
-            q.reset();
-            return false;
-        }
-        SqlRow<C> row(q);
-        ahead = QueueInfo{};
-        ahead->id = row.i64(C::id);
-        ahead->key = row.str(C::key);
-        ahead->total_spend = row.i64(C::total_spend);
-        q.reset();
-    }
+    std::optional<QueueInfo> ahead = m.backend->next_inactive(*this);
+    if (!ahead) return false;
     const int64_t qid = ahead->id;
     BudgetLimits b = m.settings.budget_for(ahead->key);
     if (activation(ahead->total_spend, b.replenish, b.total) == Activation::retire) {
@@ -51,14 +32,7 @@ bool Store::LeaseRun::activate_one() {
     }
     m.q("UPDATE queues SET state = " SQL_QUEUE_ACTIVE ", inactive_seq = NULL, session_balance = ? WHERE id = ?")
         .bind(1, b.replenish).bind(2, qid).exec();
-    // Round-trip backends: the row as read ahead (with its heads), now active.
-    QueueInfo qi = std::move(*ahead);
-    if (m.db.statements_are_round_trips()) {
-        qi.state = static_cast<int>(QueueState::active);
-        qi.session_balance = b.replenish;
-    } else {
-        qi = m.queues.row(qid);
-    }
+    QueueInfo qi = m.backend->activated(*this, std::move(*ahead), b.replenish);
     keep_row(qi);
     if (m.queues.reschedule(qi) == QueueSched::ready && qi.best) order.activated(qid, *qi.best, qi.served);
     return true;

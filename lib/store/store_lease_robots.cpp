@@ -1,8 +1,6 @@
 // Store::lease's robots.txt part (frontier(7), ROBOTS.TXT): the host's
 // robots.txt state, and the lease of its robots.txt, the prerequisite of
 // the host's URLs (the decision is lib/policy/lease_policy).
-#include <unordered_set>
-
 #include "policy/lease_id.hpp"
 #include "store/lease_run.hpp"
 #include "store/sql_columns.hpp"
@@ -24,9 +22,10 @@ enum class RobotsCol { ROBOTS_ROW_COLUMNS(SQL_COLUMN_NAME) rules };
 const std::string kRobotsColumns = sql_column_list({ROBOTS_ROW_COLUMNS(SQL_COLUMN_EXPR)});
 #undef ROBOTS_ROW_COLUMNS
 const std::string kRobotsRow = "SELECT " + kRobotsColumns + ", robots_rules FROM hosts WHERE id = ?";
-const std::string kRulesOf = probe_each_sql("hosts", "id", "id, robots_rules");
 
-LeaseRobotsRow read_robots_row(const Stmt& st, bool with_rules) {
+}  // namespace
+
+LeaseRobotsRow Store::LeaseRun::read_robots_row(const Stmt& st, bool with_rules) {
     using C = RobotsCol;
     SqlRow<C> row(st);
     LeaseRobotsRow r;
@@ -41,7 +40,8 @@ LeaseRobotsRow read_robots_row(const Stmt& st, bool with_rules) {
     return r;
 }
 
-}  // namespace
+int64_t Store::LeaseRun::robots_row_host(const Stmt& st) { return st.i64(static_cast<int>(RobotsCol::id)); }
+bool Store::LeaseRun::robots_row_seed(const Stmt& st) { return !st.is_null(static_cast<int>(RobotsCol::seed)); }
 
 const std::string& Store::LeaseRun::robots_columns() { return kRobotsColumns; }
 
@@ -55,33 +55,8 @@ LeaseRobotsRow Store::LeaseRun::robots_row(int64_t hid) {
     LeaseRobotsRow r = read_robots_row(h, true);
     m.note_seed_host(hid, !h.is_null(static_cast<int>(RobotsCol::seed)));
     h.reset();
-    if (m.db.statements_are_round_trips()) hosts_ahead.insert_or_assign(hid, r);  // read once per call
+    m.backend->keep_host_row(*this, hid, r);  // read once per call where the backend reads ahead
     return r;
-}
-
-// The host rows of a page's heads, read with the page (robots_columns, one
-// round trip for the page): their seed flags, robots.txt states, and the
-// rules of those whose rules are not parsed here yet (one more statement,
-// only then).
-void Store::LeaseRun::read_hosts_ahead(Stmt& st) {
-    PgArray missing;
-    while (st.step()) {
-        int64_t hid = st.i64(static_cast<int>(RobotsCol::id));
-        LeaseRobotsRow r = read_robots_row(st, false);
-        m.note_seed_host(hid, !st.is_null(static_cast<int>(RobotsCol::seed)));
-        if (r.state == RobotsState::known && !m.robots_cached(hid, r.at)) missing.add(hid);
-        hosts_ahead.insert_or_assign(hid, std::move(r));
-    }
-    st.reset();
-    if (!missing.size()) return;
-    Stmt& q = m.q_unflushed(kRulesOf.c_str());
-    q.bind(1, missing);
-    while (q.step()) {
-        int64_t hid = q.i64(0);
-        if (auto a = hosts_ahead.find(hid); a != hosts_ahead.end())
-            m.robots_rules(hid, a->second.at, q.text(1));
-    }
-    q.reset();
 }
 
 bool Store::LeaseRun::robots_anywhere(const Settings& s) {
@@ -89,26 +64,6 @@ bool Store::LeaseRun::robots_anywhere(const Settings& s) {
     for (const auto& [domain, p] : s.domain_politeness)
         if (p.robots_enabled) return true;
     return false;
-}
-
-// Round-trip backends: the rows of the heads' hosts not read in this call
-// yet, in one statement (with the rules of those not parsed here); with
-// robots.txt off everywhere, only the seed flags not known yet
-// (Impl::prefetch_seed_hosts, which keeps those of seed hosts across calls).
-void Store::LeaseRun::prefetch_hosts(const std::vector<int64_t>& host_ids) {
-    if (!robots) {
-        if (s.net_seed_hosts) m.prefetch_seed_hosts(host_ids);
-        return;
-    }
-    static const std::string sql = probe_each_sql("hosts", "id", kRobotsColumns);
-    PgArray ids;
-    std::unordered_set<int64_t> asked;
-    for (int64_t h : host_ids)
-        if (!hosts_ahead.count(h) && asked.insert(h).second) ids.add(h);
-    if (!ids.size()) return;
-    Stmt& st = m.q_unflushed(sql.c_str());
-    st.bind(1, ids);
-    read_hosts_ahead(st);
 }
 
 // The rules a host's URLs are matched against: parsed from the row's text,

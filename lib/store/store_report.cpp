@@ -17,6 +17,7 @@
 #include "store/sql_codes.hpp"
 #include "store/sql_columns.hpp"
 #include "store/store.hpp"
+#include "store/store_backend.hpp"
 #include "store/store_connection.hpp"
 #include "store/store_report_sql.hpp"
 
@@ -366,12 +367,12 @@ Summary read_summary(Store& store, double now, QueueTops& tops) {
     Summary s;
     s.now = now;
     Db& db = store_db(store);
-    // SQLite: the queue rows cost no round trip, and reading them is faster
-    // than SQLite's aggregate; the pass that counts also finds the tables' ids.
+    // Where the backend scans the queue rows (StoreBackend::report_scans_queues),
+    // the pass that counts also finds the tables' ids.
     std::optional<TopQueueIds> ids;
     {
         ReadSnapshot snapshot(db);
-        if (!db.statements_are_round_trips()) ids = scan_queues(db, s, now, tops);
+        if (store_backend(store).report_scans_queues()) ids = scan_queues(db, s, now, tops);
         else read_queue_counts(db, s, now);
         std::map<std::string, int64_t> revisit_counters;
         read_counters(db, s, revisit_counters);

@@ -52,31 +52,10 @@ void Totals::clear() {
     counter_deltas_.clear();
 }
 
-// The counters' deltas: one upsert each, or where a statement is a round
-// trip (PostgreSQL) one for all of them (arrays of names and deltas).
+// The counters' deltas, each backend's way (StoreBackend::write_counters).
 void Totals::flush_counters() {
-    const bool together = statements_.db.statements_are_round_trips();
-    PgArray names, deltas;
-    for (auto& [name, d] : counter_deltas_) {
-        if (d == 0) continue;
-        if (together) {
-            names.add_text(name, false);
-            deltas.add(d);
-            continue;
-        }
-        statements_.q("INSERT INTO counters(name, n) VALUES (?, ?) ON CONFLICT(name) DO UPDATE SET n = counters.n + "
-          "excluded.n")
-            .bind(1, name)
-            .bind(2, d)
-            .exec();
-    }
+    backend_.write_counters(counter_deltas_);
     counter_deltas_.clear();
-    if (!names.size()) return;
-    statements_.q("INSERT INTO counters(name, n) SELECT * FROM unnest(CAST(? AS TEXT[]), CAST(? AS bigint[])) "
-      "ON CONFLICT(name) DO UPDATE SET n = counters.n + excluded.n")
-        .bind(1, names)
-        .bind(2, deltas)
-        .exec();
 }
 
 // The crawl's aggregates for one URL result (frontier-report(1), CRAWL

@@ -15,6 +15,7 @@
 
 #include "policy/model.hpp"
 #include "store/statements.hpp"
+#include "store/store_backend.hpp"
 
 namespace frontier {
 
@@ -51,7 +52,7 @@ inline constexpr const char* kCounterRead = "SELECT n FROM counters WHERE name =
 
 class Totals {
 public:
-    explicit Totals(Statements& statements) : statements_(statements) {}
+    Totals(Statements& statements, StoreBackend& backend) : statements_(statements), backend_(backend) {}
 
     // Per queue id, written by Store::Impl::flush (they reschedule queues).
     std::unordered_map<int64_t, QueueDelta> queue_deltas;
@@ -90,6 +91,7 @@ private:
     void flush_counters();
 
     Statements& statements_;
+    StoreBackend& backend_;
     std::unordered_map<std::string, int64_t> counter_deltas_;
     struct TimelineDelta {
         int64_t pages = 0, bytes = 0, errors = 0;

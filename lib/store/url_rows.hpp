@@ -14,7 +14,8 @@
 
 #include "policy/outcome.hpp"
 #include "policy/readd.hpp"
-#include "store/array_param.hpp"
+#include "policy/recrawl.hpp"
+#include "store/store.hpp"
 #include "store/queue_rows.hpp"
 #include "store/statements.hpp"
 #include "store/url_updates.hpp"
@@ -26,8 +27,8 @@ namespace frontier {
 // Throws UsageError for a value that is not a whole number from 1 to 2^40.
 int64_t fp_buffer_limit();
 
-// A new URL row's columns, in order, for both ways of inserting it (one
-// INSERT per row, or one array per column: UrlRows::batch_inserts).
+// A new URL row's columns, in order, for every way of inserting it (one
+// INSERT per row, or many rows per statement: StoreBackend::insert_url).
 #define SQL_NEW_URL_COLUMNS                                                                                   \
     "fp, url, queue_id, host_id, rank, priority, tier, tier_key, cost, cls, depth, type, discovery, via, meta, " \
     "recrawl, last_modified, added_at"
@@ -55,42 +56,60 @@ struct LeasedRow {
     }
 };
 
+// A new URL row as Store::add_url makes it (lib/store/store_add.cpp),
+// inserted by the backend (StoreBackend::insert_url).
+struct NewUrl {
+    const AddRequest& r;
+    int64_t queue_id, host_id;
+    double rank;
+    Tier tier;
+    int64_t cls;
+    // Calls `put(column number from 1, value)` for each column; a text
+    // column's value is std::optional<std::string_view> (empty text: NULL).
+    template <class Put>
+    void columns(Put&& put) const {
+        auto text = [](const std::string& v) {
+            return v.empty() ? std::optional<std::string_view>() : std::optional<std::string_view>(v);
+        };
+        put(1, static_cast<int64_t>(r.fp));
+        put(2, std::optional<std::string_view>(r.url.url));
+        put(3, queue_id);
+        put(4, host_id);
+        put(5, rank);
+        put(6, r.priority);
+        put(7, static_cast<int64_t>(tier.tier));
+        put(8, tier.key);
+        put(9, r.cost);
+        put(10, cls);
+        put(11, r.record.depth);
+        put(12, text(r.record.type));
+        put(13, text(r.record.discovery));
+        put(14, text(r.record.via));
+        put(15, text(r.record.meta));
+        put(16, static_cast<int64_t>(r.recrawl ? 1 : 0));
+        put(17, r.record.last_modified);
+        put(18, r.now);
+    }
+    static constexpr int kColumns = kNewUrlColumns;
+};
+
 class UrlRows {
 public:
     // `queues`: a URL row made queued and due enters the lease order there.
-    UrlRows(Statements& statements, QueueRows& queues) : statements_(statements), queues_(queues) {}
+    UrlRows(Statements& statements, QueueRows& queues, StoreBackend& backend)
+        : statements_(statements), queues_(queues), backend_(backend) {}
 
-    // PostgreSQL, frontier-add: the URL rows of a chunk's fingerprints, read
-    // in one statement (Store::prefetch_fingerprints) so that add_url needs no
-    // query per URL. A fingerprint in the map is known for this transaction:
-    // its rows (none: not stored). add_url drops a fingerprint whose row it
-    // writes, so the next record with it reads the row again. Cleared at
-    // commit and rollback.
+    // frontier-add: the URL rows of a chunk's fingerprints read ahead
+    // (StoreBackend::probe_fingerprints) so that add_url needs no query per
+    // URL. A fingerprint in the map is known for this transaction: its rows
+    // (none: not stored). add_url drops a fingerprint whose row it writes,
+    // so the next record with it reads the row again. Cleared at commit and
+    // rollback.
     std::unordered_map<int64_t, std::vector<KnownUrl>> prefetched;
     // Rows read ahead by Store::prefetch_leases, by URL id (none: no such
     // row); each is used once, and dropped when the row is written
     // otherwise (add_known). Cleared at commit and rollback.
     std::unordered_map<int64_t, std::optional<LeasedRow>> prefetched_leases;
-
-    // PostgreSQL, frontier-add (once prefetch_fingerprints was called): new
-    // URL rows are collected as one array per column and inserted
-    // together, one statement per kPendingRows rows (unnest), before any
-    // read of the urls table and at commit; `behind` the next chunk's
-    // fingerprint probe when none of their fingerprints is probed for
-    // (Store::prefetch_fingerprints). Cleared at rollback.
-    bool batch_inserts = false;
-    std::vector<PgArray> pending_cols;
-    PgArray pending_ids;                 // their ids, given here (last_url_id_sql)
-    std::optional<int64_t> last_url_id;  // the last id given (or stored); this transaction's
-    size_t pending_rows = 0;
-    std::unordered_set<int64_t> pending_fps;
-    static constexpr size_t kPendingRows = 2048;
-    const char* last_url_id_sql();
-    void read_last_url_id(Stmt& st) {
-        last_url_id = st.step() ? st.i64(0) : 0;
-        st.reset();
-    }
-    void flush_pending_urls(bool behind = false);
 
     int64_t fps_buffered = 0;  // fingerprints this transaction put in url_fps_new
     int64_t fps_to_move = 0;   // in url_fps_new after the commit, to move to url_fps
@@ -99,17 +118,15 @@ public:
     void count_fingerprints();
 
     // frontier-done's URL-row updates, written in row-id order by
-    // flush_updates (see url_updates.hpp). Code that reads a URL row in a
+    // flush_updates (see url_updates.hpp); write_update writes one. Code that reads a URL row in a
     // transaction that may hold one calls settle first.
     PendingUrlUpdates updates;
     void write_update(const UrlUpdate& u);
     void settle(int64_t id) {
         if (auto u = updates.take(id)) write_update(*u);
     }
-    // SQLite: one UPDATE per row; PostgreSQL: one per kPendingRows rows
-    // (arrays, unnest; flush_updates_set, lib/store/pg/store_batch.cpp).
-    void flush_updates();
-    void flush_updates_set();
+    // Writes them, each backend its way (StoreBackend::write_url_updates).
+    void flush_updates() { backend_.write_url_updates(*this); }
 
     // Forgets what the transaction held (rollback).
     void clear();
@@ -117,7 +134,18 @@ public:
 private:
     Statements& statements_;
     QueueRows& queues_;
-    std::string last_url_id_text_, insert_urls_text_;  // built once, from the backend's sequence SQL
+    StoreBackend& backend_;
 };
+
+// The columns of a known URL row as add_url reads it (id, url, ..., fp),
+// and the row at a statement's current step (lib/store/store_add.cpp).
+const std::string& known_url_columns();
+KnownUrl read_known_url(const Stmt& st);
+int64_t known_url_fp(const Stmt& st);
+// The columns of a URL row as a result reads it (..., id last), the row at
+// a statement's current step, and its id (lib/store/store_done.cpp).
+const std::string& leased_row_columns();
+LeasedRow read_leased_row(const Stmt& st);
+int64_t leased_row_id(const Stmt& st);
 
 }  // namespace frontier

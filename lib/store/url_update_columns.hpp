@@ -1,7 +1,7 @@
 // Private to the storage module (lib/store/): the columns frontier-done
 // sets on a URL row (UrlUpdate), from which both of its writes are made:
 // one row (UrlRows::write_update) and many rows over arrays
-// (lib/store/pg/store_batch.cpp).
+// (lib/store/pg/pg_store_writes.cpp).
 #pragma once
 
 #include <string>

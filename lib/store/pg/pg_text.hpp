@@ -1,6 +1,6 @@
 // PostgreSQL's text forms of values, for parameters sent as text
 // (lib/store/pg/db_pg.cpp). The array parameters the store builds
-// (PgArray, store/array_param.hpp) are encoded in pg_text.cpp.
+// (PgArray, store/pg/pg_array.hpp) are encoded in pg_text.cpp.
 #pragma once
 
 #include <cstdint>
@@ -8,7 +8,7 @@
 #include <string>
 #include <string_view>
 
-#include "store/array_param.hpp"
+#include "store/pg/pg_array.hpp"
 
 namespace frontier {
 

@@ -144,7 +144,6 @@ public:
         data_version_stmt_.reset();
         if (db_) sqlite3_close_v2(db_);
     }
-    bool statements_are_round_trips() const override { return false; }
     bool large_updates_in_chunks() const override { return true; }
     void set_page_cache_mib(int mib) override {
         exec("PRAGMA cache_size=-" + std::to_string(int64_t{cache_override_.value_or(mib)} * 1024));
@@ -192,7 +191,7 @@ public:
     std::string bytewise_order_sql(std::string_view column) const override { return std::string(column); }
     const Ddl& ddl() const override {
         static const Ddl d{"INTEGER",        "REAL", "", " INTEGER PRIMARY KEY", " INTEGER PRIMARY KEY",
-                           " WITHOUT ROWID", true};
+                           " WITHOUT ROWID", true, "INSERT OR IGNORE"};
         return d;
     }
     std::string whole_part_sql(std::string_view expr) const override {

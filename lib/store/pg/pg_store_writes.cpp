@@ -1,25 +1,20 @@
-// Set-based reads and writes where a statement is a round trip (PostgreSQL,
-// Db::statements_are_round_trips): a lease call's URL and queue rows, and
-// frontier-done's URL rows, each written by one UPDATE over arrays (unnest)
-// instead of one UPDATE per row, and hosts' seed flags read for many hosts
-// at once (frontier(7), POSTGRESQL). SQLite reads and writes each row as it
-// goes (its statements cost no round trip); its one-row URL update
-// (store_done.cpp) is made from the same column list as the set-based one
-// (url_update_columns.hpp).
+// The PostgreSQL store's writes (pg_store.hpp): a lease call's URL and
+// queue rows, frontier-done's URL rows and queue deltas, and the counters,
+// each written by one statement over arrays (unnest) instead of one per
+// row (frontier(7), POSTGRESQL). The one-row URL update of the other
+// backend is made from the same column list (url_update_columns.hpp).
+#include <algorithm>
 #include <cstdint>
 #include <string>
-#include <unordered_set>
 
+#include "store/fetch_update_sql.hpp"
+#include "store/pg/pg_store.hpp"
 #include "store/sql_codes.hpp"
-#include "store/sql_columns.hpp"
-#include "store/store.hpp"
-#include "store/store_impl.hpp"
 #include "store/url_update_columns.hpp"
 
 namespace frontier {
 
 namespace {
-
 
 // Many rows: UPDATE urls SET column = v.n_column, ... FROM (SELECT
 // unnest(CAST(? AS type[])) AS n_id, ...) AS v WHERE urls.id =
@@ -52,31 +47,50 @@ struct UrlUpdateArrays {
 
 }  // namespace
 
-void UrlRows::flush_updates_set() {
+// frontier-done's URL-row updates: one UPDATE per kPendingRows rows.
+void PgStoreBackend::write_url_updates(UrlRows& urls) {
     static const std::string sql = url_updates_sql();
     UrlUpdateArrays arrays;
     auto write = [&] {
-        Stmt& st = statements_.q(sql.c_str());
+        Stmt& st = st_.q(sql.c_str());
         for (int i = 0; i < static_cast<int>(UpdCol::count); ++i) st.bind(i + 1, arrays.a[i]);
         st.exec();
         for (PgArray& a : arrays.a) a.clear();
     };
-    updates.drain([&](const UrlUpdate& u) {
+    urls.updates.drain([&](const UrlUpdate& u) {
         arrays.add(u);
         if (arrays.size() >= kPendingRows) write();
     });
     if (arrays.size()) write();
 }
 
-// The held writes of a lease call (LeaseWrites): the URL rows leased, then
-// each queue's row with its leases summed (what LeaseRun::lease_url writes
-// per URL on SQLite).
-// The URL rows are found as url_updates_sql finds them (a probe per id).
-void LeaseWrites::flush(Statements& st) {
-    LeaseWrites& w = *this;
+void PgStoreBackend::write_lease(int64_t, const HeadKey& key, int64_t seq, double expires, std::optional<int64_t> holder) {
+    lease_writes_.ids.add(key.id);
+    lease_writes_.seqs.add(seq);
+    lease_writes_.expires.add(expires);
+    lease_writes_.holders.add(holder);
+}
+
+void PgStoreBackend::write_queue_after_lease(const QueueInfo& qi, const LeaseItem& it, double now, int64_t sched) {
+    PgLeaseWrites::Queue& d = lease_writes_.queues[qi.id];
+    ++d.n;
+    d.cost += it.cost;
+    d.last_cost = it.cost;
+    d.served = qi.served;
+    d.at = now;
+    d.last_url = it.url;
+    d.best = qi.best;
+    d.sched = sched;
+}
+
+// The held writes of a lease call: the URL rows leased, then each queue's
+// row with its leases summed. The URL rows are found as url_updates_sql
+// finds them (a probe per id).
+void PgLeaseWrites::flush(Statements& st) {
+    PgLeaseWrites& w = *this;
     w.writing_ = true;
     struct Done {
-        LeaseWrites& w;
+        PgLeaseWrites& w;
         ~Done() {
             w.clear();
             w.writing_ = false;
@@ -119,71 +133,58 @@ void LeaseWrites::flush(Statements& st) {
     up.exec();
 }
 
-void Store::Impl::prefetch_seed_hosts(const std::vector<int64_t>& host_ids) {
-    PgArray arr;
-    std::unordered_set<int64_t> asked;
-    for (int64_t h : host_ids)
-        if (!seed_hosts.count(h) && !other_hosts.count(h) && asked.insert(h).second) arr.add(h);
-    if (!arr.size()) return;
-    enum class C { id, seed };
-    static const std::string sql = probe_each_sql("hosts", "id", "id, seed");
-    Stmt& st = q_unflushed(sql.c_str());
-    st.bind(1, arr);
-    while (st.step()) {
-        SqlRow<C> row(st);
-        note_seed_host(row.i64(C::id), !row.is_null(C::seed));
+// The counters' deltas: one upsert for all of them (arrays of names and deltas).
+void PgStoreBackend::write_counters(const std::unordered_map<std::string, int64_t>& deltas) {
+    PgArray names, values;
+    for (const auto& [name, d] : deltas) {
+        if (d == 0) continue;
+        names.add_text(name, false);
+        values.add(d);
     }
-    st.reset();
+    if (!names.size()) return;
+    st_.q("INSERT INTO counters(name, n) SELECT * FROM unnest(CAST(? AS TEXT[]), CAST(? AS bigint[])) "
+          "ON CONFLICT(name) DO UPDATE SET n = counters.n + excluded.n")
+        .bind(1, names)
+        .bind(2, values)
+        .exec();
 }
 
 namespace {
-const std::string kHostDelays = probe_each_sql("hosts", "id", "id, crawl_delay");
-const std::string kHostDelaysOfUrls = probe_of_urls_sql("hosts", "host_id", "id, crawl_delay");
+std::string fetch_unnest_column(int col) { return "v.d" + std::to_string(col); }
 }  // namespace
 
-void Store::Impl::prefetch_result_rows(const std::vector<int64_t>& queue_ids, const std::vector<int64_t>& host_ids) {
-    std::vector<int64_t> qids;
-    std::unordered_set<int64_t> asked;
-    for (int64_t id : queue_ids)
-        if (!totals.fetch_deltas.count(id) && !prefetched_queues.count(id) && asked.insert(id).second) qids.push_back(id);
-    PgArray hosts;
-    asked.clear();
-    for (int64_t id : host_ids)
-        if (!crawl_delays.count(id) && asked.insert(id).second) hosts.add(id);
-    // Both sent, then read: on PostgreSQL one round trip for the two.
-    ResultRowsSent sent;
-    if (hosts.size()) {
-        sent.hosts = &q(kHostDelays.c_str());
-        sent.hosts->bind(1, hosts).send();
-    }
-    if (!qids.empty()) sent.queues = &queues.send(qids);
-    read_result_rows(sent);
-}
-
-Store::Impl::ResultRowsSent Store::Impl::send_result_rows(const PgArray& url_ids) {
-    ResultRowsSent sent;
-    sent.hosts = &q(kHostDelaysOfUrls.c_str());
-    sent.hosts->bind(1, url_ids).send();
-    sent.queues = &queues.send_of_urls(url_ids);
-    return sent;
-}
-
-// Rows already known are left as they are: a queue with a delta, or read
-// before, and a host's cached Crawl-delay.
-void Store::Impl::read_result_rows(const ResultRowsSent& sent) {
-    enum class C { id, crawl_delay };
-    if (sent.hosts) {
-        while (sent.hosts->step()) {
-            SqlRow<C> row(*sent.hosts);
-            if (crawl_delays.size() >= kIdCacheMax) crawl_delays.clear();
-            crawl_delays.try_emplace(row.i64(C::id), row.opt_dbl(C::crawl_delay));
+// frontier-done's queue deltas in one statement: the deltas as arrays
+// (unnest), each queue row found by a primary-key probe (as the lease's
+// URL writes), in queue id order.
+void PgStoreBackend::write_fetch_deltas(Store::Impl& m) {
+    static const std::string sql = [] {
+        std::string arrays;
+        for (int col = 0; col < kFetchCols; ++col) {
+            const bool real = col == kWake || col == kLatSum;
+            arrays += (col ? ", unnest(CAST(" : "unnest(CAST(") + fetch_param(col) +
+                      (real ? " AS REAL[])) AS d" : " AS bigint[])) AS d") + std::to_string(col);
         }
-        sent.hosts->reset();
+        return fetch_update_sql(fetch_unnest_column, " FROM (SELECT " + arrays +
+                                                         ") AS v WHERE queues.id = ANY(ARRAY[" +
+                                                         fetch_unnest_column(kQueueId) + "])");
+    }();
+    if (!m.totals.fetch_deltas.empty()) {
+        std::vector<int64_t> ids;
+        ids.reserve(m.totals.fetch_deltas.size());
+        for (const auto& [qid, d] : m.totals.fetch_deltas) ids.push_back(qid);
+        std::sort(ids.begin(), ids.end());
+        PgArray a[kFetchCols];
+        for (int64_t qid : ids) {
+            const FetchDelta& d = m.totals.fetch_deltas.at(qid);
+            fetch_columns(qid, d, m.settings.loaded->politeness_for(d.key).max_in_flight,
+                          [&](int col, auto value) { a[col].add(value); });
+        }
+        Stmt& st = st_.q(sql.c_str());
+        for (int col = 0; col < kFetchCols; ++col) st.bind(col + 1, a[col]);
+        st.bind(kNowParam, m.now).exec();
     }
-    if (sent.queues)
-        for (QueueInfo& qi : queues.read_sent(*sent.queues))
-            if (!totals.fetch_deltas.count(qi.id) && !prefetched_queues.count(qi.id))
-                prefetched_queues.emplace(qi.id, std::move(qi));
+    m.totals.fetch_deltas.clear();
+    m.prefetched_queues.clear();
 }
 
 }  // namespace frontier

@@ -1,12 +1,14 @@
 // An array parameter of a statement: many values bound as one (ids, or a
-// column of many rows), built by the storage module's set-based reads and
-// writes and encoded by the PostgreSQL backend (lib/store/pg/pg_text.cpp).
+// column of many rows), built by the PostgreSQL backend's set-based reads
+// and writes (lib/store/pg/pg_store.hpp) and encoded in pg_text.cpp.
 #pragma once
 
 #include <cstdint>
 #include <optional>
 #include <string>
 #include <string_view>
+
+#include "store/db.hpp"
 
 namespace frontier {
 
@@ -16,7 +18,8 @@ namespace frontier {
 // length, -1 for NULL, and bytes, all big-endian), so that the server
 // reads it without parsing text; Stmt::bind sends it so. Every element is
 // of one type: int8, float8 or text, as the parameter's SQL type
-// (CAST(? AS bigint[]), double precision[], text[]) says.
+// (CAST(? AS bigint[]), double precision[], text[]) says. Bound as a
+// Stmt::BinaryParam: an empty array as the text '{}' (of any type).
 class PgArray {
 public:
     void add(int64_t v);
@@ -29,6 +32,7 @@ public:
     // The parameter's bytes; none while no element was added (Stmt::bind
     // then sends the text '{}', an empty array of any type).
     const std::string& binary() const { return buf_; }
+    operator Stmt::BinaryParam() const { return {buf_, "{}"}; }
     void clear() {
         buf_.clear();
         n_ = 0;
