@@ -1,7 +1,8 @@
 # frontier-crawl (frontier-crawl(1)): a whole crawl of a local site in one
 # command — results with status and depth, seeds.jsonl, both reports; a
 # per-site budget pauses it (exit 4); --warc writes WARC; run again it
-# resumes (nothing left: finished, nothing fetched twice); after a "crash"
+# resumes (nothing left: finished, nothing fetched twice); the file is
+# whole at the end (no -wal left); after a "crash"
 # (leases out, no pipeline) --reclaim finishes the crawl at once; bad
 # options exit 2 before anything is created.
 set -euo pipefail
@@ -24,6 +25,9 @@ pages=$(jq -r 'select(.robots != true) | "\(.url | sub("^http://[^/]*"; "")) \(.
 grep -q '^URLs: 0 queued; 0 leased; 4 done' out/report.txt || fail "report.txt: $(head -3 out/report.txt)"
 grep -q '<html' out/report.html || fail "report.html"
 echo "ok: one command crawls the site: 4 pages, reports"
+# Its last connection writes the WAL back into the file and removes it.
+[ ! -s out/crawl.db-wal ] || fail "crawl.db-wal left with $(stat -c %s out/crawl.db-wal) bytes"
+echo "ok: the WAL is written back at the end"
 
 # Again: nothing left, nothing fetched twice.
 before=$(wc -l < S/requests)

@@ -3,6 +3,7 @@
 
 #include <sqlite3.h>
 
+#include <sys/stat.h>
 #include <sys/statvfs.h>
 #include <unistd.h>
 
@@ -142,7 +143,10 @@ public:
     SqliteDb(const std::string& path, bool create, bool readonly);
     ~SqliteDb() override {
         data_version_stmt_.reset();
-        if (db_) sqlite3_close_v2(db_);
+        if (!db_) return;
+        sqlite3* writer = hand_over_ ? writer_for_close() : nullptr;
+        sqlite3_close_v2(db_);
+        if (writer) sqlite3_close_v2(writer);
     }
     bool large_updates_in_chunks() const override { return true; }
     void set_page_cache_mib(int mib) override {
@@ -199,7 +203,11 @@ public:
     }
 
 private:
+    sqlite3* writer_for_close() const;
+
     sqlite3* db_ = nullptr;
+    std::string path_;
+    bool hand_over_ = false;  // read-only, on a file this process could checkpoint
     std::optional<int> cache_override_;
     std::unique_ptr<Stmt> data_version_stmt_;
 };
@@ -249,7 +257,8 @@ void configure_sqlite_once() {
 }
 }  // namespace
 
-SqliteDb::SqliteDb(const std::string& path, bool create, bool readonly) : cache_override_(page_cache_override()) {
+SqliteDb::SqliteDb(const std::string& path, bool create, bool readonly)
+    : path_(path), cache_override_(page_cache_override()) {
     if (!create && access(path.c_str(), F_OK) != 0)
         throw IoError("frontier file not found: " + path + " (create it with frontier-add or frontier-config)");
     const std::string dir = dir_of(path);
@@ -266,6 +275,7 @@ SqliteDb::SqliteDb(const std::string& path, bool create, bool readonly) : cache_
     // made: a file without a -wal is read as immutable.
     configure_sqlite_once();
     bool immutable = readonly && on_read_only_fs(dir) && access((path + "-wal").c_str(), F_OK) != 0;
+    hand_over_ = readonly && !immutable && access(path.c_str(), W_OK) == 0 && access(dir.c_str(), W_OK) == 0;
     int flags = readonly ? SQLITE_OPEN_READONLY : (SQLITE_OPEN_READWRITE | (create ? SQLITE_OPEN_CREATE : 0));
     flags |= SQLITE_OPEN_NOMUTEX | (immutable ? SQLITE_OPEN_URI : 0);
     if (sqlite3_open_v2(immutable ? file_uri(path, "immutable=1").c_str() : path.c_str(), &db_, flags,
@@ -311,6 +321,23 @@ SqliteDb::SqliteDb(const std::string& path, bool create, bool readonly) : cache_
                           "-shm beside it, and its directory " + dir + " is not writable (" + e.what() + ")");
         throw;
     }
+}
+
+// A read-only connection cannot checkpoint, so when it is the last to
+// close the WAL would stay beside the file (frontier(7), FILE FORMAT). A
+// reader of a writable file with a WAL therefore opens a writing connection
+// that has read the file, to be closed after it: that one checkpoints and
+// removes the WAL when no other connection is left, and does nothing else.
+sqlite3* SqliteDb::writer_for_close() const {
+    struct stat st;
+    if (::stat((path_ + "-wal").c_str(), &st) != 0 || st.st_size == 0) return nullptr;
+    sqlite3* w = nullptr;
+    if (sqlite3_open_v2(path_.c_str(), &w, SQLITE_OPEN_READWRITE | SQLITE_OPEN_NOMUTEX, wal_vfs_name()) != SQLITE_OK ||
+        sqlite3_exec(w, "PRAGMA user_version", nullptr, nullptr, nullptr) != SQLITE_OK) {
+        sqlite3_close_v2(w);
+        return nullptr;
+    }
+    return w;
 }
 
 void SqliteDb::exec(std::string_view sql) {
