@@ -50,12 +50,18 @@ except OSError: sys.exit(1)' "$(netns_addr "$k")" && return 0
     return 1
 }
 netns_down() {
-    local ns pids
-    for ns in "${netns_list[@]}"; do
-        pids=$(ip netns pids "$ns" 2>/dev/null) || true
-        # shellcheck disable=SC2086
-        [ -n "$pids" ] && kill $pids 2>/dev/null
-        ip netns del "$ns" 2>/dev/null || true
+    local ns pids sig
+    # TERM first; KILL what is left (a tool that lost its server may sit
+    # out a reconnect window), and only then the namespace: a process
+    # still in it would keep it, and its veth pairs, alive unnamed.
+    for sig in TERM KILL; do
+        for ns in "${netns_list[@]}"; do
+            pids=$(ip netns pids "$ns" 2>/dev/null) || true
+            # shellcheck disable=SC2086
+            [ -z "$pids" ] || kill -$sig $pids 2>/dev/null || true
+        done
+        [ $sig = KILL ] || sleep 0.5
     done
+    for ns in "${netns_list[@]}"; do ip netns del "$ns" 2>/dev/null || true; done
     netns_list=()
 }
