@@ -127,7 +127,7 @@ for backend in $BACKENDS; do
         if [ "$left" = 0 ]; then conc+=("$(rate "$((N / 10))" "$t0" "$t1")"); else conc+=(timeout); fi
     done
     printf '%-10s %10s %10s %10s %10s %10s %10s\n' $backend "$add" "$lease" "$done_" "${conc[0]}" "${conc[1]}" "${conc[2]}"
-    if [ $backend = sqlite ]; then sqlite_conc=("${conc[@]}"); fi
+    if [ "$backend" = sqlite ]; then sqlite_conc=("${conc[@]}"); fi
 done
 
 [ -n "${base:-}" ] && [ "${PG_SCALING:-1}" != 0 ] || exit 0
