@@ -51,6 +51,7 @@ source "$(dirname "$0")/../tools/bench_env.bash"
 N=${1:-100000}
 source "$root/tests/tools/netns.bash"
 cleanup() {
+    set +e  # one step failing (a process already gone) must not skip the rest
     [ -n "${proxy:-}" ] && kill "$proxy" 2>/dev/null
     [ -n "${sproxy:-}" ] && kill "$sproxy" 2>/dev/null
     [ -n "${sampler:-}" ] && kill "$sampler" 2>/dev/null
