@@ -24,6 +24,23 @@
 # exchange (as a server on another machine; `tc netem` on loopback would
 # delay every other test's traffic too; 1 ms measures 1.4 ms with pgbench,
 # Python's thread wake-ups). Nothing leaves 127.0.0.1.
+# Then the scaling rows (PG_SCALING=0 leaves them out): the server in a
+# network namespace of its own and each pipeline's two tools in another, a
+# "machine" joined to it by a veth pair (tests/tools/netns.bash; as root),
+# through tests/tools/latency_proxy.py in the server's namespace, which
+# holds each chunk for half the RTT each way and counts round trips. For
+# each RTT of PG_SCALING_RTTS (default "0 1 5" ms), W = 1, 4, 16 pipelines
+# drain N/10 URLs of a fresh database, and it prints, for scripts:
+#   pg-scaling rtt=1ms W1=URL/s W4=URL/s W16=URL/s
+# and per W a pg-scaling-detail line: rt/url (round trips the tools waited
+# for, per URL), lockwait (share of pg_stat_activity samples, ~10 ms apart,
+# with a session waiting for the writer's advisory lock), waiting (sessions
+# waiting then, on average), holder-client (share of samples where the
+# lock holder sat idle in its transaction, waiting for its client), proxy
+# (the proxy's CPU over the run's wall time). Then, for comparison,
+# "sqlite-scaling rtt=0ms W1=... W4=... W16=..." from the table above.
+# Without namespaces (not root, no `ip netns`) it says so and skips them;
+# the namespaces, the proxy and that server go at exit, failure included.
 # The server takes huge pages when the kernel has them reserved (as root:
 # sysctl -w vm.nr_hugepages=80); PG_HUGE_PAGES=on insists on them. Each
 # tool run is a new server process, which maps the shared buffers it
@@ -32,7 +49,19 @@
 set -euo pipefail
 source "$(dirname "$0")/../tools/bench_env.bash"
 N=${1:-100000}
-trap '"$root/tests/tools/pg.sh" stop "$work/cluster"; rm -rf "$work"' EXIT
+source "$root/tests/tools/netns.bash"
+cleanup() {
+    set +e  # one step failing (a process already gone) must not skip the rest
+    [ -n "${proxy:-}" ] && kill "$proxy" 2>/dev/null
+    [ -n "${sproxy:-}" ] && kill "$sproxy" 2>/dev/null
+    [ -n "${sampler:-}" ] && kill "$sampler" 2>/dev/null
+    "$root/tests/tools/pg.sh" stop "$work/cluster"
+    "$root/tests/tools/pg.sh" stop "$work/scluster"
+    netns_down
+    rm -rf "$work"
+}
+trap cleanup EXIT
+trap 'exit 130' INT TERM
 BACKENDS=${BACKENDS:-sqlite postgresql}
 [[ " $BACKENDS " == *" postgresql "* ]] && base=$("$root/tests/tools/pg.sh" start "$work/cluster")
 tools_base=${base:-}
@@ -41,7 +70,6 @@ tools_base=${base:-}
 if [ -n "${PG_RTT_MS:-}" ] && [ -n "${base:-}" ]; then
     python3 "$root/tests/tools/latency_proxy.py" "${base##*:}" "$PG_RTT_MS" "$work/proxy.port" &
     proxy=$!
-    trap 'kill $proxy 2>/dev/null; "$root/tests/tools/pg.sh" stop "$work/cluster"; rm -rf "$work"' EXIT
     for _ in $(seq 50); do [ -s "$work/proxy.port" ] && break; sleep 0.1; done
     tools_base="${base%:*}:$(cat "$work/proxy.port")"
     echo "PostgreSQL behind a proxy adding ${PG_RTT_MS} ms per round trip" >&2
@@ -100,4 +128,70 @@ for backend in $BACKENDS; do
         if [ "$left" = 0 ]; then conc+=("$(rate "$((N / 10))" "$t0" "$t1")"); else conc+=(timeout); fi
     done
     printf '%-10s %10s %10s %10s %10s %10s %10s\n' $backend "$add" "$lease" "$done_" "${conc[0]}" "${conc[1]}" "${conc[2]}"
+    if [ "$backend" = sqlite ]; then sqlite_conc=("${conc[@]}"); fi
 done
+
+[ -n "${base:-}" ] && [ "${PG_SCALING:-1}" != 0 ] || exit 0
+"$root/tests/tools/pg.sh" stop "$work/cluster"  # its shared memory (huge pages) to the next
+if [ -n "${proxy:-}" ]; then kill "$proxy"; proxy=; fi
+if ! netns_up 16; then
+    echo "pg-scaling: skipped: no network namespaces ($netns_why)" >&2
+    exit 0
+fi
+S=$(netns_server)
+in_s() { ip netns exec "$S" "$@"; }
+sbase=$(in_s "$root/tests/tools/pg.sh" start "$work/scluster")
+cpu() { awk '{print $14 + $15}' "/proc/$1/stat"; }  # clock ticks
+tick=$(getconf CLK_TCK)
+echo
+for rtt in ${PG_SCALING_RTTS:-0 1 5}; do
+    : > "$work/rt.log"; rm -f "$work/sproxy.port"
+    # ip netns exec execs its command: $! is the proxy's pid (and below the sampler's).
+    LATENCY_PROXY_LOG="$work/rt.log" ip netns exec "$S" python3 "$root/tests/tools/latency_proxy.py" --listen 0.0.0.0 \
+        "${sbase##*:}" "$rtt" "$work/sproxy.port" &
+    sproxy=$!
+    for _ in $(seq 50); do [ -s "$work/sproxy.port" ] && break; sleep 0.1; done
+    line="pg-scaling rtt=${rtt}ms" details=()
+    for W in 1 4 16; do
+        db="r${rtt}w$W"
+        in_s psql -qX "$sbase/postgres" -c "CREATE DATABASE $db" >/dev/null
+        in_s bash -c "source '$root/tests/tools/throughput.bash'; throughput_config '$sbase/$db'" >/dev/null
+        in_s frontier-add -q -f "$sbase/$db" "$work/small.jsonl"
+        # Samples from inside the server, past the proxy.
+        echo "SELECT count(*) FILTER (WHERE wait_event = 'advisory'), coalesce(max(CASE WHEN l.pid IS NULL THEN NULL
+                WHEN a.state = 'active' THEN 'server' ELSE 'client' END), '-')
+              FROM pg_stat_activity a LEFT JOIN pg_locks l ON l.pid = a.pid AND l.locktype = 'advisory' AND l.granted
+              WHERE datname = '$db' \watch 0.01" | ip netns exec "$S" psql -qAtX "$sbase/postgres" > "$work/samples" 2>/dev/null &
+        sampler=$!
+        : > "$work/rt.log"
+        c0=$(cpu "$sproxy")
+        t0=$(now)
+        pids=()
+        for w in $(seq "$W"); do
+            M=$(netns_machine "$w")
+            F="${sbase%@*}@$(netns_addr "$w"):$(cat "$work/sproxy.port")/$db"
+            ( timeout "${BENCH_PG_TIMEOUT:-300}" ip netns exec "$M" frontier-lease -f "$F" --follow --max-in-flight 64 \
+                -n 16 --poll-interval 0.02 2>/dev/null | respond | ip netns exec "$M" frontier-done -q -f "$F" ) &
+            pids+=($!)
+        done
+        wait "${pids[@]}" || true
+        t1=$(now)
+        c1=$(cpu "$sproxy")
+        kill "$sampler"; wait "$sampler" 2>/dev/null || true; sampler=
+        left=$(in_s frontier-report -f "$sbase/$db" --json |
+            python3 -c 'import json, sys; r = json.load(sys.stdin); print(r["urls"]["queued"] + r["urls"]["leased"])')
+        if [ "$left" = 0 ]; then line+=" W$W=$(rate "$((N / 10))" "$t0" "$t1")"; else line+=" W$W=timeout"; fi
+        sleep 0.3  # the proxy logs a connection once it is closed
+        details+=("$(awk -v w="$W" -v rtt="$rtt" -v n="$((N / 10))" -v f="$work/samples" -v a="$t0" -v b="$t1" \
+            -v c="$(( c1 - c0 ))" -v hz="$tick" '{ t += $2 } END {
+                while ((getline x < f) > 0) { split(x, v, "|"); s++; if (v[1] > 0) { k++; q += v[1] } h[v[2]]++ }
+                printf "pg-scaling-detail rtt=%sms W%s rt/url=%.1f lockwait=%.0f%% waiting=%.1f holder-client=%.0f%% proxy=%.0f%%",
+                    rtt, w, t / n, s ? 100 * k / s : 0, k ? q / k : 0, s ? 100 * h["client"] / s : 0, 100 * c / hz / (b - a) }' \
+            "$work/rt.log")")
+    done
+    kill "$sproxy"; wait "$sproxy" 2>/dev/null || true; sproxy=
+    echo "$line"
+    printf '%s\n' "${details[@]}"
+done
+[ -z "${sqlite_conc:-}" ] || echo "sqlite-scaling rtt=0ms W1=${sqlite_conc[0]} W4=${sqlite_conc[1]} W16=${sqlite_conc[2]}"
+echo "load: $(cut -d' ' -f1-3 /proc/loadavg)"

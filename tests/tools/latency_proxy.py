@@ -1,15 +1,19 @@
 #!/usr/bin/env python3
-"""A TCP proxy on 127.0.0.1 that adds a fixed delay to every byte, each way.
+"""A TCP proxy that adds a fixed delay to every byte, each way.
 
-    latency_proxy.py TARGET_PORT RTT_MS [PORTFILE]
+    latency_proxy.py [--listen ADDR] TARGET_PORT RTT_MS [PORTFILE]
 
-Listens on a free port of 127.0.0.1 (written to PORTFILE, else printed),
-forwards each connection to 127.0.0.1:TARGET_PORT, and hands every chunk
-read on one side to the other RTT_MS/2 milliseconds later, in order: a
-round trip costs RTT_MS more, as to a server on another machine, while
-throughput is not limited (chunks in flight overlap). Used by
+Listens on a free port of ADDR (default 127.0.0.1; written to PORTFILE,
+else printed), forwards each connection to 127.0.0.1:TARGET_PORT, and
+hands every chunk read on one side to the other RTT_MS/2 milliseconds
+later, in order: a round trip costs RTT_MS more, as to a server on
+another machine, while throughput is not limited (chunks in flight
+overlap). RTT_MS 0 forwards at once (it still counts). Used by
 tests/pg/bench.sh (PG_RTT_MS) where `tc netem` on loopback would delay
-every test's traffic. Nothing leaves 127.0.0.1.
+every test's traffic, and by its scaling rows, where it runs in the
+server's network namespace (tests/tools/netns.bash) and listens on
+0.0.0.0 there: the machines' connections arrive over veth pairs. That
+namespace has no route out; without --listen nothing leaves 127.0.0.1.
 
 Each direction of a connection is a thread that reads a chunk, sleeps
 until it is due (clock_nanosleep: microseconds) and sends it on; what
@@ -71,9 +75,10 @@ def pipe(src, dst, delay, conn, side, done):
             if not data:
                 break
             conn.note(side, data)
-            wait = due - time.monotonic()
-            if wait > 0:
-                time.sleep(wait)
+            if delay:
+                wait = due - time.monotonic()
+                if wait > 0:
+                    time.sleep(wait)
             dst.sendall(data)
         dst.shutdown(socket.SHUT_WR)
     except OSError:
@@ -111,16 +116,20 @@ def handle(client, target, delay, log):
 
 
 def main():
-    target = int(sys.argv[1])
-    delay = float(sys.argv[2]) / 2000.0  # one way, seconds
+    args = sys.argv[1:]
+    listen = "127.0.0.1"
+    if args[:1] == ["--listen"]:
+        listen, args = args[1], args[2:]
+    target = int(args[0])
+    delay = float(args[1]) / 2000.0  # one way, seconds
     log = os.environ.get("LATENCY_PROXY_LOG")
     listener = socket.socket()
     listener.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-    listener.bind(("127.0.0.1", 0))
+    listener.bind((listen, 0))
     listener.listen(256)
     port = listener.getsockname()[1]
-    if len(sys.argv) > 3:
-        with open(sys.argv[3], "w") as f:
+    if len(args) > 2:
+        with open(args[2], "w") as f:
             f.write(f"{port}\n")
     else:
         print(port, flush=True)
