@@ -113,6 +113,24 @@ urls=$(frontier-export --urls | grep -c 'c.test/1')
 [ "$urls" -eq 1 ] || fail "the acknowledged c.test/1 is missing"
 echo "ok: exit 75 after the reconnect window: $(tail -1 add.err)"
 
+# 2b. A tool waiting for its server to come back stops at SIGTERM at once
+#     (exit 75, said), not at the end of the reconnect window.
+frontier-lease --follow --no-progress > lease3.out 2> lease3.err &
+lease3=$!
+sleep 1
+pg stop
+for _ in $(seq 100); do grep -q 'reconnecting' lease3.err && break; sleep 0.1; done
+grep -q 'reconnecting' lease3.err || { pg start; kill $lease3; fail "no reconnection attempt: $(cat lease3.err)"; }
+t0=$(date +%s.%N)
+kill -TERM $lease3
+wait $lease3; rc=$?
+t1=$(date +%s.%N)
+pg start
+[ $rc -eq 75 ] || fail "SIGTERM while reconnecting: exit $rc, want 75: $(cat lease3.err)"
+grep -q 'stopped (a signal) while connecting again' lease3.err || fail "message: $(cat lease3.err)"
+python3 -c "import sys; sys.exit(0 if $t1 - $t0 < 3 else 1)" || fail "SIGTERM took $(python3 -c "print($t1 - $t0)") s"
+echo "ok: SIGTERM while reconnecting ends the tool at once"
+
 # 3. Connections killed again and again while frontier-add stores 100k
 #    records: it ends 0 (every kill between transactions) or 75 (one inside
 #    a transaction); either way every answered record is stored and the

@@ -3,6 +3,7 @@
 // between transactions (frontier(7), POSTGRESQL).
 #include <fcntl.h>
 #include <libpq-fe.h>
+#include <time.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -18,6 +19,7 @@
 #include "core/error.hpp"
 #include "core/ondemand.hpp"
 #include "core/output.hpp"
+#include "core/signals.hpp"
 #include "store/db.hpp"
 #include "store/pg/db_pg.hpp"
 #include "store/pg/db_pg_conn.hpp"
@@ -121,7 +123,9 @@ namespace pgi {
 
 // Between transactions only (nothing is open, so nothing is lost): when the
 // connection is gone, connects again, waiting 0.25 s, 0.5 s, ... up to 5 s
-// between tries, for at most the reconnect window; then ConnectionLost.
+// between tries, for at most the reconnect window; then ConnectionLost,
+// and at once when a stop signal arrives (SIGINT/SIGTERM end a tool waiting
+// for its server as they end any other wait).
 // Statements are prepared again at their next use; LISTEN is issued again
 // at the next data_version(). `why`: the ConnectionLost's message, which
 // names the database already.
@@ -158,7 +162,12 @@ void reconnect(PgConn* c, const std::string& why) {
             throw ConnectionLost("lost the connection to the frontier database " + frontier_display_name(c->url) +
                                  " and could not connect again within " + std::to_string(static_cast<int>(window)) +
                                  " s (FRONTIER_PG_RECONNECT): " + last);
-        std::this_thread::sleep_for(std::chrono::duration<double>(wait));
+        // nanosleep, not sleep_for: it returns when a signal arrives.
+        struct timespec ts{static_cast<time_t>(wait), static_cast<long>((wait - static_cast<time_t>(wait)) * 1e9)};
+        ::nanosleep(&ts, nullptr);
+        if (stop_requested())
+            throw ConnectionLost("lost the connection to the frontier database " + frontier_display_name(c->url) +
+                                 " and stopped (a signal) while connecting again: " + last);
         wait = std::min(wait * 2, 5.0);
     }
 }
