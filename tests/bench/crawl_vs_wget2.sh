@@ -111,7 +111,7 @@ case $SITE in
     python-docs)
         [ -f "$DOCS/index.html" ] || { echo "crawl_vs_wget2: $DOCS/index.html missing (apt-get install python3-doc)" >&2; exit 1; }
         nginx_start "$DOCS" "$HOSTS"
-        desc="python3-doc HTML on $HOSTS hosts" ;;
+        desc="python3-doc HTML on $HOSTS host$([ "$HOSTS" = 1 ] || echo s)" ;;
     libstdcxx)
         [ -f "$DOCS/index.html" ] || { echo "crawl_vs_wget2: $DOCS/index.html missing (apt-get install libstdc++-12-doc)" >&2; exit 1; }
         nginx_start "$DOCS" "$HOSTS"
