@@ -15,6 +15,7 @@
 #include <cstdio>
 #include <optional>
 #include <cstring>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -105,14 +106,14 @@ void set_up_frontier(const CrawlOptions& o, const std::string& f,
     for (auto& [k, v] : settings) store.set_setting(k, v);
 }
 
-// Seeds through frontier-add: its per-record answers go to OUT/seeds.jsonl,
-// its summary (and why nothing was added, if so) to standard error.
-void add_seeds(const CrawlOptions& o, const std::string& f, const Say& say) {
-    if (o.seeds.empty() && o.input.empty()) return;
+// Starts frontier-add of the seeds (answers to OUT/seeds.jsonl, its summary
+// to standard error); the function returned waits for it: the pipeline calls
+// it before frontier-lease, so that fetch and frontier-done start meanwhile.
+std::function<void()> add_seeds(const CrawlOptions& o, const std::string& f, const Say& say) {
+    if (o.seeds.empty() && o.input.empty()) return [] {};
     std::vector<std::string> args{"-f", f};
-    std::string list;
-    if (!o.seeds.empty()) {
-        list = o.out + "/.seeds.txt";
+    std::string list = o.seeds.empty() ? "" : o.out + "/.seeds.txt";
+    if (!list.empty()) {
         FILE* fp = std::fopen(list.c_str(), "w");
         if (!fp) throw IoError("cannot write " + list + ": " + std::strerror(errno));
         for (auto& s : o.seeds) std::fprintf(fp, "%s\n", s.c_str());
@@ -120,10 +121,15 @@ void add_seeds(const CrawlOptions& o, const std::string& f, const Say& say) {
         args.push_back(list);
     }
     if (!o.input.empty()) args.push_back(o.input);
-    int rc = run_to_file("frontier-add", args, o.out + "/seeds.jsonl", o.common.quiet);
-    if (!list.empty()) std::remove(list.c_str());
-    if (rc == 1) say("some seeds were rejected: see " + o.out + "/seeds.jsonl");
-    else if (rc != 0) throw IoError("frontier-add exited " + std::to_string(rc));
+    auto adding = std::make_shared<std::vector<Child>>(
+        1, start_to_file("frontier-add", args, o.out + "/seeds.jsonl", o.common.quiet));
+    return [=, out = o.out] {
+        wait_all(*adding);
+        int rc = exit_code_of(adding->front());
+        if (!list.empty()) std::remove(list.c_str());
+        if (rc == 1) say("some seeds were rejected: see " + out + "/seeds.jsonl");
+        else if (rc != 0) throw IoError("frontier-add exited " + std::to_string(rc));
+    };
 }
 
 // One crawl per directory. A claim left by a crawl that is provably gone
@@ -169,12 +175,8 @@ int run_crawl(const CrawlOptions& o) {
     CommonOptions common = o.common;
     if (common.frontier.empty() && !std::getenv("FRONTIER")) common.frontier = o.out + "/crawl.db";
     const std::string f = frontier_path(common);
-    const Say say = [&](const std::string& m) {
-        if (!o.common.quiet) diag(m);
-    };
+    const Say say = [&](const std::string& m) { if (!o.common.quiet) diag(m); };
     set_up_frontier(o, f, settings);
-    add_seeds(o, f, say);
-
     const std::string claim_path = o.out + "/crawl.pid";
     bool reclaim = claim_directory(o, f, claim_path, say);
     struct Unclaim {
@@ -185,8 +187,8 @@ int run_crawl(const CrawlOptions& o) {
         int rc = run_to_file("frontier-lease", {"-f", f, "--reclaim"}, "", o.common.quiet);
         if (rc != 0) throw IoError("frontier-lease --reclaim exited " + std::to_string(rc));
     }
-
     CrawlPipelineOptions p;
+    p.before_lease = add_seeds(o, f, say);
     p.frontier = f;
     p.out = o.out;
     p.concurrency = o.concurrency.value_or(kAdaptiveConcurrencyCap);

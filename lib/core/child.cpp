@@ -7,6 +7,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <cerrno>
 #include <climits>
 #include <cstring>
 #include <ctime>
@@ -72,6 +73,12 @@ bool reap(std::vector<Child>& kids) {
 }
 
 void wait_all(std::vector<Child>& kids, const std::function<void()>& tick) {
+    if (!tick) {  // nothing to do meanwhile: block, so that an ending is seen at once
+        for (auto& c : kids)
+            while (!c.done)
+                if (pid_t r = ::waitpid(c.pid, &c.status, 0); r == c.pid || (r < 0 && errno != EINTR)) c.done = true;
+        return;
+    }
     double last_tick = monotonic_seconds();
     while (reap(kids)) {
         if (tick && monotonic_seconds() - last_tick >= 1) {
@@ -89,16 +96,27 @@ int exit_code_of(const Child& c) {
     return 128 + (WIFSIGNALED(c.status) ? WTERMSIG(c.status) : 0);
 }
 
-// Runs a tool to completion with stdout to `out_path` (empty: inherited).
-int run_to_file(const std::string& name, const std::vector<std::string>& args, const std::string& out_path,
-                bool no_stderr, pid_t group) {
+Child start_to_file(const std::string& name, const std::vector<std::string>& args, const std::string& out_path,
+                    bool no_stderr, pid_t group) {
     int out = -1;
     if (!out_path.empty()) {
         out = ::open(out_path.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
         if (out < 0) throw IoError("cannot write " + out_path + ": " + std::strerror(errno));
     }
-    std::vector<Child> kids{spawn(name, args, -1, out, no_stderr, group)};
-    if (out >= 0) ::close(out);
+    try {
+        Child c = spawn(name, args, -1, out, no_stderr, group);
+        if (out >= 0) ::close(out);
+        return c;
+    } catch (...) {
+        if (out >= 0) ::close(out);
+        throw;
+    }
+}
+
+// Runs a tool to completion with stdout to `out_path` (empty: inherited).
+int run_to_file(const std::string& name, const std::vector<std::string>& args, const std::string& out_path,
+                bool no_stderr, pid_t group) {
+    std::vector<Child> kids{start_to_file(name, args, out_path, no_stderr, group)};
     wait_all(kids);
     return exit_code_of(kids[0]);
 }

@@ -40,6 +40,11 @@ void wait_all(std::vector<Child>& kids, const std::function<void()>& tick = {});
 // The exit code of a child that ended (128 + the signal that killed it).
 int exit_code_of(const Child& c);
 
+// Starts a tool with stdout to `out_path` (created or truncated; empty:
+// inherited), in `group` as spawn() takes it.
+Child start_to_file(const std::string& name, const std::vector<std::string>& args, const std::string& out_path,
+                    bool no_stderr = false, pid_t group = -1);
+
 // Runs a tool to completion with stdout to `out_path` (empty: inherited),
 // in `group` as spawn() takes it.
 int run_to_file(const std::string& name, const std::vector<std::string>& args, const std::string& out_path,

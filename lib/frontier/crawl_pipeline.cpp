@@ -35,7 +35,7 @@ int open_or_throw(const std::string& path, int flags) {
 // The three tools, returned as {frontier-lease, fetch, frontier-done}.
 // frontier-done is spawned first and leads their process group: it cannot
 // end before the others are spawned, as this process holds its input's
-// write end until then.
+// write end until then. frontier-lease comes last, after o.before_lease.
 std::vector<Child> start_pipeline(const CrawlPipelineOptions& o) {
     int p1[2], p2[2];
     if (::pipe2(p1, O_CLOEXEC) != 0 || ::pipe2(p2, O_CLOEXEC) != 0)
@@ -63,7 +63,16 @@ std::vector<Child> start_pipeline(const CrawlPipelineOptions& o) {
     std::vector<Child> kids(3);
     kids[2] = spawn("frontier-done", {"-f", o.frontier, "--no-progress"}, p2[0], res, false, 0);
     kids[1] = spawn("fetch", fetch_args, p1[0], p2[1], false, kids[2].pid);
-    kids[0] = spawn("frontier-lease", lease_args, null_in, p1[1], false, kids[2].pid);
+    try {
+        if (o.before_lease) o.before_lease();
+        kids[0] = spawn("frontier-lease", lease_args, null_in, p1[1], false, kids[2].pid);
+    } catch (...) {
+        // fetch reads the end of its input, frontier-done then the end of its own
+        for (int fd : {p1[0], p1[1], p2[0], p2[1], res, null_in}) ::close(fd);
+        std::vector<Child> started{kids[1], kids[2]};
+        wait_all(started);
+        throw;
+    }
     for (int fd : {p1[0], p1[1], p2[0], p2[1], res, null_in}) ::close(fd);
     return kids;
 }
@@ -199,7 +208,8 @@ Ending watch(std::vector<Child>& kids, Store& view, const CrawlPipelineOptions& 
                 if (!kids[0].done) ::kill(kids[0].pid, SIGTERM);
             }
         }
-        struct timespec ts{0, 10'000'000};
+        // Short: the reports start as soon as the pipeline has ended.
+        struct timespec ts{0, 2'000'000};
         ::nanosleep(&ts, nullptr);
     }
     return e;

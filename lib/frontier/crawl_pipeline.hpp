@@ -33,6 +33,10 @@ struct CrawlPipelineOptions {
     bool progress = false;              // a progress line every second on standard error
     double max_wait = 300;              // end when nothing is out and the next URL is due later than this
     std::optional<int64_t> per_site;    // --per-site, named in the pause message
+    // Called once fetch and frontier-done are started, before frontier-lease
+    // (e.g. to wait for the seeds' frontier-add, overlapping their start-up);
+    // what it throws ends the two and is thrown on.
+    std::function<void()> before_lease;
 };
 
 // The crawl's exit codes (frontier-crawl(1), EXIT STATUS).

@@ -175,12 +175,16 @@ void LeaseFollower::wait_for_work(const LeaseOutcome& r, bool too_soon) {
             if (backend_.wait_for_change(std::min(left, 0.05))) break;
         return;
     }
-    for (double slept = 0; slept < wait && !o_.stop(); slept += 0.002) {
+    // Often at first, where a result that frees a slot is most likely to
+    // come while transfers wait for it, then every 2 ms.
+    for (double slept = 0; slept < wait && !o_.stop();) {
         if (int64_t v = backend_.data_version(); v != seen_version_) {
             seen_version_ = v;
             break;
         }
-        sleep_for(0.002);
+        double step = slept < 0.02 ? 0.00025 : 0.002;
+        sleep_for(step);
+        slept += step;
     }
 }
 

@@ -32,6 +32,13 @@
 #                      wget2's -P directory and the scratch files go to a temp
 #                      dir under TMPDIR (default /var/tmp). By default (DISK=0)
 #                      they go to a temp dir in /dev/shm: both write to memory
+#   CRAWLER=pipeline   ours as the hand pipeline above; CRAWLER=frontier-crawl:
+#                      ours as a user runs it, set-up and reports included:
+#                        frontier-crawl -o OUT -c C --depth 100
+#                          --set politeness.min-delay=0 --set politeness.delay-factor=0
+#                          --set robots.enabled=false --set politeness.max-in-flight=C SEEDS
+#                      (default HOSTS=1 for python-docs); the requests under way
+#                      at once on each host, from nginx's log, must stay <= C
 #   FRONTIER_BIN=bin   the tools to measure
 #   RESULTS=FILE       also append "KEY<TAB>VALUE" lines (KEY prefixed PREFIX_,
 #                      default b6) for tests/bench/run.sh
@@ -59,10 +66,13 @@ set -euo pipefail
 root="$(cd "$(dirname "$0")/../.." && pwd)"
 bin="${FRONTIER_BIN:-bin}"
 case $bin in /*) ;; *) bin="$root/$bin" ;; esac
-for t in frontier-add frontier-config frontier-lease frontier-done fetch; do
+for t in frontier-add frontier-config frontier-lease frontier-done fetch frontier-crawl frontier-report; do
     [ -x "$bin/$t" ] || { echo "crawl_vs_wget2: $bin/$t missing (make all, or set FRONTIER_BIN)" >&2; exit 1; }
 done
 SITE="${SITE:-python-docs}"
+CRAWLER="${CRAWLER:-pipeline}"
+case $CRAWLER in pipeline|frontier-crawl) ;; *) echo "crawl_vs_wget2: CRAWLER is pipeline or frontier-crawl" >&2; exit 2 ;; esac
+[ "$CRAWLER" = frontier-crawl ] && [ "$SITE" = python-docs ] && HOSTS="${HOSTS:-1}"
 case $SITE in
     python-docs) DOCS="${DOCS:-/usr/share/doc/python3/html}" HOSTS="${HOSTS:-3}" ;;
     libstdcxx) DOCS="${DOCS:-/usr/share/doc/gcc-12-base/libstdc++/user}" HOSTS="${HOSTS:-1}" ;;
@@ -95,12 +105,13 @@ store="$(stat -f -c %T "$dir")"
 [ "$store" = tmpfs ] && where="memory" || where="disk"
 where="$where ($(dirname "$dir"), $store)"
 source "$root/tests/tools/nginx.sh"
+export NGINX_LOG_TIMES=1
 trap 'nginx_stop > /dev/null 2>&1 || true; rm -rf "$dir"' EXIT
 case $SITE in
     python-docs)
         [ -f "$DOCS/index.html" ] || { echo "crawl_vs_wget2: $DOCS/index.html missing (apt-get install python3-doc)" >&2; exit 1; }
         nginx_start "$DOCS" "$HOSTS"
-        desc="python3-doc HTML on $HOSTS hosts" ;;
+        desc="python3-doc HTML on $HOSTS host$([ "$HOSTS" = 1 ] || echo s)" ;;
     libstdcxx)
         [ -f "$DOCS/index.html" ] || { echo "crawl_vs_wget2: $DOCS/index.html missing (apt-get install libstdc++-12-doc)" >&2; exit 1; }
         nginx_start "$DOCS" "$HOSTS"
@@ -134,6 +145,32 @@ rss_kb() { sed -n 's/.*maxrss=\([0-9]*\).*/\1/p' "$1"; }
 cpu_s() { awk '{for (i = 1; i <= NF; i++) if ($i ~ /^(user|sys)=/) { split($i, a, "="); s += a[2] }} END {printf "%.2f", s}' "$1"; }
 median() { sort -g | awk '{v[NR] = $1} END {print v[int((NR + 1) / 2)]}'; }
 pageset() { awk '{print $1, $2, $3}' "$log" | sort; }
+# host_peak: the most connections in use at once on one port of the log, a
+# bound on the requests under way at once (nginx answers a static file
+# within its millisecond, so $request_time is mostly 0): a connection is in
+# use from its first request's start ($msec - $request_time) to its last
+# request's end.
+host_peak() {
+    python3 - "$log" <<'PY'
+import collections, sys
+span = {}
+for line in open(sys.argv[1]):
+    port, _, _, msec, took, conn = line.split()
+    end = float(msec)
+    s, e = span.get(conn, (port, end - float(took), end))[1:]
+    span[conn] = (port, min(s, end - float(took)), max(e, end))
+per = collections.defaultdict(list)
+for port, s, e in span.values():
+    per[port] += [(s, 1), (e, -1)]
+most = 0
+for ev in per.values():
+    cur = 0
+    for _, d in sorted(ev):  # at the same time, an end before a start
+        cur += d
+        most = max(most, cur)
+print(most)
+PY
+}
 TIMEFMT="maxrss=%M user=%U sys=%S"
 
 run_wget2() {
@@ -150,6 +187,29 @@ run_wget2() {
     [ $rc = 0 ] || [ $rc = 8 ] || { echo "crawl_vs_wget2: wget2 exited $rc" >&2; exit 1; }
     pageset > "$dir/set.wget2"
     echo "$(awk "BEGIN {print $t1 - $t0}") $(wc -l < "$dir/set.wget2") $(rss_kb "$dir/t.wget2") $(cpu_s "$dir/t.wget2")"
+}
+
+run_crawl() {
+    local t0 t1 rc=0
+    rm -rf "$dir/out"
+    : > "$log"
+    t0=$(now)
+    # shellcheck disable=SC2086
+    /usr/bin/time -f "$TIMEFMT" -o "$dir/t.crawl" \
+        "$bin/frontier-crawl" -o "$dir/out" -c "$C" --depth 100 --set politeness.min-delay=0 \
+        --set politeness.delay-factor=0 --set robots.enabled=false --set politeness.max-in-flight="$C" \
+        $seeds 2> "$dir/crawl.err" || rc=$?
+    t1=$(now)
+    [ $rc = 0 ] || { cat "$dir/crawl.err" >&2; echo "crawl_vs_wget2: frontier-crawl exited $rc" >&2; exit 1; }
+    sleep 0.2  # nginx writes its access log after the response
+    pageset > "$dir/set.ours"
+    local recorded leased
+    recorded=$(grep -c '"result":"done"' "$dir/out/results.jsonl" || true)
+    leased=$(wc -l < "$dir/out/results.jsonl")
+    # the columns of run_ours: frontier-crawl's RSS (its largest process) and
+    # CPU (its own and its children's) stand for lease's
+    echo "$(awk "BEGIN {print $t1 - $t0}") $(wc -l < "$dir/set.ours") $recorded" \
+         "$(rss_kb "$dir/t.crawl") 0 0 $(cpu_s "$dir/t.crawl") 0 0 $leased $(host_peak)"
 }
 
 run_ours() {
@@ -188,7 +248,7 @@ run_ours() {
 : > "$dir/r.ours"
 for _ in $(seq "$REPEAT"); do
     run_wget2 >> "$dir/r.wget2"
-    run_ours >> "$dir/r.ours"
+    if [ "$CRAWLER" = frontier-crawl ]; then run_crawl >> "$dir/r.ours"; else run_ours >> "$dir/r.ours"; fi
 done
 
 # The same page set (port, path, status) for both, every run.
@@ -226,10 +286,19 @@ if [ "$same" = no ]; then
     comm -3 "$dir/set.ours" "$dir/set.wget2" | head -5 | sed 's/^/    /'
 fi
 echo "wget2 --recursive --max-threads=$C: $rate_w pages/s ($(awk '{printf "%.2f ", $1}' "$dir/r.wget2")s), peak RSS $(maxcol r.wget2 3) MiB, CPU $(medcol r.wget2 4) s"
-echo "lease --follow | fetch -c $C --links | done: $rate_o pages/s ($(awk '{printf "%.2f ", $1}' "$dir/r.ours")s) = ${ratio}x wget2"
-echo "  peak RSS lease / fetch / done: $(maxcol r.ours 4) / $(maxcol r.ours 5) / $(maxcol r.ours 6) MiB; CPU s (user+sys): $(medcol r.ours 7) / $(medcol r.ours 8) / $(medcol r.ours 9)"
+if [ "$CRAWLER" = frontier-crawl ]; then
+    peak=$(awk '$11 > m {m = $11} END {print m + 0}' "$dir/r.ours")
+    echo "frontier-crawl -c $C (politeness.max-in-flight $C): $rate_o pages/s ($(awk '{printf "%.2f ", $1}' "$dir/r.ours")s) = ${ratio}x wget2"
+    echo "  peak RSS $(maxcol r.ours 4) MiB; CPU s (user+sys, with its tools and reports): $(medcol r.ours 7)"
+    echo "  most connections in use at once on one host (nginx's log): $peak (limit $C)"
+    [ "$peak" -le "$C" ] || { echo "crawl_vs_wget2: frontier-crawl exceeded politeness.max-in-flight $C" >&2; same=no; }
+else
+    echo "lease --follow | fetch -c $C --links | done: $rate_o pages/s ($(awk '{printf "%.2f ", $1}' "$dir/r.ours")s) = ${ratio}x wget2"
+    echo "  peak RSS lease / fetch / done: $(maxcol r.ours 4) / $(maxcol r.ours 5) / $(maxcol r.ours 6) MiB; CPU s (user+sys): $(medcol r.ours 7) / $(medcol r.ours 8) / $(medcol r.ours 9)"
+fi
 echo "CPU per page ours/wget2: $cpu_ratio (ours $cpu_o s = $(cpu_ms "$cpu_o" "$pages") ms/page, wget2 $cpu_w s = $(cpu_ms "$cpu_w" "$pages_w") ms/page)"
-echo "lease capacity / crawl rate: ${lease_ratio}x ($leased leased / $cpu_l s of frontier-lease CPU = $lease_cap URLs/s; crawl $rate_o pages/s)"
+[ "$CRAWLER" = frontier-crawl ] ||
+    echo "lease capacity / crawl rate: ${lease_ratio}x ($leased leased / $cpu_l s of frontier-lease CPU = $lease_cap URLs/s; crawl $rate_o pages/s)"
 
 if [ -n "${RESULTS:-}" ]; then
     {
@@ -247,6 +316,8 @@ if [ -n "${RESULTS:-}" ]; then
         printf '%s_cpu_wget2\t%s\n' "$PREFIX" "$cpu_w"
         printf '%s_cpu_ratio\t%s\n' "$PREFIX" "$cpu_ratio"
         printf '%s_lease_ratio\t%s\n' "$PREFIX" "$lease_ratio"
+        printf '%s_crawler\t%s\n' "$PREFIX" "$CRAWLER"
+        [ "$CRAWLER" = pipeline ] || printf '%s_host_peak\t%s\n' "$PREFIX" "$peak"
         printf '%s_rss_lease\t%s\n' "$PREFIX" "$(maxcol r.ours 4)"
         printf '%s_rss_fetch\t%s\n' "$PREFIX" "$(maxcol r.ours 5)"
         printf '%s_rss_done\t%s\n' "$PREFIX" "$(maxcol r.ours 6)"

@@ -55,7 +55,10 @@
 #      to memory (/dev/shm; row b6) and to disk (DISK=1; row b6d), the
 #      libstdc++-12-doc API docs (b6l), libglib2.0-doc's link-heavy pages
 #      (b6g) and a synthetic site (b6s); wall ratio,
-#      CPU per page ours/wget2 and lease capacity / crawl rate for each
+#      CPU per page ours/wget2 and lease capacity / crawl rate for each; then
+#      frontier-crawl as a user runs it (CRAWLER=frontier-crawl: set-up and
+#      reports included, politeness.max-in-flight = -c, checked in nginx's
+#      log) on python3-doc as one host (b6c), libstdc++ (b6cl), gtk-doc (b6cg)
 #   B8 broad crawl of BROAD_H hosts x 20 pages, politeness.min-delay 1, by
 #      frontier-crawl vs Scrapy (tests/bench/broad_crawl.sh): fraction of the
 #      ideal (BROAD_H pages/s), ratio to Scrapy, politeness from nginx's log
@@ -287,16 +290,20 @@ if [ -z "${SKIP_FETCH:-}" ] && only b5; then
 fi
 if [ -z "${SKIP_CRAWL:-}" ] && only b6; then
     t0=$(now)
-    b6() {   # PREFIX SITE DISK TITLE
+    b6() {   # PREFIX SITE DISK TITLE [CRAWLER]
         echo
         echo "== B6 full crawl vs wget2 --recursive, $4:"
-        C="${B6_C:-8}" REPEAT="${B6_REPEAT:-3}" SITE=$2 DISK=$3 PREFIX=$1 RESULTS="$R" "$root/tests/bench/crawl_vs_wget2.sh"
+        C="${B6_C:-8}" REPEAT="${B6_REPEAT:-3}" SITE=$2 DISK=$3 PREFIX=$1 CRAWLER="${5:-pipeline}" RESULTS="$R" \
+            "$root/tests/bench/crawl_vs_wget2.sh"
     }
     b6 b6 python-docs 0 "python3-doc, both writing to memory (/dev/shm)"
     b6 b6d python-docs 1 "python3-doc, both writing to disk (DISK=1)"
     b6 b6l libstdcxx 0 "libstdc++-12-doc API docs (many mid-size pages, one host)"
     b6 b6g gtk-docs 0 "libglib2.0-doc (gtk-doc, ~150 links a page)"
     b6 b6s synthetic 0 "synthetic site (small pages: the frontier loop)"
+    b6 b6c python-docs 0 "frontier-crawl, python3-doc on one host" frontier-crawl
+    b6 b6cl libstdcxx 0 "frontier-crawl, libstdc++-12-doc on one host" frontier-crawl
+    b6 b6cg gtk-docs 0 "frontier-crawl, libglib2.0-doc" frontier-crawl
     put b6_secs "$(calc "$(now) - $t0")"
 fi
 BROAD_C="${BROAD_C-256}"
@@ -319,7 +326,7 @@ if { [ "${BROAD:-0}" = 1 ] && [ -z "$ONLY" ]; } || [[ " $ONLY " == *" b9 "* ]]; 
 fi
 
 # ---------------------------------------------------------------- the tables
-b6_rows="b6 b6d b6l b6g b6s"
+b6_rows="b6 b6d b6l b6g b6s b6c b6cl b6cg"
 fmt() { printf '%.0f' "$1" | sed ':a;s/\B[0-9]\{3\}\>/,&/;ta'; }   # 57086.3 -> 57,086
 us() { calc "1e6 / $1" | xargs printf '%.1f'; }
 mark() { if [ "$1" = 1 ]; then echo "met${2:+ ($2)}"; else echo "**MISS**${2:+ ($2)}"; fi; }
@@ -397,6 +404,12 @@ for p in $b6_rows; do
     [ "$same" = yes ] || pg="ours $(get "${p}_pages") pages, wget2 $(get "${p}_pages_wget2"): NOT the same page set"
     ok=$(ge "$(get "${p}_ratio")" 1)
     [ "$same" = yes ] || ok=0
+    if [ "$(get "${p}_crawler")" = frontier-crawl ]; then
+        peak=$(get "${p}_host_peak")
+        [ "$peak" -le "$(get "${p}_c")" ] || ok=0
+        echo "| B6 \`frontier-crawl -c $(get "${p}_c") --set politeness.max-in-flight=$(get "${p}_c")\`, delays and robots.txt off, $(get "${p}_desc") ($pg; at most $peak connections at once on a host) | $(fmt "$(get "${p}_rate")") pages/s | \`wget2 --recursive --max-threads=$(get "${p}_c")\`: $(fmt "$(get "${p}_rate_wget2")") pages/s | ≥ 1.0× wget2, ≤ $(get "${p}_c") at once a host | $(mark "$ok" "$(get "${p}_ratio")×") |"
+        continue
+    fi
     echo "| B6 full crawl \`frontier-lease --follow \\| fetch -c $(get "${p}_c") --links \\| frontier-done\`, $(get "${p}_desc") ($pg), politeness off | $(fmt "$(get "${p}_rate")") pages/s | \`wget2 --recursive --max-threads=$(get "${p}_c")\`: $(fmt "$(get "${p}_rate_wget2")") pages/s | ≥ 1.0× wget2 | $(mark "$ok" "$(get "${p}_ratio")×") |"
     memrow "peak RSS in B6, $(get "${p}_desc") (wget2: $(get "${p}_rss_wget2") MiB)" \
         "lease --follow" "$(get "${p}_rss_lease")" "fetch --links" "$(get "${p}_rss_fetch")" done "$(get "${p}_rss_done")"
@@ -415,7 +428,11 @@ if [ -n "$(get b6_rate)$(get b6d_rate)$(get b6l_rate)$(get b6g_rate)$(get b6s_ra
         [ "$(get "${p}_same")" = yes ] || pg="$pg (wget2 $(get "${p}_pages_wget2"): NOT the same set)"
         lr=$(get "${p}_lease_ratio")
         [ "$(ge "$lr" 1)" = 1 ] || lr="**$lr**"
-        echo "| $p | $(get "${p}_desc") | $pg | $(printf '%.2f' "$(get "${p}_wall")") | $(printf '%.2f' "$(get "${p}_wall_wget2")") | $(get "${p}_ratio")× | $(get "${p}_cpu_ratio")× ($(get "${p}_cpu_ours") s / $(get "${p}_cpu_wget2") s) | ${lr}× | $(get "${p}_rss_lease") / $(get "${p}_rss_fetch") / $(get "${p}_rss_done") / $(get "${p}_rss_wget2") MiB |"
+        lr="${lr}×"
+        rss="$(get "${p}_rss_lease") / $(get "${p}_rss_fetch") / $(get "${p}_rss_done") / $(get "${p}_rss_wget2")"
+        # frontier-crawl rows: CPU and RSS are the whole crawl's (its tools, set-up and reports)
+        if [ "$(get "${p}_crawler")" = frontier-crawl ]; then lr="—"; rss="crawl $(get "${p}_rss_lease") / $(get "${p}_rss_wget2")"; fi
+        echo "| $p | $(get "${p}_desc") | $pg | $(printf '%.2f' "$(get "${p}_wall")") | $(printf '%.2f' "$(get "${p}_wall_wget2")") | $(get "${p}_ratio")× | $(get "${p}_cpu_ratio")× ($(get "${p}_cpu_ours") s / $(get "${p}_cpu_wget2") s) | $lr | $rss MiB |"
     done
 fi
 

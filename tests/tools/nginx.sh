@@ -5,7 +5,8 @@
 #                           sets NGINX_PORTS (space separated) and NGINX_DIR
 #   nginx_conf_head DIR, nginx_launch DIR URL... -> for a test's own nginx.conf
 #   nginx_stop
-#   nginx_log            -> path of the access log ("$port $uri $status" lines)
+#   nginx_log            -> path of the access log ("$port $uri $status" lines;
+#                           NGINX_LOG_TIMES=1 adds "$msec $request_time $connection")
 nginx_free_port() {
     python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1]); s.close()'
 }
@@ -57,9 +58,11 @@ nginx_start() {
         urls+=("http://127.0.0.1:$p/")
     done
     NGINX_PORTS=${NGINX_PORTS# }
+    local times=""
+    [ "${NGINX_LOG_TIMES:-0}" = 1 ] && times=' $msec $request_time $connection'
     { nginx_conf_head "$NGINX_DIR"
       cat <<CONF
-    log_format port_uri '\$server_port \$uri \$status';
+    log_format port_uri '\$server_port \$uri \$status$times';
     access_log $NGINX_DIR/access.log port_uri;
     types { text/html html; text/plain txt; application/xml xml; }
     default_type application/octet-stream;
