@@ -32,15 +32,23 @@ CONF
 }
 
 # nginx_launch DIR URL...: starts the nginx of DIR/nginx.conf and waits
-# until each URL answers (any status).
+# until each URL answers (any status) and, when nginx logs to
+# DIR/access.log, until that request is logged: nginx writes the line after
+# the answer, so a test that empties the log next could get it afterwards.
 nginx_launch() {
-    local dir=$1 url; shift
+    local dir=$1 url size; shift
     mkdir -p "$dir/tmp"
     /usr/sbin/nginx -c "$dir/nginx.conf" -p "$dir" -e "$dir/error.log" 2>>"$dir/error.log" || {
         cat "$dir/error.log" >&2; return 1; }
     for url in "$@"; do
+        size=$(stat -c %s "$dir/access.log" 2>/dev/null || echo 0)
         for _ in $(seq 50); do
             curl -s -o /dev/null "$url" && break
+            sleep 0.1
+        done
+        [ -e "$dir/access.log" ] || continue
+        for _ in $(seq 50); do
+            [ "$(stat -c %s "$dir/access.log")" -gt "$size" ] && break
             sleep 0.1
         done
     done
