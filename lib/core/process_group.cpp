@@ -62,18 +62,24 @@ bool threads_left(const char* pid) {
     return threads > 1;
 }
 
-// True when no process of group `pgid` is other than a zombie (state Z or X).
+// True when process `pid` (its /proc name) is in group `pgid` and can
+// still run: not a zombie (state Z or X), or one whose other threads run.
+bool runs_in_group(const char* pid, int64_t pgid) {
+    char state = 0;
+    long long group = 0;
+    std::string f = stat_fields(pid);
+    return std::sscanf(f.c_str(), "%c %*d %lld", &state, &group) == 2 && group == pgid &&
+           ((state != 'Z' && state != 'X') || threads_left(pid));
+}
+
+// True when no process of group `pgid` can still run.
 bool only_zombies_in(int64_t pgid) {
     DIR* d = ::opendir("/proc");
     if (!d) return false;
     bool live = false;
     while (struct dirent* e = ::readdir(d)) {
         if (e->d_name[0] < '1' || e->d_name[0] > '9') continue;
-        char state = 0;
-        long long group = 0;
-        std::string f = stat_fields(e->d_name);
-        if (std::sscanf(f.c_str(), "%c %*d %lld", &state, &group) == 2 && group == pgid &&
-            ((state != 'Z' && state != 'X') || threads_left(e->d_name))) {
+        if (runs_in_group(e->d_name, pgid)) {
             live = true;
             break;
         }
@@ -104,7 +110,9 @@ GroupProbe probe_group(int64_t pgid) {
     if (pgid <= 1) return p;
     p.kill_errno = ::kill(static_cast<pid_t>(-pgid), 0) == 0 ? 0 : errno;
     p.leader_start = process_start(pgid);
-    p.only_zombies = p.kill_errno == 0 && only_zombies_in(pgid);
+    // A running leader answers at once; /proc is scanned only when the
+    // leader is gone or a zombie, as after a pipeline ended.
+    p.only_zombies = p.kill_errno == 0 && !runs_in_group(std::to_string(pgid).c_str(), pgid) && only_zombies_in(pgid);
     return p;
 }
 
