@@ -3,7 +3,6 @@
 // between transactions (frontier(7), POSTGRESQL).
 #include <fcntl.h>
 #include <libpq-fe.h>
-#include <time.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -13,9 +12,9 @@
 #include <cstdlib>
 #include <cstring>
 #include <string>
-#include <thread>
 #include <vector>
 
+#include "core/clock.hpp"
 #include "core/error.hpp"
 #include "core/ondemand.hpp"
 #include "core/output.hpp"
@@ -162,9 +161,7 @@ void reconnect(PgConn* c, const std::string& why) {
             throw ConnectionLost("lost the connection to the frontier database " + frontier_display_name(c->url) +
                                  " and could not connect again within " + std::to_string(static_cast<int>(window)) +
                                  " s (FRONTIER_PG_RECONNECT): " + last);
-        // nanosleep, not sleep_for: it returns when a signal arrives.
-        struct timespec ts{static_cast<time_t>(wait), static_cast<long>((wait - static_cast<time_t>(wait)) * 1e9)};
-        ::nanosleep(&ts, nullptr);
+        frontier::sleep_for(wait);  // returns early on a stop signal
         if (stop_requested())
             throw ConnectionLost("lost the connection to the frontier database " + frontier_display_name(c->url) +
                                  " and stopped (a signal) while connecting again: " + last);
