@@ -112,6 +112,8 @@ private:
 // PostgreSQL database (lib/store/pg/). Db::open picks the backend from the
 // path. The SQL the store writes is SQLite's; the PostgreSQL backend
 // translates its parameters and types (lib/store/pg/db_pg_sql.cpp).
+class LeaseOrderStorage;
+
 class Db {
 public:
     // Opens (or creates) the frontier at `path`: a file, or a postgresql://
@@ -229,11 +231,6 @@ public:
         const char* key;          // after an integer key column: " INTEGER PRIMARY KEY" / " BIGINT PRIMARY KEY"
         const char* id_key;       // after the key column "id", numbered by the database (an identity on PostgreSQL)
         const char* keyed_table;  // after a table keyed by other columns: " WITHOUT ROWID" (SQLite) / ""
-        // The queued URLs' lease order kept in the tables url_next and
-        // url_next_new by the code that changes URL rows (SQLite), not in
-        // the index urls_next (PostgreSQL): lib/store/schema_def.hpp,
-        // kLeaseOrderSql, kLeaseEntrySql, kLeaseLeaveSql.
-        bool lease_order_tables;
         // The INSERT of rows that clash with none stored (a move between
         // tables that never hold the same key): "INSERT OR IGNORE" on
         // SQLite, which then keeps no statement journal of the pages it
@@ -241,6 +238,9 @@ public:
         const char* insert_new;
     };
     virtual const Ddl& ddl() const = 0;
+    // How this backend keeps the queued URLs' lease order
+    // (lib/store/lease_order_storage.hpp).
+    virtual const LeaseOrderStorage& lease_order() const = 0;
     // The whole part of the non-negative number `expr`, as an integer.
     virtual std::string whole_part_sql(std::string_view expr) const = 0;
 };

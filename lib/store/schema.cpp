@@ -3,6 +3,7 @@
 #include <string>
 
 #include "core/error.hpp"
+#include "store/lease_order_storage.hpp"
 #include "store/schema_def.hpp"
 #include "store/sql_codes.hpp"
 #include "store/store.hpp"
@@ -103,26 +104,15 @@ void migrate_to_7(Db& db) {
     db.exec("DROP INDEX urls_fp");
 }
 
-// 8: where the backend keeps the lease order in tables (SQLite,
-// Db::Ddl::lease_order_tables), the queued URLs that are due
-// leave the index urls_next for the tables url_next (all of them, in key
-// order) and url_next_new (empty), kept from now on by triggers and by
-// the tools that insert URL rows (schema_def.hpp, kLeaseOrderSql,
-// kLeaseEntrySql). PostgreSQL keeps the index.
-void migrate_to_8(Db& db) {
-    if (!db.ddl().lease_order_tables) return;
-    const char* const move =
-        "INSERT INTO url_next SELECT " SQL_ORDER_ENTRY
-        " FROM urls WHERE " SQL_URL_DUE("") " ORDER BY " SQL_ORDER_KEY ";\nDROP INDEX urls_next;\n";
-    db.exec(create_lease_order_sql(db, move));
-}
+// 8: where the backend keeps the lease order in tables (SQLite), the
+// queued URLs that are due leave the index urls_next for the tables
+// url_next and url_next_new, kept from now on by a trigger and by the code
+// that inserts URL rows (lib/store/lease_order_storage.hpp).
+void migrate_to_8(Db& db) { db.lease_order().migrate_to_8(db); }
 
 // 9: where the lease order is kept in tables, the code that changes a URL
-// row moves its entry, not a trigger on every update (schema_def.cpp,
-// kLeaseOrderSql): the trigger url_next_update goes.
-void migrate_to_9(Db& db) {
-    if (db.ddl().lease_order_tables) db.exec("DROP TRIGGER IF EXISTS url_next_update");
-}
+// row moves its entry, not a trigger on every update: that trigger goes.
+void migrate_to_9(Db& db) { db.lease_order().migrate_to_9(db); }
 
 // The connection's sorts go to disk while a migration's back-fill groups
 // and indexes the whole URL table (as in frontier-report --check); its

@@ -3,6 +3,7 @@
 #include <string_view>
 
 #include "store/db.hpp"
+#include "store/lease_order_storage.hpp"
 #include "store/sql_codes.hpp"
 
 namespace frontier {
@@ -330,12 +331,10 @@ static std::string create_table_sql(const Db& db, const TableDef& t) {
 }
 
 std::string create_schema_sql(const Db& db) {
-    const bool order_tables = db.ddl().lease_order_tables;
     std::string sql;
     for (const TableDef& t : schema_tables())
         if (!t.lease_order) sql += create_table_sql(db, t);
-    sql += order_tables ? create_lease_order_sql(db, "") : std::string(kUrlsNextIndexSql) + ";\n";
-    return sql;
+    return sql + db.lease_order().create_sql(db);
 }
 
 std::string create_lease_order_sql(const Db& db, const std::string& fill) {

@@ -36,7 +36,7 @@ struct TableDef {
     std::vector<const char*> unique = {};   // the other UNIQUE keys (one column each)
     std::vector<const char*> indexes = {};  // CREATE INDEX statements, valid in both dialects
     bool exported = true;                   // as ColumnDef::exported
-    bool lease_order = false;               // only where Db::Ddl::lease_order_tables (SQLite)
+    bool lease_order = false;               // the lease order in tables (lease_order_storage.hpp)
 };
 
 // Every table, in the order of the export stream: settings before the rows
@@ -48,9 +48,9 @@ const std::vector<TableDef>& schema_tables();
 // use this one text). `recrawl` is its last column since version 6, after
 // the unique `id`: it leaves the order as it was and makes the report's count
 // of revisited URLs that may be visited now an index-only scan. Since
-// version 8 PostgreSQL only (Db::Ddl::lease_order_tables).
+// version 8 PostgreSQL only (lib/store/lease_order_storage.hpp).
 extern const char* const kUrlsNextIndexSql;
-// Since version 8, where Db::Ddl::lease_order_tables (SQLite): the same
+// Since version 8, where the lease order is kept in tables (SQLite): the same
 // order in the tables url_next and url_next_new, kept by the code that
 // inserts URL rows (kLeaseEntrySql) and changes them (kLeaseLeaveSql, then
 // kLeaseEntrySql), and by the trigger of this text for deleted rows
@@ -86,7 +86,7 @@ class Db;
 // The CREATE TABLE and CREATE INDEX statements of a new frontier, in the
 // words of `db`'s backend (Db::ddl), without the meta rows.
 std::string create_schema_sql(const Db& db);
-// Where Db::Ddl::lease_order_tables: the CREATE statements of url_next and
+// Where the lease order is kept in tables: the CREATE statements of url_next and
 // url_next_new, then `fill` (statements that fill them), then their
 // trigger (kLeaseOrderSql).
 std::string create_lease_order_sql(const Db& db, const std::string& fill);

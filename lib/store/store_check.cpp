@@ -13,6 +13,7 @@
 #include "policy/settings.hpp"
 #include "store/check_tally.hpp"
 #include "store/db.hpp"
+#include "store/lease_order_storage.hpp"
 #include "store/schema_def.hpp"
 #include "store/sql_codes.hpp"
 #include "store/sql_columns.hpp"
@@ -184,30 +185,10 @@ UrlRecount check_fingerprints(Checker& c, Db& db, double now) {
     return rc;
 }
 
-// The lease order where it is kept in tables (Db::Ddl::lease_order_tables,
-// frontier(7), FILE FORMAT): each queued URL that is due has its entry,
-// with its row's values, in url_next or url_next_new, and there are no
-// others (an entry in both is counted twice). PostgreSQL keeps it in the
-// index urls_next: nothing to check.
+// The lease order (frontier(7), FILE FORMAT), as its backend keeps it.
 void check_lease_order(Checker& c, Db& db) {
     c.start("lease-order");
-    if (!db.ddl().lease_order_tables) return;
-#define DUE_URLS "FROM urls u WHERE " SQL_URL_DUE("u.")
-#define ENTRY_OF_U(t) "SELECT 1 FROM " t " n WHERE " SQL_SAME_ORDER_ENTRY("n", "u")
-    enum class M { id, url };
-    Stmt missing = db.prepare("SELECT u.id, u.url " DUE_URLS " AND NOT EXISTS (" ENTRY_OF_U(
-        "url_next") ") AND NOT EXISTS (" ENTRY_OF_U("url_next_new") ")");
-    for (SqlRow<M> m(missing); missing.step();)
-        c.fail("url " + std::to_string(m.i64(M::id)) + " " + short_url(m.text(M::url)) +
-               ": queued and due, but not in url_next or url_next_new as its row says");
-    const int64_t entries =
-        scalar(db, "SELECT (SELECT count(*) FROM url_next) + (SELECT count(*) FROM url_next_new)");
-    const int64_t due = scalar(db, "SELECT count(*) " DUE_URLS);
-    if (entries != due)
-        c.fail("url_next and url_next_new hold " + std::to_string(entries) + " entries for " +
-               std::to_string(due) + " queued URLs that are due");
-#undef DUE_URLS
-#undef ENTRY_OF_U
+    db.lease_order().check(c, db);
 }
 
 RobotsLeases check_leases(Checker& c, Db& db, const UrlRecount& rc, double now) {

@@ -9,6 +9,7 @@
 #include "json/json.hpp"
 #include "store/db.hpp"
 #include "store/export_index.hpp"
+#include "store/lease_order_storage.hpp"
 #include "store/schema_def.hpp"
 #include "store/store.hpp"
 #include "store/store_connection.hpp"
@@ -142,7 +143,7 @@ void RowImporter::Impl::insert_pair(const ImportRow& row) {
         if (fp_col == cols.size() || id_col == cols.size())
             throw DbError("the urls table has no fp or id column");
         pair_insert = store_db(store).prepare("INSERT INTO url_fps_new(fp, id) VALUES (?, ?)");
-        if (store_db(store).ddl().lease_order_tables) entry_insert = store_db(store).prepare(kLeaseEntrySql);
+        if (const char* sql = store_db(store).lease_order().import_entry_sql()) entry_insert = store_db(store).prepare(sql);
     }
     bind_value(*pair_insert, 1, row.values[fp_col]);
     bind_value(*pair_insert, 2, row.values[id_col]);
@@ -184,13 +185,9 @@ void RowImporter::finish() {
     db.exec(move_fingerprints_sql(db, ""));
     db.exec("DELETE FROM url_fps_new");
     db.exec("DELETE FROM meta WHERE key = 'fps_new'");
-    // So are the lease order's tables (SQLite): the entries of the imported
-    // queued URLs, written to url_next_new with their rows (insert_pair),
-    // move to url_next the same way.
-    if (db.ddl().lease_order_tables) {
-        db.exec(move_lease_order_sql(""));
-        db.exec("DELETE FROM url_next_new");
-    }
+    // So is the lease order where it is kept in tables: the entries
+    // written with the rows (insert_pair) move into place.
+    db.lease_order().settle_import(db);
     tx.commit();
 }
 

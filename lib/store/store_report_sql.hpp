@@ -11,6 +11,7 @@
 #include "policy/settings.hpp"
 #include "report/report_data.hpp"
 #include "store/db.hpp"
+#include "store/lease_order_storage.hpp"
 #include "store/sql_codes.hpp"
 
 namespace frontier {
@@ -55,16 +56,8 @@ private:
 const char* state_condition(ReportState s);
 
 // The revisited URLs queued and not waiting (the revisit section's "due
-// now", with those whose due time has passed): an index-only scan of
-// urls_next, whose last column is recrawl since schema version 6; where the
-// lease order is kept in tables (Db::Ddl::lease_order_tables), a scan of
-// url_next and url_next_new, which hold recrawl (tests/unit/test_report.cpp
-// checks its plan). Neither reads a URL row.
-inline const char* queued_revisits_sql(const Db& db) {
-    return db.ddl().lease_order_tables
-               ? "SELECT (SELECT count(*) FROM url_next WHERE recrawl = 1) + "
-                 "(SELECT count(*) FROM url_next_new WHERE recrawl = 1)"
-               : "SELECT count(*) FROM urls WHERE recrawl = 1 AND " SQL_URL_DUE("");
-}
+// now", with those whose due time has passed), read from the lease order
+// alone (tests/unit/test_report.cpp checks its plan).
+inline const char* queued_revisits_sql(const Db& db) { return db.lease_order().queued_revisits_sql(); }
 
 }  // namespace frontier

@@ -17,6 +17,7 @@
 #include "core/env.hpp"
 #include "core/error.hpp"
 #include "store/insert_sql.hpp"
+#include "store/lease_order_storage.hpp"
 #include "store/sqlite/wal_vfs.hpp"
 
 namespace frontier {
@@ -195,9 +196,10 @@ public:
     std::string bytewise_order_sql(std::string_view column) const override { return std::string(column); }
     const Ddl& ddl() const override {
         static const Ddl d{"INTEGER",        "REAL", "", " INTEGER PRIMARY KEY", " INTEGER PRIMARY KEY",
-                           " WITHOUT ROWID", true, "INSERT OR IGNORE"};
+                           " WITHOUT ROWID", "INSERT OR IGNORE"};
         return d;
     }
+    const LeaseOrderStorage& lease_order() const override { return lease_order_in_tables(); }
     std::string whole_part_sql(std::string_view expr) const override {
         return "CAST(" + std::string(expr) + " AS INTEGER)";
     }
