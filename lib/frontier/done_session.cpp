@@ -49,7 +49,7 @@ StoreDoneBackend::StoreDoneBackend(Store& store) : store_(store), proc_(store) {
     // the memory the page cache gives up: the rows are met in random order
     // and written in row order either way, so a larger cache buys little.
     store_.set_page_cache_mib(8);
-    store_.settings();  // loaded before the first transaction (Store::send_settings_version)
+    store_.settings();  // loaded before the first transaction (Store::begin_result_batch)
 }
 
 int DoneSession::run() {

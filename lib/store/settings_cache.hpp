@@ -29,7 +29,7 @@ public:
     std::optional<Settings> loaded;
     int64_t version = -1;  // the stored settings version they were read at
     // The settings version read sent with a transaction's first read
-    // (Store::send_settings_version), read by Store::refresh_sent_settings.
+    // (Store::Impl::send_settings_version), read by its sent_settings_version.
     Stmt* version_sent = nullptr;
 
     // Keeps the budget overrides (queue_budgets rows, then domains' budget.*

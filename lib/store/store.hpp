@@ -75,12 +75,6 @@ public:
     // refresh_settings, the stored version already read (`version`) or not
     // (inside lib/store/: a backend that read it with other rows).
     bool refresh_settings(std::optional<int64_t> version);
-    // In a write transaction: sends that version read (PostgreSQL: with the
-    // transaction's first read), then refresh_sent_settings reads it and
-    // reloads the settings when it moved (all of them, when none were
-    // loaded: then nothing was sent).
-    void send_settings_version();
-    bool refresh_sent_settings();
     // The version of the settings loaded (changes with every reload).
     uint64_t settings_generation() const { return settings_generation_; }
     std::map<std::string, std::string> setting_values();  // stored (non-default) key -> JSON
@@ -149,10 +143,6 @@ public:
     // Applies expired leases and due retries/revisits (done by lease and done);
     // true when it found any.
     bool housekeeping(double now);
-    // Sends housekeeping's scan (PostgreSQL: with the transaction's first
-    // read; SQLite runs it when housekeeping reads it), for a housekeeping
-    // at `now` or later.
-    void send_housekeeping(double now);
     // Ends every lease out now (frontier-lease --reclaim): their URLs and
     // robots.txt prerequisites go back to their queues as if the leases had
     // expired. Its own transaction. Returns the leases ended.
@@ -190,14 +180,12 @@ public:
     bool can_wait_for_change() const;
     bool wait_for_change(double seconds);
 
-    // Reads the stored rows of these fingerprints in one statement, so that
-    // add_url for them asks the database nothing more in this transaction
-    // (PostgreSQL, where each read is a round trip; SQLite reads its own
-    // pages faster than it would build the map: no-op). Call inside a
-    // transaction, with the fingerprints of the records about to be added.
-    void prefetch_fingerprints(const std::vector<uint64_t>& fps);
-    // prefetch_fingerprints, and with it the host and queue rows of these
-    // records (PostgreSQL; no-op on SQLite): those their new URLs need and
+    // Reads the stored rows of these fingerprints, and the host and queue
+    // rows of these records, in one statement each, so that add_url for
+    // them asks the database nothing more in this transaction (PostgreSQL,
+    // where each read is a round trip; SQLite reads its own pages faster
+    // than it would build the maps: no-op). Call inside a transaction. Those
+    // their new URLs need and
     // are not stored are then created, for all of them at once. Only
     // records that add_url will add unless they are stored: nothing else
     // may reject them (scope, seed domains); with scope.max-queued set, no
@@ -206,12 +194,9 @@ public:
 
     // Reads the URL rows of these leases (the URL ids of their lease ids)
     // in one statement, so that finish() for them asks the database nothing
-    // more (PostgreSQL; no-op on SQLite, as prefetch_fingerprints). Call
-    // inside a transaction, with the leases of the results about to be
-    // finished.
+    // more (PostgreSQL; no-op on SQLite, as prefetch_for_add). Call inside
+    // a transaction, with the leases of the results about to be finished.
     void prefetch_leases(const std::vector<int64_t>& url_ids);
-    // Forgets what prefetch_leases read (rows a housekeeping then changed).
-    void drop_prefetched_leases();
 
     // --- sessions (lib/store/store_sessions.cpp) ------------------------
     // What the sessions of lib/frontier/ ask of the backend, so that they

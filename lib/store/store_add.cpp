@@ -166,8 +166,4 @@ void Store::Impl::add_new(const Settings& s, const AddRequest& r) {
     if (totals.queue_deltas.size() >= kMaxPendingQueues) flush();
 }
 
-void Store::prefetch_fingerprints(const std::vector<uint64_t>& fps) {
-    impl_->backend->probe_fingerprints(*this, *impl_, fps, {});
-}
-
 }  // namespace frontier

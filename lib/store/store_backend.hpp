@@ -36,8 +36,8 @@ public:
     // ---- sessions (Store, "sessions"): how a result batch starts and
     // how many input records are read together (store_sessions.cpp).
     virtual size_t records_read_together() const = 0;
-    virtual void begin_result_batch(Store& store, double now) = 0;
-    virtual bool settle_result_batch(Store& store, double now) = 0;
+    virtual void begin_result_batch(Store& store, Store::Impl& m, double now) = 0;
+    virtual bool settle_result_batch(Store& store, Store::Impl& m, double now) = 0;
 
     // ---- URL rows and fingerprints (UrlRows)
     // The URL rows of a chunk's fingerprints, and the queue and host rows

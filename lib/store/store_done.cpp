@@ -176,9 +176,9 @@ void Store::prefetch_leases(const std::vector<int64_t>& url_ids) {
     impl_->backend->read_leased_ahead(*impl_, url_ids);
 }
 
-void Store::drop_prefetched_leases() {
-    impl_->urls.prefetched_leases.clear();
-    impl_->prefetched_queues.clear();
+void Store::Impl::drop_prefetched_leases() {
+    urls.prefetched_leases.clear();
+    prefetched_queues.clear();
 }
 
 // A result without a lease id: the URL's row while it is leased, found by

@@ -85,7 +85,6 @@ const char* const kDueWork =
 #undef DUE_NOW
 }  // namespace
 
-void Store::send_housekeeping(double now) { impl_->send_due_work(now); }
 
 // Once per transaction and clock: a lease on PostgreSQL wakes them with
 // its first read, then its housekeeping would again at the same time.

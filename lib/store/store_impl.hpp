@@ -119,6 +119,14 @@ struct Store::Impl {
     // it goes with the transaction's first read); due_work then reads it
     // (for a time at or after `now`).
     void send_due_work(double now);
+    // In a write transaction, where reads are round trips: the settings
+    // version read sent ahead, to go with the transaction's first read; the
+    // version it read (nullopt: nothing was sent, as no settings were
+    // loaded), for Store::refresh_settings.
+    void send_settings_version();
+    std::optional<int64_t> sent_settings_version();
+    // Forgets what Store::prefetch_leases read (rows a housekeeping then changed).
+    void drop_prefetched_leases();
     Stmt* due_sent = nullptr;
     double due_sent_now = 0;
     // A lease's first page, sent with the transaction's first read

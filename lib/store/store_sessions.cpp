@@ -8,8 +8,8 @@ namespace frontier {
 
 size_t Store::records_read_together() const { return impl_->backend->records_read_together(); }
 
-void Store::begin_result_batch(double now) { impl_->backend->begin_result_batch(*this, now); }
+void Store::begin_result_batch(double now) { impl_->backend->begin_result_batch(*this, *impl_, now); }
 
-bool Store::settle_result_batch(double now) { return impl_->backend->settle_result_batch(*this, now); }
+bool Store::settle_result_batch(double now) { return impl_->backend->settle_result_batch(*this, *impl_, now); }
 
 }  // namespace frontier

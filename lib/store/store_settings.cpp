@@ -42,18 +42,18 @@ namespace {
 const char* const kSettingsVersion = "SELECT value FROM meta WHERE key = 'settings_version'";
 }  // namespace
 
-void Store::send_settings_version() {
-    if (!impl_->settings.loaded) return;  // none loaded yet: refresh_sent_settings reads them all
-    impl_->settings.version_sent = &impl_->q(kSettingsVersion);
-    impl_->settings.version_sent->send();
+void Store::Impl::send_settings_version() {
+    if (!settings.loaded) return;  // none loaded yet: Store::refresh_settings reads them all
+    settings.version_sent = &q(kSettingsVersion);
+    settings.version_sent->send();
 }
 
-bool Store::refresh_sent_settings() {
-    Stmt* st = std::exchange(impl_->settings.version_sent, nullptr);
-    if (!st) return refresh_settings();
+std::optional<int64_t> Store::Impl::sent_settings_version() {
+    Stmt* st = std::exchange(settings.version_sent, nullptr);
+    if (!st) return std::nullopt;
     int64_t version = st->step() ? st->i64(0) : 0;
     st->reset();
-    return refresh_settings(version);
+    return version;
 }
 
 bool Store::refresh_settings(std::optional<int64_t> version) {

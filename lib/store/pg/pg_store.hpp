@@ -53,8 +53,8 @@ public:
     explicit PgStoreBackend(Statements& st) : st_(st) { st.hold(&lease_writes_); }
 
     size_t records_read_together() const override;
-    void begin_result_batch(Store& store, double now) override;
-    bool settle_result_batch(Store& store, double now) override;
+    void begin_result_batch(Store& store, Store::Impl& m, double now) override;
+    bool settle_result_batch(Store& store, Store::Impl& m, double now) override;
 
     void probe_fingerprints(Store& store, Store::Impl& m, const std::vector<uint64_t>& fps,
                             const std::vector<const AddRequest*>& reqs) override;

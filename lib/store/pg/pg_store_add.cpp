@@ -179,7 +179,7 @@ void read_ids(Stmt* st, std::unordered_set<std::string>* found, Remember&& remem
 }
 }  // namespace
 
-// The stored rows of these fingerprints (prefetch_fingerprints) and, in
+// The stored rows of these fingerprints (Store::prefetch_for_add) and, in
 // the same round trip, the host and queue rows of `reqs` not cached; then
 // the rows that the new URLs among `reqs` need and are not stored are
 // created (one round trip more; with budget.hold-queues one for the FIFO

@@ -25,16 +25,16 @@ size_t PgStoreBackend::records_read_together() const { return kRecordsPerRoundTr
 
 // The settings version and the housekeeping scan sent ahead, to go with
 // the batch's first reads (two round trips fewer, one under the writer lock).
-void PgStoreBackend::begin_result_batch(Store& store, double now) {
+void PgStoreBackend::begin_result_batch(Store& store, Store::Impl& m, double now) {
     store.begin();
-    store.send_settings_version();
-    store.send_housekeeping(now);
+    m.send_settings_version();
+    m.send_due_work(now);
 }
 
-bool PgStoreBackend::settle_result_batch(Store& store, double now) {
-    store.refresh_sent_settings();
+bool PgStoreBackend::settle_result_batch(Store& store, Store::Impl& m, double now) {
+    store.refresh_settings(m.sent_settings_version());
     if (!store.housekeeping(now)) return false;
-    store.drop_prefetched_leases();
+    m.drop_prefetched_leases();
     return true;
 }
 

@@ -26,12 +26,12 @@ public:
 
     size_t records_read_together() const override { return 1; }
     // The settings refreshed before BEGIN, housekeeping at once.
-    void begin_result_batch(Store& store, double now) override {
+    void begin_result_batch(Store& store, Store::Impl&, double now) override {
         store.refresh_settings();
         store.begin();
         store.housekeeping(now);
     }
-    bool settle_result_batch(Store&, double) override { return false; }
+    bool settle_result_batch(Store&, Store::Impl&, double) override { return false; }
 
     // Each URL is probed as it is added.
     void probe_fingerprints(Store&, Store::Impl&, const std::vector<uint64_t>&,
