@@ -14,12 +14,14 @@ RobotsOutcome robots_outcome(const FetchFacts& f, int64_t retries, const Setting
     RobotsOutcome o;
     bool ok = f.error_class.empty() && f.status >= 200 && f.status < 300;
     // 3xx (a redirect fetch did not follow: a 6th one, a loop, another
-    // scheme) and 4xx: "unavailable", allow all (RFC 9309 2.3.1.2-3).
+    // scheme) and 4xx: "unavailable", allow all (RFC 9309 2.3.1.2-3);
+    // but a 429 asks the crawler to slow down, not to crawl without rules:
+    // unreachable, as a 5xx (frontier(7), ROBOTS.TXT).
     // (An older fetch reported the first cases as too-many-redirects.)
     // A robots.txt the address guard would not fetch (or not follow to)
     // is unavailable too: the host's URLs then fail one by one with
     // blocked-address, each saying why (frontier(7), ADDRESS GUARD).
-    bool allow_all = (f.error_class.empty() && f.status >= 300 && f.status < 500) ||
+    bool allow_all = (f.error_class.empty() && f.status >= 300 && f.status < 500 && f.status != 429) ||
                      (f.error_class == "too-many-redirects" && f.status >= 300 && f.status < 400) ||
                      f.error_class == "blocked-address";
     if (ok || allow_all) {

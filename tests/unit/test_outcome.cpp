@@ -41,6 +41,7 @@ TEST_CASE("robots.txt results: rules, allow all, retry, give up", "[outcome]") {
              {302, "too-many-redirects", 0, H::known, false, "done"},
              {0, "blocked-address", 0, H::known, false, "done"},  // the address guard: unavailable
              {500, "", 0, H::retry, false, "retry"},
+             {429, "", 0, H::retry, false, "retry"},  // a rate limit: unreachable, not unavailable
              {503, "", 11, H::retry, false, "retry"},
              {0, "dns", 3, H::retry, false, "retry"},
              {500, "", 12, H::given_up, false, "failed"},

@@ -63,14 +63,15 @@ TEST_CASE("Retry-After: retries exhausted, robots.txt, the honoured value", "[po
     CHECK(o.reason == "http-429 (retries exhausted)");
     CHECK(!o.due);
 
-    // A robots.txt answered 503 with Retry-After is fetched again then; a
-    // 429 is a 4xx: allow all, as before.
+    // A robots.txt answered 503 or 429 with Retry-After is fetched again
+    // then (a 429 is a rate limit, not "unavailable").
     RobotsOutcome r = robots_outcome(result(503, 30), 0, s, kNow);
     CHECK(r.result == "retry");
     CHECK(r.retry_at == kNow + 30);
     CHECK(robots_outcome(result(503, 1e6), 0, s, kNow).retry_at == kNow + 600);
     CHECK(robots_outcome(result(503, std::nullopt), 0, s, kNow).retry_at == kNow + 3600);
-    CHECK(robots_outcome(result(429, 30), 0, s, kNow).result == "done");
+    CHECK(robots_outcome(result(429, 30), 0, s, kNow).result == "retry");
+    CHECK(robots_outcome(result(429, 30), 0, s, kNow).retry_at == kNow + 30);
 
     CHECK(honoured_retry_after(result(429, 5), 600) == 5.0);
     CHECK(honoured_retry_after(result(503, 5000), 600) == 600.0);
