@@ -97,22 +97,27 @@ bool ResultWriter::wants_links(const FetchResult& r) const {
 
 namespace {
 
-// Writes a page's links into its result line as they are extracted, each
-// URL once, in document order, until the line is full: a page's links cost
-// its line, not a list of them all.
+// Writes a page's links into its result line as they are extracted, in
+// document order, until the line is full: a page's links cost its line, not
+// a list of them all. Each URL once, except that a URL written nofollow is
+// written again when a followed link to it comes later: a link the page
+// lets the crawler follow is followed (fetch(1), LINK EXTRACTION).
 class LineLinks : public LinkOutput {
 public:
     explicit LineLinks(ResultLine& line) : line_(line) {}
     bool add(Link&& link) override {
-        if (seen_.find(link.url) != StringSet::npos) return true;
+        StringSet& seen = link.nofollow ? seen_ : followed_;
+        if (seen.find(link.url) != StringSet::npos) return true;
         if (!line_.add_link(link)) return false;
-        seen_.insert_new(link.url);
+        if (!link.nofollow) followed_.insert_new(link.url);
+        if (seen_.find(link.url) == StringSet::npos) seen_.insert_new(link.url);
         return true;
     }
 
 private:
     ResultLine& line_;
-    StringSet seen_;
+    StringSet seen_;      // written, followed or not
+    StringSet followed_;  // written without nofollow
 };
 
 }  // namespace

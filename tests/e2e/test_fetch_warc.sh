@@ -14,6 +14,7 @@ fi
 start_server
 cat > in.txt <<IN
 $BASE/page.html
+$BASE/twice.html
 $BASE/gzip
 $BASE/sitemap.xml
 $BASE/status/404
@@ -42,6 +43,11 @@ want = [
 ]
 assert links == want, links
 assert rows[base + "/gzip"]["links"] == want
+# A URL linked nofollow and followed on one page is followed: a nofollow
+# link after the followed one adds nothing; before it, both are written.
+assert rows[base + "/twice.html"]["links"] == [
+    {"url": base + "/t1", "nofollow": True, "tag": "a"}, {"url": base + "/t1", "tag": "a"},
+    {"url": base + "/t2", "tag": "a"}], rows[base + "/twice.html"]["links"]
 sm = rows[base + "/sitemap.xml"]["links"]
 assert sm == [{"url": "http://127.0.0.1/s1.html", "discovery": "sitemap", "last_modified": 1704153600},
               {"url": "http://127.0.0.1/s2.html", "discovery": "sitemap"}], sm
@@ -57,7 +63,7 @@ assert files[0].endswith("-00000.warc.gz"), files
 print("ok links", len(rows), "results,", len(files), "files")
 PY
 node "$ROOT/tests/server/warc_check.cjs" "$npm_dir" res.jsonl out/*.warc.gz
-# Every file starts with warcinfo and the pairs add up: 29 responses -> 58 records + files.
+# Every file starts with warcinfo and the pairs add up: 30 responses -> 60 records + files.
 n_files=$(ls out/*.warc.gz | wc -l)
-node "$ROOT/tests/server/warc_check.cjs" "$npm_dir" res.jsonl out/*.warc.gz | grep -q " $((58 + n_files)) records, 29 pairs, 29 result slices ok"
+node "$ROOT/tests/server/warc_check.cjs" "$npm_dir" res.jsonl out/*.warc.gz | grep -q " $((60 + n_files)) records, 30 pairs, 30 result slices ok"
 echo PASS

@@ -24,6 +24,8 @@ Endpoints:
   /set-cookie?v=V           Set-Cookie: session=V (Path=/)
   /robots.txt               a small robots.txt
   /page.html                HTML with a, link, area, frame, nofollow and <base>
+  /twice.html               links to two URLs both nofollow and followed, in
+                            either order
   /sitemap.xml              a sitemap with two <url> entries
   anything else             a small HTML page
 """
@@ -172,6 +174,9 @@ class Handler(BaseHTTPRequestHandler):
             return self.send(200, b"User-agent: *\nDisallow: /private\n", "text/plain")
         if p == "/page.html":
             return self.send(200, PAGE)
+        if p == "/twice.html":
+            return self.send(200, b'<a href="/t1" rel="nofollow">1</a> <a href="/t1">1</a> '
+                             b'<a href="/t2">2</a> <a href="/t2" rel="nofollow">2</a>')
         if p == "/sitemap.xml":
             return self.send(200, SITEMAP, "application/xml")
         return self.send(200, b"<html><body>page %s</body></html>" % p.encode())
