@@ -100,11 +100,14 @@ bench-pg: deps
 
 # The whole suite under AddressSanitizer and UndefinedBehaviorSanitizer,
 # built apart (build-asan/, bin-asan/) so it never replaces the normal tools.
+# Its end-to-end tests run one at a time (E2E_JOBS=1): the sanitizers make
+# every tool several times slower, and the timing of the crawl tests is
+# tuned for one test at a time on two cores.
 asan: deps
 	@$(MAKE) --no-print-directory -j$$(nproc) BUILD=build-asan BIN=bin-asan \
 	    CXXFLAGS="-O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer -DFRONTIER_CHECK_COLUMN_TYPES" \
 	    LDFLAGS="-fsanitize=address,undefined" all bin-asan/unit-tests bin-asan/html-scan bin-asan/robots-check
-	@FRONTIER_BIN=bin-asan UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 tests/run.sh
+	@FRONTIER_BIN=bin-asan E2E_JOBS=$${E2E_JOBS:-1} UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 tests/run.sh
 
 # libFuzzer targets (clang; tests/fuzz/): FUZZ_SECONDS each (default 300).
 fuzz:

@@ -1,21 +1,44 @@
 #!/usr/bin/env bash
 # End-to-end tests: each tests/e2e/test_*.sh exits 0 on success. They start
-# their own servers on 127.0.0.1 and never touch the internet. Exits 1 when
-# any test failed.
+# their own servers on 127.0.0.1 (on free ports) and never touch the
+# internet. E2E_JOBS tests run at once (default 2: most of a test's time is
+# spent waiting on its servers and pipelines); each prints its PASS or FAIL
+# line, in name order, once all ran. Exits 1 when any test failed.
+# `tests/e2e/run.sh FILTER` runs the tests whose name contains FILTER.
 set -u
-failures=0  # exit 1 when any case failed
 here="$(cd "$(dirname "$0")" && pwd)"
 root="$(cd "$here/../.." && pwd)"
 export PATH="$root/${FRONTIER_BIN:-bin}:$PATH"
 filter="${1:-}"
-for t in "$here"/test_*.sh; do
-    [ -e "$t" ] || continue
+out=$(mktemp -d)
+trap 'rm -rf "$out"' EXIT
+
+# One test: its result line, then (when it failed) its log's tail, in $out/NAME.
+run_one() {
+    local t=$1 name dir log rc
     name=$(basename "$t" .sh)
-    [ -n "$filter" ] && [[ "$name" != *$filter* ]] && continue
     dir=$(mktemp -d)
     log=$(cd "$dir" && ROOT="$root" timeout "${E2E_TIMEOUT:-300}" bash "$t" 2>&1)
     rc=$?
     rm -rf "$dir"
-    if [ $rc -eq 0 ]; then echo "PASS $name"; else failures=$((failures + 1)); echo "FAIL $name (exit $rc)"; printf '%s\n' "$log" | tail -30; fi
+    if [ $rc -eq 0 ]; then echo "PASS $name"; else echo "FAIL $name (exit $rc)"; printf '%s\n' "$log" | tail -30; fi \
+        > "$out/$name"
+}
+export -f run_one
+export root out
+
+tests=()
+for t in "$here"/test_*.sh; do
+    [ -e "$t" ] || continue
+    name=$(basename "$t" .sh)
+    [ -n "$filter" ] && [[ "$name" != *$filter* ]] && continue
+    tests+=("$t")
+done
+[ ${#tests[@]} -gt 0 ] && printf '%s\0' "${tests[@]}" | xargs -0 -n 1 -P "${E2E_JOBS:-2}" bash -c 'run_one "$0"'
+failures=0
+for t in "${tests[@]}"; do
+    name=$(basename "$t" .sh)
+    if [ -s "$out/$name" ]; then cat "$out/$name"; else echo "FAIL $name (no result)"; fi
+    head -1 "$out/$name" 2>/dev/null | grep -q '^PASS ' || failures=$((failures + 1))
 done
 [ "$failures" -eq 0 ]
