@@ -15,12 +15,23 @@
 #include <optional>
 #include <string>
 
+#include "policy/settings.hpp"
+
 namespace frontier {
 
 // frontier-crawl's transfers at once without -c: fetch runs one for each
 // lease it holds (politeness.max-in-flight a host), so as many as there are
 // hosts ready, up to this many.
 constexpr int64_t kAdaptiveConcurrencyCap = 256;
+
+// Leases out per transfer: the ones fetch holds in its queue start as soon as
+// a transfer ends, without waiting for frontier-done and frontier-lease.
+constexpr int64_t kQueuedPerTransfer = 4;
+
+// The politeness.lease-ahead frontier-crawl gives a new frontier whose
+// global politeness is `p`: a queue as many leases out as its transfers
+// use at kQueuedPerTransfer.
+inline int64_t crawl_lease_ahead(const Politeness& p) { return (kQueuedPerTransfer - 1) * p.max_in_flight; }
 
 struct CrawlPipelineOptions {
     std::string frontier;               // the frontier (a file or postgresql://...)

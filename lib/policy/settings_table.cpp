@@ -20,6 +20,9 @@ const std::vector<SettingDef> kDefs = {
     {"politeness.min-delay", "3", K::number, nullptr, true, false, "minimum wait between fetches of a queue"},
     {"politeness.max-delay", "30", K::number, nullptr, true, false, "maximum wait from the delay factor"},
     {"politeness.max-in-flight", "1", K::integer, nullptr, true, false, "leases out at once per queue"},
+    {"politeness.lease-ahead", "0", K::integer, nullptr, true, false,
+     "leases per queue beyond max-in-flight while the queue has no delay; they wait in fetch, whose --per-host "
+     "keeps max-in-flight (one fetch process per host only)"},
     {"politeness.max-crawl-delay", "300", K::number, nullptr, true, false,
      "robots.txt Crawl-delay honoured up to this"},
     {"politeness.host-down-delay", "600", K::number, nullptr, true, false,
