@@ -1,11 +1,13 @@
-// Lease-ahead (frontier(7), POLITENESS): a queue whose fetches need no wait
-// between them may have politeness.lease-ahead leases out beyond
-// politeness.max-in-flight. They wait in fetch, whose --per-host keeps the
-// connections to the host at max-in-flight, so a transfer that ends starts
-// the next at once instead of leaving its connection idle until
-// frontier-done and frontier-lease have turned the result into a new lease.
-// Plain code over settings: the lease side (Store::lease) and the schedule
-// (queue_sched and its SQL twin) both take the cap from here.
+// Lease-ahead (frontier(7), POLITENESS): a queue whose wait between fetches
+// is none or a constant (delay-factor 0) may have politeness.lease-ahead
+// leases out beyond politeness.max-in-flight. They wait in fetch, whose
+// --per-host keeps the connections to the host at max-in-flight and which
+// holds each lease carrying a "delay" until that long after the host's
+// previous request ended, so a transfer starts when politeness allows
+// instead of when frontier-done and frontier-lease have turned the last
+// result into a new lease. Plain code over settings: the lease side
+// (Store::lease) and the schedule (queue_sched and its SQL twin) both take
+// the cap from here.
 #pragma once
 
 #include <algorithm>
@@ -23,9 +25,23 @@ namespace frontier {
 inline bool delay_free(const Politeness& p) { return p.min_delay <= 0 && p.delay_factor <= 0; }
 
 // The leases a queue may have out at once: max-in-flight, plus lease-ahead
-// when the settings give it no delay.
+// when the settings give it no delay; with a constant delay (delay-factor
+// 0, min-delay > 0) at most max-in-flight more, one waiting per transfer
+// (more would only wait longer in fetch, and keep other hosts' leases out).
 inline int64_t lease_cap(const Politeness& p) {
-    return p.max_in_flight + (delay_free(p) ? std::max<int64_t>(p.lease_ahead, 0) : 0);
+    if (p.delay_factor > 0) return p.max_in_flight;
+    int64_t ahead = std::max<int64_t>(p.lease_ahead, 0);
+    return p.max_in_flight + (delay_free(p) ? ahead : std::min(ahead, std::max<int64_t>(p.max_in_flight, 0)));
+}
+
+// The "delay" a queue's leases carry (seconds): where lease-ahead applies,
+// min-delay (0 without delay); fetch holds such a lease until that long
+// after its host's previous request ended, and past a 429 or 503's
+// Retry-After (fetch(1)). None where lease-ahead does not apply: the wake
+// time alone spaces those leases.
+inline std::optional<double> lease_delay(const Politeness& p) {
+    if (lease_cap(p) <= p.max_in_flight) return std::nullopt;
+    return std::max(p.min_delay, 0.0);
 }
 
 // May a queue with `in_flight` leases out take one more, its host's

@@ -187,6 +187,7 @@ void Store::LeaseRun::stamp(LeaseItem& it, const QueueInfo& qi, int64_t hid) {
     it.expires = now + req.ttl;
     it.addresses = url_address_kinds(s.net_allow, s.net_seed_hosts && m.is_seed_host(hid));
     it.user_agent = std::string(product_token(s.politeness_for(host_of(it.url)).robots_user_agent));
+    it.delay = lease_delay(s.politeness_for(qi.key));
 }
 
 // Takes the next URL (or its robots.txt prerequisite) from a queue; false

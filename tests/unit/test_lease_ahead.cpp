@@ -24,7 +24,7 @@ Politeness polite(double min_delay, double factor, int64_t max_in_flight, int64_
 TEST_CASE("lease_cap adds lease-ahead only when the settings give no delay", "[policy][lease-ahead]") {
     CHECK(lease_cap(polite(0, 0, 8, 0)) == 8);     // the default: off
     CHECK(lease_cap(polite(0, 0, 8, 24)) == 32);   // no delay: ahead
-    CHECK(lease_cap(polite(1, 0, 8, 24)) == 8);    // min-delay
+    CHECK(lease_cap(polite(1, 5, 8, 24)) == 8);    // min-delay and delay-factor
     CHECK(lease_cap(polite(0, 5, 8, 24)) == 8);    // delay-factor
     CHECK(lease_cap(polite(3, 5, 1, 24)) == 1);    // the defaults
     CHECK(lease_cap(Politeness{}) == 1);
@@ -64,7 +64,7 @@ TEST_CASE("fetch_per_host: the smallest max-in-flight where lease-ahead applies"
     CHECK(fetch_per_host(s, 4) == 4);
     s.domain_politeness["slow.example"] = polite(0, 0, 2, 24);
     CHECK(fetch_per_host(s, 16) == 2);
-    s.domain_politeness["slow.example"] = polite(1, 0, 2, 24);  // a delay there: no ahead leases there
+    s.domain_politeness["slow.example"] = polite(1, 5, 2, 24);  // a delay from the fetch time: none there
     CHECK(fetch_per_host(s, 16) == 8);
     s.politeness = polite(3, 5, 1, 24);
     CHECK(fetch_per_host(s, 16) == 16);
@@ -79,4 +79,18 @@ TEST_CASE("politeness.lease-ahead is a per-domain setting", "[policy][lease-ahea
     CHECK(build_settings({}, {}).politeness.lease_ahead == 0);
     CHECK(normalise_setting("politeness.lease-ahead", "3") == "3");
     CHECK_THROWS(normalise_setting("politeness.lease-ahead", "-1"));
+}
+
+TEST_CASE("a constant delay: at most max-in-flight ahead, and leases carry the delay", "[policy][lease-ahead]") {
+    CHECK(lease_cap(polite(1, 0, 1, 15)) == 2);   // one waiting per transfer
+    CHECK(lease_cap(polite(1, 0, 4, 15)) == 8);
+    CHECK(lease_cap(polite(1, 0, 4, 2)) == 6);
+    CHECK(lease_cap(polite(1, 0.5, 4, 15)) == 4);  // a delay from the fetch time: none
+    CHECK(lease_delay(polite(1, 0, 1, 15)) == 1.0);
+    CHECK(lease_delay(polite(0, 0, 8, 15)) == 0.0);
+    CHECK_FALSE(lease_delay(polite(1, 0, 1, 0)));    // lease-ahead off: no key
+    CHECK_FALSE(lease_delay(polite(1, 5, 1, 15)));   // delay-factor: no key
+    Settings s;
+    s.politeness = polite(1, 0, 1, 15);
+    CHECK(fetch_per_host(s, 256) == 1);
 }

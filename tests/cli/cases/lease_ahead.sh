@@ -1,5 +1,6 @@
 # politeness.lease-ahead: leases beyond max-in-flight only with the setting, only while the queue has no delay
-# (min-delay and delay-factor 0, no Crawl-delay); frontier-done's schedule agrees with the lease's cap.
+# (min-delay and delay-factor 0, no Crawl-delay) or a constant one (delay-factor 0: then at most max-in-flight
+# more, each carrying "delay"); frontier-done's schedule agrees with the lease's cap.
 T=1800000000
 frontier-config -f f.db budget.hold-queues false
 frontier-config -f f.db robots.enabled false
@@ -20,10 +21,16 @@ echo '{"lease":"1-1","status":200,"duration_ms":100}' | frontier-done -q -f f.db
 sqlite3 f.db "select in_flight, sched from queues"
 frontier-lease -f f.db -n 10 --per-queue 10 | cut -d, -f1; echo "exit=${PIPESTATUS[0]}"
 sqlite3 f.db "select in_flight, sched from queues"
-echo "# a per-domain delay turns it off there"
-frontier-config -f f.db --domain a.example politeness.min-delay 1
+echo "# a per-domain delay-factor turns it off there"
+frontier-config -f f.db --domain a.example politeness.delay-factor 1
 printf '%s\n' '{"lease":"2-1","status":200}' '{"lease":"3-1","status":200}' | frontier-done -q -f f.db
 FRONTIER_NOW=$((T+5)) frontier-lease -f f.db -n 10 --per-queue 10; echo "exit=$?"
+echo "# a constant delay (min-delay 1, delay-factor 0): max-in-flight more, after the wake time, with their delay"
+frontier-config -f f.db --domain a.example politeness.delay-factor 0
+frontier-config -f f.db --domain a.example politeness.min-delay 1
+printf '%s\n' '{"lease":"4-1","status":200}' '{"lease":"5-1","status":200}' | FRONTIER_NOW=$((T+5)) frontier-done -q -f f.db
+FRONTIER_NOW=$((T+5)) frontier-lease -f f.db -n 10 --per-queue 10; echo "exit=$?"
+FRONTIER_NOW=$((T+6)) frontier-lease -f f.db -n 10 --per-queue 10 | jq -c '{url, delay}'; echo "exit=${PIPESTATUS[0]}"
 echo "# a Crawl-delay turns it off for its host"
 frontier-config -f g.db budget.hold-queues false
 frontier-config -f g.db politeness.min-delay 0
