@@ -5,6 +5,7 @@
 
 #include "policy/lease_ahead.hpp"
 #include "policy/lease_order.hpp"
+#include "store/fetch_update_sql.hpp"
 
 using namespace frontier;
 
@@ -93,4 +94,22 @@ TEST_CASE("a constant delay: at most max-in-flight ahead, and leases carry the d
     Settings s;
     s.politeness = polite(1, 0, 1, 15);
     CHECK(fetch_per_host(s, 256) == 1);
+}
+
+namespace {
+struct FakeDelta {  // the fields fetch_columns reads, as Totals::FetchDelta has them
+    int64_t ended = 1, n429 = 0, ra_blocks = 0, errors = 0, penalty = 0, latency_sum = 0, latency_n = 0;
+    int64_t host_down = 0, done = 1, failed = 0, queued = 0, bytes = 0;
+    double wake_at = 0;
+};
+}  // namespace
+
+TEST_CASE("frontier-done's queue UPDATE schedules by the lease cap", "[policy][lease-ahead][sched]") {
+    for (const Politeness& p : {polite(0, 0, 8, 24), polite(1, 0, 2, 15), polite(3, 5, 1, 24)}) {
+        int64_t sent = -1;
+        fetch_columns(7, FakeDelta{}, p, [&](int col, auto value) {
+            if (col == kMaxInFlight) sent = static_cast<int64_t>(value);
+        });
+        CHECK(sent == lease_cap(p));
+    }
 }
