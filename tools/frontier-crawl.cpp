@@ -11,6 +11,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstdio>
 #include <optional>
@@ -104,6 +105,10 @@ void set_up_frontier(const CrawlOptions& o, const std::string& f,
     if (fresh)
         for (auto& [k, v] : kOneOffSettings) store.set_setting(k, normalise_setting(k, v));
     for (auto& [k, v] : settings) store.set_setting(k, v);
+    // One fetch serves every host: leases may wait in it (frontier-crawl(1)).
+    auto ahead_set = [](auto& kv) { return kv.first == "politeness.lease-ahead"; };
+    if (fresh && std::none_of(settings.begin(), settings.end(), ahead_set))
+        store.set_setting("politeness.lease-ahead", std::to_string(crawl_lease_ahead(store.settings().politeness)));
 }
 
 // Starts frontier-add of the seeds (answers to OUT/seeds.jsonl, its summary
@@ -163,10 +168,6 @@ bool claim_directory(const CrawlOptions& o, const std::string& f, const std::str
 }
 
 }  // namespace
-
-// Leases out per transfer: the ones fetch holds in its queue start as soon as
-// a transfer ends, without waiting for frontier-done and frontier-lease.
-constexpr int64_t kQueuedPerTransfer = 4;
 
 int run_crawl(const CrawlOptions& o) {
     std::vector<std::pair<std::string, std::string>> settings = checked_settings(o);

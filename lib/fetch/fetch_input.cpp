@@ -68,6 +68,14 @@ FetchJob make_fetch_job(InputLine&& line) {
             }
             job.user_agent = std::move(*ua);
         }
+        if (job.rec.find("delay")) {
+            std::optional<double> d = job.rec.get_number("delay");
+            if (!d || *d < 0 || *d > 86400) {
+                job.bad = "delay is not a number of seconds from 0 to 86400";
+                return job;
+            }
+            job.delay = d;
+        }
         if (auto kinds = job.rec.get_string("addresses")) {
             auto mask = parse_address_kinds(*kinds);
             if (!mask) {

@@ -66,6 +66,7 @@ struct FetchJob {
     std::optional<double> if_modified_since;  // from http_last_modified
     unsigned addresses = 0;      // address kinds it may connect to (lib/net/address_guard.hpp)
     std::string user_agent;      // the crawler's name (product token); empty = "frontier"
+    std::optional<double> delay; // "delay": seconds after the host's last request ended (fetch(1))
 };
 
 // What happened to one job; built by the network thread, written by the

@@ -195,7 +195,7 @@ bool Fetcher::start_one(HostQueue& q, double t) {
         flush_down(q, t);
         return true;
     }
-    double at = board_.earliest_start(q.st, t);
+    double at = board_.earliest_start(q.st, t, q.pending.front().delay);
     if (std::isinf(at)) return true;  // at the per-host cap: made runnable again on completion
     if (at > t) {
         q.timed = true;
@@ -216,6 +216,7 @@ bool Fetcher::start_one(HostQueue& q, double t) {
     FetchJob job = std::move(q.pending.front());
     q.pending.pop_front();
     --held_;
+    const std::optional<double> delay = job.delay;
     tr->begin(std::move(job), now(), std::move(charge));
     if (tr->refused()) {  // the address guard, before any request (--proxy)
         emit(tr->finish(CURLE_COULDNT_CONNECT));
@@ -226,7 +227,7 @@ bool Fetcher::start_one(HostQueue& q, double t) {
     tr->owner = &q;
     curl_multi_add_handle(multi_.get(), tr->easy());
     ++active_;
-    board_.started(q.st, t);
+    board_.started(q.st, t, delay);
     make_runnable(q);
     return true;
 }
@@ -243,6 +244,7 @@ void Fetcher::complete(CURLMsg* msg) {
     double t = monotonic_seconds();
     bool timed_out = r.error_class == "timeout" && r.status == 0 && !tr->connection_failed();
     board_.finished(q.st, t, r.status, tr->latency(), tr->connection_failed(), timed_out);
+    board_.retry_after(q.st, t, r.status, r.retry_after);
     idle_.push_back(tr);
     if (opt_.verbose && (tr->connection_failed() || timed_out) && board_.down(q.st, t))
         diag("host " + r.job.host + " down for " + std::to_string(int(opt_.conn_retry)) + " s: " + r.error);

@@ -10,19 +10,29 @@ void HostScoreboard::init(HostState& h) const {
     h.delay = cfg_.autothrottle_target > 0 ? std::clamp(cfg_.start_delay, cfg_.min_delay, cfg_.max_delay) : 0;
 }
 
-double HostScoreboard::earliest_start(const HostState& h, double now) const {
+double HostScoreboard::earliest_start(const HostState& h, double now, std::optional<double> delay) const {
     if (h.active >= cfg_.per_host) return std::numeric_limits<double>::infinity();
-    return std::max(now, h.next_start);
+    double at = std::max(now, h.next_start);
+    if (delay) at = std::max({at, h.last_end + *delay, h.hold_until});
+    return at;
 }
 
-void HostScoreboard::started(HostState& h, double now) const {
+void HostScoreboard::retry_after(HostState& h, double now, int status, std::optional<double> retry_after) const {
+    if (status != 429 && status != 503) return;
+    double wait = retry_after ? std::clamp(*retry_after, 0.0, 86400.0) : (status == 429 ? 60.0 : 0.0);
+    h.hold_until = std::max(h.hold_until, now + wait);
+}
+
+void HostScoreboard::started(HostState& h, double now, std::optional<double> delay) const {
     ++h.active;
+    if (delay) h.delay_seen = std::max(h.delay_seen, *delay);
     h.next_start = h.delay > 0 ? now + h.delay : 0;
 }
 
 void HostScoreboard::finished(HostState& h, double now, int status, double latency, bool conn_failed,
                               bool timed_out) const {
     if (h.active > 0) --h.active;
+    h.last_end = now;
     if (conn_failed) {
         h.down_until = now + cfg_.conn_retry;
         h.down_for_timeouts = false;

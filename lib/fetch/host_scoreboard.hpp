@@ -7,6 +7,7 @@
 #pragma once
 
 #include <limits>
+#include <optional>
 
 namespace frontier {
 
@@ -19,6 +20,9 @@ struct HostState {
     double latency = -1;       // EWMA of time to first byte, seconds; -1 = no sample yet
     double delay = 0;          // autothrottle delay between request starts, seconds
     double next_start = 0;     // earliest epoch second the next request may start
+    double last_end = -1e300;  // when the host's last request ended (-1e300: none yet)
+    double delay_seen = 0;     // the longest "delay" of a job started: how long last_end matters
+    double hold_until = 0;     // a 429 or 503's Retry-After holds "delay" jobs until then
     bool initialised = false;  // set by HostScoreboard::init
 };
 
@@ -44,11 +48,14 @@ public:
 
     // Earliest time a new request may start: `now` when it may start at once,
     // a later time when autothrottle spaces requests, +infinity while the host
-    // is at its per-host cap (retry after one of its fetches finishes).
-    double earliest_start(const HostState& h, double now) const;
+    // is at its per-host cap (retry after one of its fetches finishes). A job
+    // with a `delay` (lease-ahead, frontier(7) POLITENESS) waits until that
+    // long after the host's last request ended, and until hold_until.
+    double earliest_start(const HostState& h, double now, std::optional<double> delay = std::nullopt) const;
 
-    // A request starts now: counts it and sets the next start time.
-    void started(HostState& h, double now) const;
+    // A request starts now: counts it and sets the next start time; `delay`
+    // is its job's (kept while it may hold the host's next job).
+    void started(HostState& h, double now, std::optional<double> delay = std::nullopt) const;
 
     // A fetch finished. `status` is the HTTP code (0: none); `latency` the
     // seconds to the first byte (ignored when status is 0); `conn_failed`
@@ -61,12 +68,18 @@ public:
     // may raise the delay but never lower it.
     void finished(HostState& h, double now, int status, double latency, bool conn_failed,
                   bool timed_out = false) const;
+    // A 429 or 503 answer's Retry-After (`retry_after` seconds; none: 60 s
+    // for a 429, the frontier's least back-off, nothing for a 503): the
+    // host's "delay" jobs wait that long from `now`, as its queue in the
+    // frontier does.
+    void retry_after(HostState& h, double now, int status, std::optional<double> retry_after) const;
 
     // True when the state carries nothing worth keeping (no fetches, not
     // down, no timeouts counted, no pending spacing), so its map entry may
     // be dropped.
     bool idle(const HostState& h, double now) const {
-        return h.active == 0 && h.down_until <= now && h.next_start <= now && h.timeouts == 0;
+        return h.active == 0 && h.down_until <= now && h.next_start <= now && h.timeouts == 0 &&
+               h.hold_until <= now && h.last_end + h.delay_seen <= now;
     }
 
     const ScoreboardConfig& config() const { return cfg_; }

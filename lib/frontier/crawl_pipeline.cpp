@@ -20,6 +20,7 @@
 #include "core/output.hpp"
 #include "core/signals.hpp"
 #include "core/tool.hpp"
+#include "policy/lease_ahead.hpp"
 #include "store/store.hpp"
 
 namespace frontier {
@@ -36,18 +37,19 @@ int open_or_throw(const std::string& path, int flags) {
 // frontier-done is spawned first and leads their process group: it cannot
 // end before the others are spawned, as this process holds its input's
 // write end until then. frontier-lease comes last, after o.before_lease.
-std::vector<Child> start_pipeline(const CrawlPipelineOptions& o) {
+std::vector<Child> start_pipeline(const CrawlPipelineOptions& o, int64_t per_host, int64_t queued_leases) {
     int p1[2], p2[2];
     if (::pipe2(p1, O_CLOEXEC) != 0 || ::pipe2(p2, O_CLOEXEC) != 0)
         throw IoError("pipe: " + std::string(std::strerror(errno)));
     int res = open_or_throw(o.out + "/results.jsonl", O_WRONLY | O_CREAT | O_APPEND);
     int null_in = open_or_throw("/dev/null", O_RDONLY);  // a background group must not read the terminal
-    std::string c = std::to_string(o.concurrency), queued = std::to_string(o.queued_leases);
+    std::string c = std::to_string(o.concurrency), queued = std::to_string(queued_leases);
     std::vector<std::string> lease_args{"-f", o.frontier, "--follow", "--max-in-flight", queued, "-n", queued,
                                         "--per-queue", queued, "--no-progress"};
     // The per-host cap is frontier-lease's (politeness.max-in-flight leases
-    // out per queue); fetch only never exceeds it.
-    std::vector<std::string> fetch_args{"-c", c, "--per-host", c, "--links", "--no-progress"};
+    // out per queue); fetch's keeps it where leases wait in fetch beyond it
+    // (politeness.lease-ahead, lib/policy/lease_ahead.hpp).
+    std::vector<std::string> fetch_args{"-c", c, "--per-host", std::to_string(per_host), "--links", "--no-progress"};
     if (o.timeout > 0) fetch_args.insert(fetch_args.end(), {"--timeout", std::to_string(o.timeout)});
     if (o.warc) {
         std::string dir = o.out + "/warc";
@@ -263,7 +265,11 @@ int crawl_outcome(const CrawlPipelineOptions& o, const std::vector<Child>& kids,
 
 int run_crawl_pipeline(const CrawlPipelineOptions& o, const Say& say) {
     Store view(o.frontier, Store::Mode::read);
-    std::vector<Child> kids = start_pipeline(o);
+    // Leases waiting in fetch beyond a site's transfers (lease-ahead) need
+    // room under frontier-lease's --max-in-flight as well.
+    const Politeness& global = view.settings().politeness;
+    std::vector<Child> kids = start_pipeline(o, fetch_per_host(view.settings(), o.concurrency),
+                                             o.queued_leases + lease_cap(global) - global.max_in_flight);
     pass_on_terminal_signals(kids[2].pid);
     std::unique_ptr<Progress> progress;
     if (o.progress) progress = std::make_unique<Progress>(view);

@@ -15,6 +15,8 @@
 #include <optional>
 #include <string>
 
+#include "policy/settings.hpp"
+
 namespace frontier {
 
 // frontier-crawl's transfers at once without -c: fetch runs one for each
@@ -22,11 +24,21 @@ namespace frontier {
 // hosts ready, up to this many.
 constexpr int64_t kAdaptiveConcurrencyCap = 256;
 
+// Leases out per transfer: the ones fetch holds in its queue start as soon as
+// a transfer ends, without waiting for frontier-done and frontier-lease.
+constexpr int64_t kQueuedPerTransfer = 4;
+
+// Leases a site without delay may have out per transfer to it: the
+// politeness.lease-ahead frontier-crawl gives a new frontier whose global
+// politeness is `p` is this less one, times max-in-flight.
+constexpr int64_t kAheadPerTransfer = 16;
+inline int64_t crawl_lease_ahead(const Politeness& p) { return (kAheadPerTransfer - 1) * p.max_in_flight; }
+
 struct CrawlPipelineOptions {
     std::string frontier;               // the frontier (a file or postgresql://...)
     std::string out;                    // the crawl's directory (results.jsonl, reports, warc/)
     int64_t concurrency = 16;           // most transfers at once (fetch -c)
-    int64_t queued_leases = 16;         // leases out at once (frontier-lease --max-in-flight), >= concurrency
+    int64_t queued_leases = 16;         // leases out at once (frontier-lease --max-in-flight, plus lease-ahead)
     double timeout = 0;                 // fetch --timeout, seconds (0: fetch's default)
     bool warc = false;                  // fetch --warc OUT/warc/crawl-TIME
     bool quiet = false;                 // the tools' -q; no messages of the crawl's own

@@ -17,7 +17,7 @@ const std::initializer_list<std::string_view> kOwned = {
     "url", "lease", "result", "reason", "status", "error_class", "error", "fetched_at", "duration_ms", "ttfb_ms",
     "bytes", "content_type", "content_hash", "etag", "http_last_modified", "location", "retry_after", "links",
     "body", "warc", "queue", "priority", "depth", "attempt", "type", "discovery", "via", "expires", "robots",
-    "cost", "line", "next_visit", "links_added", "links_rejected", "addresses", "user_agent"};
+    "cost", "line", "next_visit", "links_added", "links_rejected", "addresses", "user_agent", "delay"};
 
 // Keys of the input copied to the output after the outcome, in this order.
 constexpr std::string_view kKept[] = {"status",       "error_class", "error",    "fetched_at", "duration_ms",

@@ -52,6 +52,7 @@ std::string lease_item_json(const LeaseItem& it) {
     w.field("expires", it.expires);
     if (it.addresses) w.field("addresses", format_address_kinds(it.addresses));
     if (!it.user_agent.empty()) w.field("user_agent", it.user_agent);
+    if (it.delay) w.field("delay", *it.delay);
     w.end();
     return w.str();
 }

@@ -119,6 +119,7 @@ struct LeaseItem {
     std::optional<std::string> etag, http_last_modified, content_hash;
     unsigned addresses = 0;  // address kinds it may connect to (lib/net/address_guard.hpp)
     std::string user_agent;  // the crawler's name (robots.user-agent's product token)
+    std::optional<double> delay;  // seconds fetch keeps after the host's last request (lease-ahead)
 };
 
 enum class LeaseStatus { emitted, not_ready, paused, finished };

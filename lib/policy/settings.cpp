@@ -98,6 +98,7 @@ void apply_politeness(Politeness& p, const std::string& key, const std::string& 
     else if (key == "politeness.min-delay") p.min_delay = double(e.get_double());
     else if (key == "politeness.max-delay") p.max_delay = double(e.get_double());
     else if (key == "politeness.max-in-flight") p.max_in_flight = int64_t(e.get_int64());
+    else if (key == "politeness.lease-ahead") p.lease_ahead = int64_t(e.get_int64());
     else if (key == "politeness.max-crawl-delay") p.max_crawl_delay = double(e.get_double());
     else if (key == "politeness.host-down-delay") p.host_down_delay = double(e.get_double());
     else if (key == "robots.enabled") p.robots_enabled = bool(e.get_bool());

@@ -65,6 +65,7 @@ struct Politeness {
     double min_delay = 3;
     double max_delay = 30;
     int64_t max_in_flight = 1;
+    int64_t lease_ahead = 0;  // leases beyond max_in_flight while no delay applies (lib/policy/lease_ahead.hpp)
     double max_crawl_delay = 300;
     double host_down_delay = 600;  // after dns / connect results
     bool robots_enabled = true;

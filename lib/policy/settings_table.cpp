@@ -20,6 +20,10 @@ const std::vector<SettingDef> kDefs = {
     {"politeness.min-delay", "3", K::number, nullptr, true, false, "minimum wait between fetches of a queue"},
     {"politeness.max-delay", "30", K::number, nullptr, true, false, "maximum wait from the delay factor"},
     {"politeness.max-in-flight", "1", K::integer, nullptr, true, false, "leases out at once per queue"},
+    {"politeness.lease-ahead", "0", K::integer, nullptr, true, false,
+     "leases per queue beyond max-in-flight while the queue has no delay (with a constant one, delay-factor 0: "
+     "at most max-in-flight); they wait in fetch, which keeps max-in-flight (--per-host) and the delay (one fetch "
+     "process per host only)"},
     {"politeness.max-crawl-delay", "300", K::number, nullptr, true, false,
      "robots.txt Crawl-delay honoured up to this"},
     {"politeness.host-down-delay", "600", K::number, nullptr, true, false,

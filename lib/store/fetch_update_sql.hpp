@@ -8,6 +8,7 @@
 #include <cstdint>
 #include <string>
 
+#include "policy/lease_ahead.hpp"
 #include "store/sql_codes.hpp"
 
 namespace frontier {
@@ -34,9 +35,11 @@ enum FetchCol {
 };
 inline constexpr int kNowParam = kFetchCols + 1;
 
-// Calls put(column, value) for each of queue `qid`'s deltas `d`.
+// Calls put(column, value) for each of queue `qid`'s deltas `d`; `p` is
+// the queue's politeness, whose lease cap (lease_cap: max-in-flight plus
+// any lease-ahead) the schedule compares in_flight with, as the lease does.
 template <class Delta, class Put>
-void fetch_columns(int64_t qid, const Delta& d, int64_t max_in_flight, Put&& put) {
+void fetch_columns(int64_t qid, const Delta& d, const Politeness& p, Put&& put) {
     put(kEnded, d.ended);
     put(kWake, d.wake_at);
     put(kN429, d.n429);
@@ -51,7 +54,7 @@ void fetch_columns(int64_t qid, const Delta& d, int64_t max_in_flight, Put&& put
     put(kQueued, d.queued);
     put(kBytes, d.bytes);
     put(kQueueId, qid);
-    put(kMaxInFlight, max_in_flight);
+    put(kMaxInFlight, lease_cap(p));
 }
 
 // The UPDATE of queue rows by their deltas, each delta named by `v`, then

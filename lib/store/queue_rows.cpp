@@ -2,6 +2,7 @@
 // states after a settings change.
 #include "store/queue_rows.hpp"
 
+#include "policy/lease_ahead.hpp"
 #include "store/sql_codes.hpp"
 #include "store/sql_columns.hpp"
 
@@ -55,7 +56,7 @@ QueueInfo QueueRows::row(int64_t id) {
 
 QueueSched QueueRows::sched_for(const QueueInfo& qi) const {
     return queue_sched(qi.state == static_cast<int>(QueueState::active), qi.best.has_value(), qi.in_flight,
-                       settings_.loaded->politeness_for(qi.key).max_in_flight, qi.wake_at, now_);
+                       lease_cap(settings_.loaded->politeness_for(qi.key)), qi.wake_at, now_);
 }
 
 QueueSched QueueRows::reschedule(int64_t id) { return reschedule(row(id)); }

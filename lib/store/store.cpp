@@ -14,6 +14,7 @@
 #include "core/clock.hpp"
 #include "core/env.hpp"
 #include "core/error.hpp"
+#include "policy/lease_ahead.hpp"
 #include "policy/lease_order.hpp"
 #include "store/move_in_key_order.hpp"
 #include "store/schema.hpp"
@@ -137,7 +138,7 @@ void Store::Impl::flush() {
         st.bind(1, d.queued).bind(2, d.enqueued)
             .bind(3, d.last_url.empty() ? std::optional<std::string>() : std::optional<std::string>(d.last_url))
             .bind(4, d.min_rank).bind(5, d.min_rank).bind(6, d.min_rank).bind(7, id);
-        if (known) st.bind(8, settings.loaded->politeness_for(d.key).max_in_flight).bind(9, now);
+        if (known) st.bind(8, lease_cap(settings.loaded->politeness_for(d.key))).bind(9, now);
         else ids.push_back(id);
         st.exec();
     }

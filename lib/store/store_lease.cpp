@@ -13,6 +13,7 @@
 #include "core/clock.hpp"
 #include "core/error.hpp"
 #include "net/address_guard.hpp"
+#include "policy/lease_ahead.hpp"
 #include "policy/lease_id.hpp"
 #include "policy/lease_order.hpp"
 #include "policy/lease_policy.hpp"
@@ -112,7 +113,7 @@ void Store::LeaseRun::run() {
         if (qi.state != static_cast<int>(QueueState::active) || !qi.best) continue;
         if (retire_over_total(qi)) continue;
         const Politeness& p = s.politeness_for(qi.key);
-        if (!may_lease_now(qi.in_flight, p.max_in_flight, qi.wake_at, now)) {
+        if (!may_lease_now(qi.in_flight, lease_cap(p), qi.wake_at, now)) {
             m.queues.reschedule(qi);
             continue;
         }
@@ -123,7 +124,7 @@ void Store::LeaseRun::run() {
         const LeaseItem& it = out.items.back();
         int cls = it.robots ? -1 : class_code(url_class(it.type));
         bool more = qi.state == static_cast<int>(QueueState::active) && qi.best &&
-                    may_lease_now(qi.in_flight, p.max_in_flight, qi.wake_at, now);
+                    may_lease_now(qi.in_flight, lease_cap(p), qi.wake_at, now);
         order.leased(c, cls, more, qi.best.value_or(0), qi.served);
         keep_row(qi);
     }
@@ -186,6 +187,7 @@ void Store::LeaseRun::stamp(LeaseItem& it, const QueueInfo& qi, int64_t hid) {
     it.expires = now + req.ttl;
     it.addresses = url_address_kinds(s.net_allow, s.net_seed_hosts && m.is_seed_host(hid));
     it.user_agent = std::string(product_token(s.politeness_for(host_of(it.url)).robots_user_agent));
+    it.delay = lease_delay(s.politeness_for(qi.key));
 }
 
 // Takes the next URL (or its robots.txt prerequisite) from a queue; false
@@ -215,10 +217,17 @@ bool Store::LeaseRun::take(QueueInfo& qi, const Politeness& p, int cls) {
                 end_url(head->id, qi, UrlState::failed, "robots-unreachable");
                 continue;
             }
-            if (!rules_for(head->hid, r).allowed(path_of(head->it.url))) {
+            const RobotsRules& rules = rules_for(head->hid, r);
+            if (!rules.allowed(path_of(head->it.url))) {
                 consume(qi.id, head->id, from_pre);
                 end_url(head->id, qi, UrlState::blocked, "robots");
                 continue;
+            }
+            // A Crawl-delay: no lease beyond max-in-flight (lib/policy/lease_ahead.hpp).
+            if (!ahead_allowed(p, qi.in_flight, rules.crawl_delay())) {
+                m.q("UPDATE queues SET sched = " SQL_SCHED_IDLE " WHERE id = ?").bind(1, qi.id).exec();
+                forget_row(qi.id);
+                return false;
             }
         }
         consume(qi.id, head->id, from_pre);

@@ -1,6 +1,8 @@
 # frontier-crawl's transfers at once (frontier-crawl(1), -c): without -c,
 # as many as there are hosts ready, up to 256; with -c N never more than N;
-# per host never more than politeness.max-in-flight. One nginx on 40
+# per host never more than politeness.max-in-flight, also with the
+# politeness.lease-ahead a new frontier gets (leases wait in fetch, whose
+# --per-host is the smallest max-in-flight where lease-ahead applies). One nginx on 40
 # 127.0.2.x addresses, each host an index linking three pages that nginx
 # answers after a second; politeness.max-in-flight 2, no delay. Transfers
 # at once are counted from nginx's access log (start = $msec -
@@ -80,9 +82,20 @@ grep -q "crawling adaptive/crawl.db: a fetch per ready host, up to 256 at once" 
     fail "the message: $(cat adaptive.err)"
 [ "$all" -gt 16 ] || fail "without -c: at most $all transfers at once"
 [ "$one" -le 2 ] || fail "without -c: $one transfers at once to one host (max-in-flight 2)"
+[ "$(frontier-config -f adaptive/crawl.db politeness.lease-ahead)" = 30 ] || fail "a new frontier's lease-ahead"
 echo "ok: without -c, $all transfers at once over $HOSTS hosts, at most $one on a host"
 
 crawl fixed -c 8
 [ "$all" -le 8 ] || fail "-c 8: $all transfers at once"
 [ "$one" -le 2 ] || fail "-c 8: $one transfers at once to one host (max-in-flight 2)"
 echo "ok: -c 8 fixes it: at most $all transfers at once, $one on a host"
+
+# A domain whose max-in-flight is 1 holds fetch to 1 per host (fetch has one
+# limit for all hosts); an existing frontier keeps its own lease-ahead.
+mkdir override
+frontier-config -f override/crawl.db politeness.lease-ahead 10
+frontier-config -f override/crawl.db --domain 127.0.2.1 politeness.max-in-flight 1
+crawl override -c 16
+[ "$one" -le 1 ] || fail "override: $one transfers at once to one host (max-in-flight 1 on one domain)"
+[ "$(frontier-config -f override/crawl.db politeness.lease-ahead)" = 10 ] || fail "override: lease-ahead changed"
+echo "ok: a domain's max-in-flight 1 holds every host to $one at once"

@@ -176,7 +176,7 @@ void PgStoreBackend::write_fetch_deltas(Store::Impl& m) {
         PgArray a[kFetchCols];
         for (int64_t qid : ids) {
             const FetchDelta& d = m.totals.fetch_deltas.at(qid);
-            fetch_columns(qid, d, m.settings.loaded->politeness_for(d.key).max_in_flight,
+            fetch_columns(qid, d, m.settings.loaded->politeness_for(d.key),
                           [&](int col, auto value) { a[col].add(value); });
         }
         Stmt& st = st_.q(sql.c_str());

@@ -167,7 +167,7 @@ void SqliteStoreBackend::write_fetch_deltas(Store::Impl& m) {
     static const std::string sql = fetch_update_sql(fetch_param, " WHERE id = " + fetch_param(kQueueId));
     for (auto& [qid, d] : m.totals.fetch_deltas) {
         Stmt& st = st_.q(sql.c_str());
-        fetch_columns(qid, d, m.settings.loaded->politeness_for(d.key).max_in_flight,
+        fetch_columns(qid, d, m.settings.loaded->politeness_for(d.key),
                       [&](int col, auto value) { st.bind(col + 1, value); });
         st.bind(kNowParam, m.now).exec();
     }
