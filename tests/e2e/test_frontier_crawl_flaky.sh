@@ -3,7 +3,9 @@
 # healthy hosts (robots.txt missing: allow all), one whose robots.txt
 # disallows a page, one whose robots.txt answers 500 (unreachable: its
 # pages are never fetched), two answering 429 (Retry-After: 1) and two 503
-# on a quarter of requests, one host answering everything after 6 s and
+# on a quarter of page requests (robots.txt answers 404: a robots.txt
+# refused at every try would give its whole host up, and the 95% below
+# is about the pages), one host answering everything after 6 s and
 # one answering its pages (not robots.txt nor the index) after 6 s, with
 # fetch's --timeout at 2 s (a loaded machine may take over 1 s to answer),
 # and one address where nothing listens.
@@ -73,7 +75,6 @@ flaky='if ($answer = 429) { add_header Retry-After '$RA' always; return 429; } i
             if (\$behaviour = slow) { echo_sleep $SLOW; echo "User-agent: *"; }
             if (\$behaviour = r500) { return 500; }
             if (\$behaviour = rules) { return 200 "User-agent: *\nDisallow: /p/0.html\n"; }
-            $flaky
         }
         location / {
             if (\$behaviour = slow) { echo_sleep $SLOW; echo "<html></html>"; }
