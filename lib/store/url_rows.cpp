@@ -49,6 +49,7 @@ void UrlRows::clear() {
     updates.clear();
     fps_buffered = 0;
     fps_to_move = 0;
+    seen.rolled_back();
 }
 
 }  // namespace frontier

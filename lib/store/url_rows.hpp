@@ -17,6 +17,7 @@
 #include "policy/recrawl.hpp"
 #include "store/store.hpp"
 #include "store/queue_rows.hpp"
+#include "store/seen_fps.hpp"
 #include "store/statements.hpp"
 #include "store/url_updates.hpp"
 
@@ -97,7 +98,15 @@ class UrlRows {
 public:
     // `queues`: a URL row made queued and due enters the lease order there.
     UrlRows(Statements& statements, QueueRows& queues, StoreBackend& backend)
-        : statements_(statements), queues_(queues), backend_(backend) {}
+        : seen(statements, backend.url_ids_follow_commits()),
+          statements_(statements),
+          queues_(queues),
+          backend_(backend) {}
+
+    // The filter in front of the fingerprint probe (Store::Impl::find_known):
+    // told of every URL row the backend inserts (StoreBackend::insert_url)
+    // and of every transaction's end.
+    SeenFps seen;
 
     // frontier-add: the URL rows of a chunk's fingerprints read ahead
     // (StoreBackend::probe_fingerprints) so that add_url needs no query per
