@@ -61,6 +61,16 @@ void SeenFps::catch_up() {
     st.reset();
 }
 
+void SeenFps::rows_written() {
+    if (!filter_ || !synced_) return;
+    Stmt& st = st_.q("SELECT id, fp FROM urls ORDER BY id DESC LIMIT 1");
+    if (st.step()) {
+        written_id_ = st.i64(0);
+        written_fp_ = st.i64(1);
+    }
+    st.reset();
+}
+
 // From the fingerprint tables, which hold a pair for every URL row (this
 // transaction's too), sized for the rows (by the largest id), so that
 // it is built again once about as many more were added
@@ -78,6 +88,6 @@ void SeenFps::build() {
     while (all.step()) filter_->add(static_cast<uint64_t>(all.i64(0)));
 }
 
-bool seen_filter_active(Store& store) { return StoreConnection::impl_of(store).urls.seen.active(); }
+size_t seen_filter_bytes(Store& store) { return StoreConnection::impl_of(store).urls.seen.bytes(); }
 
 }  // namespace frontier

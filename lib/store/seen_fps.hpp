@@ -35,16 +35,27 @@ public:
     void inserted(uint64_t fp) {
         if (filter_) filter_->add(fp);
     }
+    // This transaction's rows written (before its commit): the rows past
+    // the last id the filter holds are all its own, in the filter, so the
+    // next transaction need not read them back.
+    void rows_written();
     // The transaction ended: the next one learns what others committed;
     // after a rollback, the filter (which may hold undone rows, past the
     // last id it trusts) is dropped and built again when it pays.
-    void committed() { synced_ = false; }
+    void committed() {
+        if (written_id_) {
+            last_id_ = written_id_;
+            last_fp_ = written_fp_;
+        }
+        written_id_ = 0;
+        synced_ = false;
+    }
     void rolled_back() {
         filter_.reset();
+        written_id_ = 0;
         synced_ = false;
     }
 
-    bool active() const { return filter_ != nullptr; }
     size_t bytes() const { return filter_ ? filter_->bytes() : 0; }
 
 private:
@@ -61,12 +72,13 @@ private:
     // fingerprint: a different fingerprint there later means rows were
     // deleted and the id taken again, and the filter is not trusted.
     int64_t last_id_ = 0, last_fp_ = 0;
+    int64_t written_id_ = 0, written_fp_ = 0;  // the same at rows_written
     bool synced_ = false;      // caught up in this transaction
     int64_t probes_ = 0;       // proves_unseen calls since the store opened
     int64_t build_after_ = 0;  // probes_ past which the filter is built
 };
 
-// Whether `store` holds a fingerprint filter now, and its size (tests).
-bool seen_filter_active(Store& store);
+// The size of the fingerprint filter `store` holds now, 0 for none (tests).
+size_t seen_filter_bytes(Store& store);
 
 }  // namespace frontier

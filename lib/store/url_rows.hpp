@@ -123,7 +123,7 @@ public:
     int64_t fps_buffered = 0;  // fingerprints this transaction put in url_fps_new
     int64_t fps_to_move = 0;   // in url_fps_new after the commit, to move to url_fps
     // Counts them in meta (fps_new); sets fps_to_move once it holds
-    // fp_buffer_limit() of them.
+    // fp_buffer_limit() of them; tells the filter (SeenFps::rows_written).
     void count_fingerprints();
 
     // frontier-done's URL-row updates, written in row-id order by

@@ -84,7 +84,7 @@ TEST_CASE("seen filter: a URL another Store added meanwhile is a duplicate", "[s
     const std::string path = dir.path + "/f.db";
     Store a(path, Store::Mode::create);
     for (int i = 0; i < 50; ++i) REQUIRE(add_one(a, url(i)) == AddStatus::added);
-    REQUIRE(seen_filter_active(a));
+    REQUIRE(seen_filter_bytes(a) > 0);
     Store b(path, Store::Mode::write);
     CHECK(add_one(b, url(1)) == AddStatus::duplicate);
     for (int i = 50; i < 60; ++i) REQUIRE(add_one(b, url(i)) == AddStatus::added);
@@ -105,7 +105,7 @@ TEST_CASE("seen filter: a rolled-back row's id taken by another Store", "[seen][
     const std::string path = dir.path + "/f.db";
     Store a(path, Store::Mode::create);
     for (int i = 0; i < 20; ++i) REQUIRE(add_one(a, url(i)) == AddStatus::added);
-    REQUIRE(seen_filter_active(a));
+    REQUIRE(seen_filter_bytes(a) > 0);
     a.begin();
     REQUIRE(add(a, url(100)) == AddStatus::added);
     a.rollback();
@@ -130,13 +130,30 @@ TEST_CASE("seen filter: after a restart, and built in the middle of a transactio
     // 3,200 rows: built once 100 URLs were probed; this transaction's own
     // rows from before then are in it.
     for (int i = 3200; i < 3250; ++i) REQUIRE(add(c, url(i)) == AddStatus::added);
-    CHECK(!seen_filter_active(c));
+    CHECK(seen_filter_bytes(c) == 0);
     for (int i = 0; i < 100; ++i) REQUIRE(add(c, url(i)) == AddStatus::duplicate);
-    CHECK(seen_filter_active(c));
+    CHECK(seen_filter_bytes(c) > 0);
     for (int i = 3200; i < 3250; ++i) CHECK(add(c, url(i)) == AddStatus::duplicate);
     for (int i = 100; i < 3200; ++i) REQUIRE(add(c, url(i)) == AddStatus::duplicate);
     CHECK(add(c, url(4000)) == AddStatus::added);
     CHECK(add(c, url(4000)) == AddStatus::duplicate);
     c.commit();
     CHECK(c.count("added") == 3251);
+}
+
+TEST_CASE("seen filter: built again, larger, as the frontier grows", "[seen][store]") {
+    TempDir dir;
+    Store a(dir.path + "/f.db", Store::Mode::create);
+    REQUIRE(add_one(a, url(0)) == AddStatus::added);
+    const size_t first = seen_filter_bytes(a);
+    REQUIRE(first > 0);
+    for (int t = 0; t < 12; ++t) {
+        a.begin();
+        for (int i = 1; i <= 1000; ++i) REQUIRE(add(a, url(t * 1000 + i)) == AddStatus::added);
+        a.commit();
+    }
+    CHECK(seen_filter_bytes(a) > first);
+    a.begin();
+    for (int i = 0; i <= 12000; ++i) REQUIRE(add(a, url(i)) == AddStatus::duplicate);
+    a.commit();
 }
