@@ -39,7 +39,8 @@ public:
     void insert_url(Store::Impl& m, const NewUrl& row) override;
     void write_new_urls(Store::Impl&) override {}
     // One writer at a time, and a new row's id is the largest plus one
-    // (urls.id is the row id; URL rows are never deleted).
+    // (urls.id is the row id; the tools never delete a URL row, and the
+    // filter checks that the last row it saw is still there).
     bool url_ids_follow_commits() const override { return true; }
     void write_url_updates(UrlRows& urls) override {
         urls.updates.drain([&urls](const UrlUpdate& u) { urls.write_update(u); });
