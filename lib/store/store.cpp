@@ -67,6 +67,7 @@ void Store::commit() {
     impl_->urls.prefetched.clear();
     impl_->urls.prefetched_leases.clear();
     impl_->prefetched_queues.clear();
+    impl_->urls.seen.committed();
     // After the commit, which stands whatever happens here: a move that
     // fails (busy past the timeout, the server gone) leaves its pairs in
     // url_fps_new, where lookups find them, for the next commit that adds a

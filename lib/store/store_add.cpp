@@ -90,6 +90,7 @@ std::optional<KnownUrl> Store::Impl::find_known(const AddRequest& r) {
         return known;
     }
     backend->write_new_urls(*this);  // the rows read below include those not yet inserted
+    if (urls.seen.proves_unseen(r.fp)) return known;
     for (;;) {
         Stmt& f = q(kKnownByFp.c_str());
         f.bind(1, fp);

@@ -51,6 +51,11 @@ public:
     virtual void insert_url(Store::Impl& m, const NewUrl& row) = 0;
     // Held new URL rows written (before a read of the urls table, at flush).
     virtual void write_new_urls(Store::Impl& m) = 0;
+    // One transaction writes at a time and a new URL row takes an id above
+    // every committed row's, so a process learns of the rows others
+    // committed by reading those past the last id it has seen: a
+    // fingerprint filter in memory (SeenFps) can then be kept exact.
+    virtual bool url_ids_follow_commits() const { return false; }
     // frontier-done's held URL-row updates (UrlRows::updates) written.
     virtual void write_url_updates(UrlRows& urls) = 0;
     // The URL rows of these leases read ahead into UrlRows::prefetched_leases

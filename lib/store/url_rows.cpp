@@ -19,6 +19,7 @@ void UrlRows::count_fingerprints() {
     up.reset();
     fps_buffered = 0;
     if (held >= fp_buffer_limit()) fps_to_move = held;
+    seen.rows_written();
 }
 
 namespace {
@@ -49,6 +50,7 @@ void UrlRows::clear() {
     updates.clear();
     fps_buffered = 0;
     fps_to_move = 0;
+    seen.rolled_back();
 }
 
 }  // namespace frontier

@@ -17,6 +17,7 @@
 #include "policy/recrawl.hpp"
 #include "store/store.hpp"
 #include "store/queue_rows.hpp"
+#include "store/seen_fps.hpp"
 #include "store/statements.hpp"
 #include "store/url_updates.hpp"
 
@@ -97,7 +98,15 @@ class UrlRows {
 public:
     // `queues`: a URL row made queued and due enters the lease order there.
     UrlRows(Statements& statements, QueueRows& queues, StoreBackend& backend)
-        : statements_(statements), queues_(queues), backend_(backend) {}
+        : seen(statements, backend.url_ids_follow_commits()),
+          statements_(statements),
+          queues_(queues),
+          backend_(backend) {}
+
+    // The filter in front of the fingerprint probe (Store::Impl::find_known):
+    // told of every URL row the backend inserts (StoreBackend::insert_url)
+    // and of every transaction's end.
+    SeenFps seen;
 
     // frontier-add: the URL rows of a chunk's fingerprints read ahead
     // (StoreBackend::probe_fingerprints) so that add_url needs no query per
@@ -114,7 +123,7 @@ public:
     int64_t fps_buffered = 0;  // fingerprints this transaction put in url_fps_new
     int64_t fps_to_move = 0;   // in url_fps_new after the commit, to move to url_fps
     // Counts them in meta (fps_new); sets fps_to_move once it holds
-    // fp_buffer_limit() of them.
+    // fp_buffer_limit() of them; tells the filter (SeenFps::rows_written).
     void count_fingerprints();
 
     // frontier-done's URL-row updates, written in row-id order by

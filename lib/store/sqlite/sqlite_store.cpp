@@ -38,6 +38,10 @@ public:
                             const std::vector<const AddRequest*>&) override {}
     void insert_url(Store::Impl& m, const NewUrl& row) override;
     void write_new_urls(Store::Impl&) override {}
+    // One writer at a time, and a new row's id is the largest plus one
+    // (urls.id is the row id; the tools never delete a URL row, and the
+    // filter checks that the last row it saw is still there).
+    bool url_ids_follow_commits() const override { return true; }
     void write_url_updates(UrlRows& urls) override {
         urls.updates.drain([&urls](const UrlUpdate& u) { urls.write_update(u); });
     }
@@ -142,12 +146,13 @@ private:
 
 // With its fingerprint and id (frontier(7), FILE FORMAT), given without a
 // RETURNING clause, which costs a temporary table per row.
-void SqliteStoreBackend::insert_url(Store::Impl&, const NewUrl& row) {
+void SqliteStoreBackend::insert_url(Store::Impl& m, const NewUrl& row) {
     Stmt& ins = st_.q("INSERT INTO urls(" SQL_NEW_URL_COLUMNS ") VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)");
     row.columns([&](int i, const auto& v) { ins.bind(i, v); });
     ins.exec();
     const AddRequest& r = row.r;
     st_.q("INSERT INTO url_fps_new(fp, id) VALUES (?, last_insert_rowid())").bind(1, static_cast<int64_t>(r.fp)).exec();
+    m.urls.seen.inserted(r.fp);
     // And its lease order entry: a new URL is queued and due. The inserts
     // into those two tables (WITHOUT ROWID) leave last_insert_rowid() as it was.
     st_.q("INSERT INTO url_next_new VALUES (?, ?, ?, ?, ?, last_insert_rowid(), ?, ?)")
