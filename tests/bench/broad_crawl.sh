@@ -230,7 +230,7 @@ po=$(python3 "$stats" politeness "$dir/log.ours" "$DELAY" "$t0" "$t1")
 python3 "$stats" windows "$dir/log.ours" "$dir/samples" "$t0" "$SECONDS_RUN" "$WINDOW" "$H" > "$dir/windows.md"
 urls=$(sed -n 's/^URLs: .*(\([0-9]*\) added.*/\1/p' "$dir/ours/report.txt")
 queued=$(sed -n 's/^URLs: \([0-9]*\) queued.*/\1/p' "$dir/ours/report.txt")
-db_mib=$(( $(cat "$dir/ours/crawl.db" "$dir/ours/crawl.db-wal" 2> /dev/null | wc -c) / 1048576 ))
+db_mib=$(( $(cat "$dir/ours/crawl.db" "$dir/ours/crawl.db-wal" 2> /dev/null | wc -c || true) / 1048576 ))
 minf=$(field "$(tail -1 "$dir/windows.md")" min_fraction)
 meanf=$(field "$(tail -1 "$dir/windows.md")" mean_fraction)
 echo "site: $H endless hosts on 127.1.x.y:$port (20 children + 20 shared navigation pages a page); ideal $(printf '%.0f' "$ideal") pages/s"
