@@ -2,6 +2,8 @@
 
 #include <algorithm>
 
+#include "policy/outcome.hpp"
+
 namespace frontier {
 
 void HostScoreboard::init(HostState& h) const {
@@ -18,9 +20,7 @@ double HostScoreboard::earliest_start(const HostState& h, double now, std::optio
 }
 
 void HostScoreboard::retry_after(HostState& h, double now, int status, std::optional<double> retry_after) const {
-    if (status != 429 && status != 503) return;
-    double wait = retry_after ? std::clamp(*retry_after, 0.0, 86400.0) : (status == 429 ? 60.0 : 0.0);
-    h.hold_until = std::max(h.hold_until, now + wait);
+    h.hold_until = std::max(h.hold_until, now + rate_limit_wait(status, retry_after, 0));
 }
 
 void HostScoreboard::started(HostState& h, double now, std::optional<double> delay) const {

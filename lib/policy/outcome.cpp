@@ -7,7 +7,7 @@ namespace frontier {
 
 std::optional<double> honoured_retry_after(const FetchFacts& f, double max_retry_after) {
     if ((f.status != 429 && f.status != 503) || !f.retry_after) return std::nullopt;
-    return std::clamp(*f.retry_after, 0.0, std::max(0.0, max_retry_after));
+    return rate_limit_wait(f.status, f.retry_after, 0, max_retry_after);
 }
 
 RobotsOutcome robots_outcome(const FetchFacts& f, int64_t retries, const Settings& s, double now) {
@@ -176,15 +176,14 @@ double politeness_wait(const Politeness& p, const FetchFacts& f, std::optional<d
     // frontier, not only for the fetch process that saw it (the Media Cloud
     // scoreboard, shared): its queue waits.
     if (f.error_class == "dns" || f.error_class == "connect") wait = std::max(wait, p.host_down_delay);
-    if (f.status == 429 || f.status == 503) {
-        if (auto ra = honoured_retry_after(f, max_retry_after)) {
-            wait = std::max(wait, *ra);
-        } else if (f.status == 429) {
-            wait = std::max(wait, std::min(60.0 * std::pow(2.0, static_cast<double>(std::min<int64_t>(n429, 20))),
-                                           86400.0));
-        }
-    }
-    return wait;
+    return std::max(wait, rate_limit_wait(f.status, f.retry_after, n429, max_retry_after));
+}
+
+double rate_limit_wait(int64_t status, std::optional<double> retry_after, int64_t n429, double max_retry_after) {
+    if (status != 429 && status != 503) return 0;
+    if (retry_after) return std::clamp(*retry_after, 0.0, std::max(0.0, max_retry_after));
+    if (status != 429) return 0;
+    return std::min(60.0 * std::pow(2.0, static_cast<double>(std::min<int64_t>(n429, 20))), 86400.0);
 }
 
 QueueAfterFetch queue_after_fetch(const QueueBefore& q, const Settings& s, const Politeness& p, const FetchFacts& f,

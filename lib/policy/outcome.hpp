@@ -102,6 +102,12 @@ UrlOutcome url_outcome(const UrlHistory& h, const FetchFacts& f, const Settings&
 // to `max_retry_after` (retry.max-retry-after).
 double politeness_wait(const Politeness& p, const FetchFacts& f, std::optional<double> crawl_delay, int64_t n429,
                        double max_retry_after = 86400);
+// The part of that wait a rate limit asks for: for a 429 or 503 its
+// Retry-After (held to `max_retry_after`), or for a 429 without one 60 s
+// doubling with each 429 in a row before it (`n429`, up to a day); 0
+// otherwise. fetch holds lease-ahead records by the same rule (fetch(1)).
+double rate_limit_wait(int64_t status, std::optional<double> retry_after, int64_t n429,
+                       double max_retry_after = 86400);
 
 // ---- what a result does to its queue
 
