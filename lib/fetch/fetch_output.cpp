@@ -106,18 +106,22 @@ class LineLinks : public LinkOutput {
 public:
     explicit LineLinks(ResultLine& line) : line_(line) {}
     bool add(Link&& link) override {
-        StringSet& seen = link.nofollow ? seen_ : followed_;
-        if (seen.find(link.url) != StringSet::npos) return true;
+        const size_t i = seen_.find(link.url);
+        if (i != StringSet::npos && (link.nofollow || followed_[i])) return true;
         if (!line_.add_link(link)) return false;
-        if (!link.nofollow) followed_.insert_new(link.url);
-        if (seen_.find(link.url) == StringSet::npos) seen_.insert_new(link.url);
+        if (i == StringSet::npos) {
+            seen_.insert_new(link.url);
+            followed_.push_back(!link.nofollow);
+        } else {
+            followed_[i] = true;
+        }
         return true;
     }
 
 private:
     ResultLine& line_;
-    StringSet seen_;      // written, followed or not
-    StringSet followed_;  // written without nofollow
+    StringSet seen_;              // URLs written
+    std::vector<bool> followed_;  // by seen_'s index: written without nofollow
 };
 
 }  // namespace
