@@ -61,14 +61,19 @@ void SeenFps::catch_up() {
     st.reset();
 }
 
-void SeenFps::rows_written() {
-    if (!filter_ || !synced_) return;
-    Stmt& st = st_.q("SELECT id, fp FROM urls ORDER BY id DESC LIMIT 1");
+// The URL row with the largest id and its fingerprint, or leaves them as
+// they are. Unflushed: a held write never changes a row's id or fingerprint.
+void SeenFps::read_last_row(int64_t& id, int64_t& fp) {
+    Stmt& st = st_.q_unflushed("SELECT id, fp FROM urls ORDER BY id DESC LIMIT 1");
     if (st.step()) {
-        written_id_ = st.i64(0);
-        written_fp_ = st.i64(1);
+        id = st.i64(0);
+        fp = st.i64(1);
     }
     st.reset();
+}
+
+void SeenFps::rows_written() {
+    if (filter_ && synced_) read_last_row(written_id_, written_fp_);
 }
 
 // From the fingerprint tables, which hold a pair for every URL row (this
@@ -76,13 +81,8 @@ void SeenFps::rows_written() {
 // it is built again once about as many more were added
 // (FpFilter::overloaded).
 void SeenFps::build() {
-    Stmt last = st_.db.prepare("SELECT id, fp FROM urls ORDER BY id DESC LIMIT 1");
     last_id_ = last_fp_ = 0;
-    if (last.step()) {
-        last_id_ = last.i64(0);
-        last_fp_ = last.i64(1);
-    }
-    last.reset();
+    read_last_row(last_id_, last_fp_);
     filter_ = std::make_unique<FpFilter>(std::max<uint64_t>(kMinCapacity, static_cast<uint64_t>(last_id_)));
     Stmt all = st_.db.prepare("SELECT fp FROM url_fps UNION ALL SELECT fp FROM url_fps_new");
     while (all.step()) filter_->add(static_cast<uint64_t>(all.i64(0)));

@@ -64,6 +64,7 @@ private:
     // Adds the rows past last_id_ (committed by others, or written by this
     // process since) to the filter.
     void catch_up();
+    void read_last_row(int64_t& id, int64_t& fp);
 
     Statements& st_;
     const bool usable_;
