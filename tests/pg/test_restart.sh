@@ -53,7 +53,7 @@ for _ in $(seq 40); do
     kill_connections
     sleep "0.0$((RANDOM % 10))"
 done
-kill -0 $lease2 2>/dev/null || fail "lease --follow ended under killed connections: $(tail -3 lease2.err)"
+kill -0 $lease2 2>/dev/null || fail "lease --follow ended under killed connections: $(tail -6 lease2.err)"
 echo http://e.test/1 | frontier-add -q || fail "add e.test"
 wait_lines lease2.out 1 40 || { kill $lease2; fail "no lease after the kills: $(tail -3 lease2.err)"; }
 grep -q 'e.test' lease2.out || fail "the lease after the kills is not e.test: $(cat lease2.out)"

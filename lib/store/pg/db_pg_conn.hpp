@@ -6,8 +6,10 @@
 
 #include <libpq-fe.h>
 
+#include <chrono>
 #include <cstdint>
 #include <cstdio>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <utility>
@@ -75,20 +77,28 @@ void note_write(PgConn* c, PGresult* r);
 // True when the connection is gone.
 bool connection_bad(PgConn* c);
 // Between transactions only: connects again (db_pg_connect.cpp), or throws
-// ConnectionLost after FRONTIER_PG_RECONNECT seconds.
-void reconnect(PgConn* c, const std::string& why);
+// ConnectionLost once FRONTIER_PG_RECONNECT seconds have passed since
+// `since` (when the connection was first found lost; `again`: lost again
+// after a reconnection since then).
+void reconnect(PgConn* c, const std::string& why, std::chrono::steady_clock::time_point since, bool again);
 
 // Runs `f` (which starts a transaction or runs outside one); when it fails
-// on a lost connection outside a transaction, reconnects and runs it once
-// more.
+// on a lost connection outside a transaction, reconnects and runs it again,
+// as often as the connection is lost again before `f` is through (a server
+// ending connections one after another), within one reconnect window.
 template <class F>
 void with_reconnect(PgConn* c, F&& f) {
-    try {
-        f();
-    } catch (const ConnectionLost& e) {
-        if (c->in_tx) throw;
-        reconnect(c, e.what());
-        f();
+    std::optional<std::chrono::steady_clock::time_point> since;
+    for (;;) {
+        try {
+            f();
+            return;
+        } catch (const ConnectionLost& e) {
+            if (c->in_tx) throw;
+            const bool again = since.has_value();
+            if (!again) since = std::chrono::steady_clock::now();
+            reconnect(c, e.what(), *since, again);
+        }
     }
 }
 

@@ -127,15 +127,20 @@ namespace pgi {
 // for its server as they end any other wait).
 // Statements are prepared again at their next use; LISTEN is issued again
 // at the next data_version(). `why`: the ConnectionLost's message, which
-// names the database already.
-void reconnect(PgConn* c, const std::string& why) {
+// names the database already. `since`: when the connection was first found
+// lost; `again`: it was lost again since then, right after a reconnection
+// (a server that keeps ending it is given up on after the window too).
+void reconnect(PgConn* c, const std::string& why, std::chrono::steady_clock::time_point since, bool again) {
     diag(why + "; reconnecting");
     c->pipeline = false;
     c->sent.clear();
     c->prepared.clear();
     c->ahead = 0;
     const double window = reconnect_window();
-    const auto start = std::chrono::steady_clock::now();
+    if (again && std::chrono::duration<double>(std::chrono::steady_clock::now() - since).count() >= window)
+        throw ConnectionLost("lost the connection to the frontier database " + frontier_display_name(c->url) +
+                             " again and again for " + std::to_string(static_cast<int>(window)) +
+                             " s (FRONTIER_PG_RECONNECT): " + why);
     double wait = 0.25;
     std::string last = why;
     for (int attempt = 1;; ++attempt) {
@@ -156,7 +161,7 @@ void reconnect(PgConn* c, const std::string& why) {
             last = pq_api().PQerrorMessage(c->conn);
             while (!last.empty() && (last.back() == '\n' || last.back() == ' ')) last.pop_back();
         }
-        double spent = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+        double spent = std::chrono::duration<double>(std::chrono::steady_clock::now() - since).count();
         if (spent + wait > window)
             throw ConnectionLost("lost the connection to the frontier database " + frontier_display_name(c->url) +
                                  " and could not connect again within " + std::to_string(static_cast<int>(window)) +
