@@ -269,7 +269,7 @@ int run_crawl_pipeline(const CrawlPipelineOptions& o, const Say& say) {
     // room under frontier-lease's --max-in-flight as well.
     const Politeness& global = view.settings().politeness;
     std::vector<Child> kids = start_pipeline(o, fetch_per_host(view.settings(), o.concurrency),
-                                             o.queued_leases + lease_cap(global) - global.max_in_flight);
+                                             pipeline_leases_out(o.queued_leases, global));
     pass_on_terminal_signals(kids[2].pid);
     std::unique_ptr<Progress> progress;
     if (o.progress) progress = std::make_unique<Progress>(view);

@@ -69,4 +69,18 @@ inline int64_t fetch_per_host(const Settings& s, int64_t concurrency) {
     return per_host;
 }
 
+// frontier-lease --max-in-flight for a pipeline of `queued` leases out
+// (fetch's transfers and the leases it queues) whose global politeness is
+// `p`. Where lease-ahead gives a site with a constant delay one lease
+// waiting in fetch per transfer, each host served needs room for both
+// (else the next lease of a host waits for its last result to come back
+// through frontier-done, and the host idles past its delay); a site
+// without delay needs room for its ahead leases once.
+inline int64_t pipeline_leases_out(int64_t queued, const Politeness& p) {
+    const int64_t cap = lease_cap(p), mif = std::max<int64_t>(p.max_in_flight, 1);
+    if (cap <= p.max_in_flight) return queued;
+    if (delay_free(p)) return queued + cap - p.max_in_flight;
+    return queued * cap / mif;
+}
+
 }  // namespace frontier

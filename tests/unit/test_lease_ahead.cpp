@@ -71,6 +71,15 @@ TEST_CASE("fetch_per_host: the smallest max-in-flight where lease-ahead applies"
     CHECK(fetch_per_host(s, 16) == 16);
 }
 
+TEST_CASE("pipeline_leases_out: room for every host's ahead lease", "[policy][lease-ahead]") {
+    CHECK(pipeline_leases_out(1024, polite(1, 0, 1, 0)) == 1024);    // no lease-ahead
+    CHECK(pipeline_leases_out(1024, polite(3, 5, 1, 24)) == 1024);   // a delay from the fetch time: none
+    CHECK(pipeline_leases_out(32, polite(0, 0, 8, 120)) == 32 + 120);  // no delay: the one site's ahead leases
+    // A constant delay: one lease waiting in fetch per transfer, for every host served.
+    CHECK(pipeline_leases_out(1024, polite(1, 0, 1, 15)) == 2048);
+    CHECK(pipeline_leases_out(1024, polite(1, 0, 4, 2)) == 1536);
+}
+
 TEST_CASE("politeness.lease-ahead is a per-domain setting", "[policy][lease-ahead][settings]") {
     Settings s = build_settings({{"politeness.lease-ahead", "6"}},
                                 {{"a.example", {{"politeness.lease-ahead", "0"}}}});
