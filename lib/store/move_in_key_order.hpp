@@ -10,6 +10,10 @@
 
 namespace frontier {
 
+// Rows a move writes per transaction of its own (fewer when
+// FRONTIER_FP_BUFFER is smaller).
+constexpr int64_t kMoveChunk = 65536;
+
 // Moves the rows of a buffer table (url_fps_new, url_next_new) to its main
 // table in `key` order, `chunk` rows per transaction of its own, until it
 // is empty or `limit` rows were moved: each transaction writes the pages of
@@ -19,9 +23,10 @@ namespace frontier {
 // statements: `where` selects the chunk (" WHERE (key) <= (?1, ...)", or
 // empty for the last: all that is left), `bound(st)` binds its last key to
 // `st` (types: 'i' an integer column of the key, 'd' a real one); `more`:
-// this is not the last chunk.
+// this is not the last chunk. True when the table was emptied (its last
+// chunk moved), false when `limit` ran out first.
 template <class Move>
-void move_in_key_order(Db& db, const std::string& table, const std::string& key, std::string_view types,
+bool move_in_key_order(Db& db, const std::string& table, const std::string& key, std::string_view types,
                        int64_t chunk, int64_t limit, Move&& move) {
     for (int64_t left = limit; left > 0; left -= chunk) {
         Transaction tx(db);
@@ -45,8 +50,9 @@ void move_in_key_order(Db& db, const std::string& table, const std::string& key,
         move(where, bound, more);
         last.reset();
         tx.commit();
-        if (!more) break;
+        if (!more) return true;
     }
+    return false;
 }
 
 }  // namespace frontier

@@ -70,12 +70,21 @@ void Store::commit() {
     impl_->urls.seen.committed();
     // After the commit, which stands whatever happens here: a move that
     // fails (busy past the timeout, the server gone) leaves its pairs in
-    // url_fps_new, where lookups find them, for the next commit that adds a
-    // URL to move; a lost connection ends the tool at its next statement.
-    if (impl_->urls.fps_to_move) {
+    // url_fps_new, where lookups find them, for the next commit; a lost
+    // connection ends the tool at its next statement. A move is spread
+    // over the commits that follow the one that filled url_fps_new, a
+    // chunk after each (as many as it added, if more), so a tool that
+    // commits often (frontier-done in a crawl) never stops for a whole
+    // move while others wait for their results and leases.
+    Store::Impl& m = *impl_;
+    if (m.urls.fps_to_move) {
+        m.fps_moving = std::max(m.fps_moving, std::exchange(m.urls.fps_to_move, 0));
+        m.order_moving = true;
+    }
+    const int64_t added = std::exchange(m.urls.fps_added, 0);
+    if (m.fps_moving || m.order_moving) {
         try {
-            impl_->move_fingerprints();
-            impl_->move_lease_order();
+            m.move_buffers(std::max(added, kMoveChunk));
         } catch (const DbError&) {
         }
     }
@@ -153,11 +162,15 @@ void Store::Impl::flush() {
 
 
 // url_fps_new into url_fps in key order, 65,536 fingerprints (the smallest;
-// fewer when FRONTIER_FP_BUFFER is smaller) per transaction, as many as
-// count_fingerprints found (move_in_key_order).
-void Store::Impl::move_fingerprints() {
-    const int64_t chunk = std::min<int64_t>(65536, fp_buffer_limit());
-    move_in_key_order(db, "url_fps_new", "fp, id", "ii", chunk, std::exchange(urls.fps_to_move, 0),
+// fewer when FRONTIER_FP_BUFFER is smaller) per transaction, up to `budget`
+// of the fps_moving that count_fingerprints found (move_in_key_order);
+// once none is left to move, as many of the lease order's new entries, the
+// backend's own (StoreBackend::move_buffered).
+void Store::Impl::move_buffers(int64_t budget) {
+    const int64_t chunk = std::min<int64_t>(kMoveChunk, fp_buffer_limit());
+    if (fps_moving > 0) {
+        const int64_t n = std::min(fps_moving, std::max(budget, chunk));
+        const bool emptied = move_in_key_order(db, "url_fps_new", "fp, id", "ii", chunk, n,
                       [&](const std::string& where, auto& bound, bool more) {
                           Stmt moved = bound(db.prepare("SELECT count(*) FROM url_fps_new" + where));
                           const int64_t n = moved.step() ? moved.i64(0) : 0;
@@ -173,11 +186,11 @@ void Store::Impl::move_fingerprints() {
                           else
                               db.exec("UPDATE meta SET value = 0 WHERE key = 'fps_new'");
                       });
+        fps_moving = emptied ? 0 : fps_moving - n;
+        if (fps_moving > 0) return;
+    }
+    if (order_moving) order_moving = !backend->move_buffered(db, std::max(budget, chunk));
 }
-
-// With the move of the fingerprints, the backend's own (the lease order's
-// new entries, where it keeps them apart: StoreBackend::move_buffered).
-void Store::Impl::move_lease_order() { backend->move_buffered(db); }
 
 int64_t fp_buffer_limit() {
     static const int64_t limit =

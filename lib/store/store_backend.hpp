@@ -134,8 +134,9 @@ public:
 
     // ---- transactions
     // After a commit that moved url_fps_new to url_fps (Store::commit):
-    // the backend's own buffer tables moved the same way, or nothing.
-    virtual void move_buffered(Db& db) = 0;
+    // the backend's own buffer tables moved the same way, at most about
+    // `limit` rows; true when nothing of them is left to move.
+    virtual bool move_buffered(Db& db, int64_t limit) = 0;
     virtual void committed() = 0;    // after a commit
     virtual void rolled_back() = 0;  // after a rollback: what was held is forgotten
 };

@@ -95,9 +95,11 @@ struct Store::Impl {
     std::unordered_map<int64_t, CachedRobots> robots_cache;
 
     // After a commit that filled url_fps_new: its pairs, and the lease
-    // order's new entries, moved to the main tables (store.cpp).
-    void move_fingerprints();
-    void move_lease_order();
+    // order's new entries, moved to the main tables (store.cpp), about
+    // `budget` of them after one commit, the rest after the next ones.
+    void move_buffers(int64_t budget);
+    int64_t fps_moving = 0;     // pairs of url_fps_new still to move
+    bool order_moving = false;  // the lease order's new entries still to move
 
     Totals totals{statements, *backend};
     QueueRows queues{statements, settings, now, *backend};

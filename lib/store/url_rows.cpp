@@ -17,6 +17,7 @@ void UrlRows::count_fingerprints() {
     up.bind(1, fps_buffered);
     const int64_t held = up.step() ? up.i64(0) : 0;
     up.reset();
+    fps_added += fps_buffered;
     fps_buffered = 0;
     if (held >= fp_buffer_limit()) fps_to_move = held;
     seen.rows_written();
@@ -49,6 +50,7 @@ void UrlRows::clear() {
     prefetched_leases.clear();
     updates.clear();
     fps_buffered = 0;
+    fps_added = 0;
     fps_to_move = 0;
     seen.rolled_back();
 }

@@ -120,7 +120,8 @@ public:
     // otherwise (add_known). Cleared at commit and rollback.
     std::unordered_map<int64_t, std::optional<LeasedRow>> prefetched_leases;
 
-    int64_t fps_buffered = 0;  // fingerprints this transaction put in url_fps_new
+    int64_t fps_buffered = 0;  // fingerprints this transaction put in url_fps_new, not yet counted
+    int64_t fps_added = 0;     // fingerprints this transaction counted in meta
     int64_t fps_to_move = 0;   // in url_fps_new after the commit, to move to url_fps
     // Counts them in meta (fps_new); sets fps_to_move once it holds
     // fp_buffer_limit() of them; tells the filter (SeenFps::rows_written).
