@@ -84,7 +84,7 @@ void Store::commit() {
     const int64_t added = std::exchange(m.urls.fps_added, 0);
     if (m.fps_moving || m.order_moving) {
         try {
-            m.move_buffers(std::max(added, kMoveChunk));
+            m.move_buffers(added);
         } catch (const DbError&) {
         }
     }
@@ -162,14 +162,16 @@ void Store::Impl::flush() {
 
 
 // url_fps_new into url_fps in key order, 65,536 fingerprints (the smallest;
-// fewer when FRONTIER_FP_BUFFER is smaller) per transaction, up to `budget`
-// of the fps_moving that count_fingerprints found (move_in_key_order);
-// once none is left to move, as many of the lease order's new entries, the
-// backend's own (StoreBackend::move_buffered).
-void Store::Impl::move_buffers(int64_t budget) {
+// fewer when FRONTIER_FP_BUFFER is smaller) per transaction: one such
+// chunk, or `added` (what the commit added) if more, of the fps_moving that
+// count_fingerprints found (move_in_key_order); once none is left to move,
+// as many of the lease order's new entries, the backend's own
+// (StoreBackend::move_buffered).
+void Store::Impl::move_buffers(int64_t added) {
     const int64_t chunk = std::min<int64_t>(kMoveChunk, fp_buffer_limit());
+    const int64_t budget = std::max(added, chunk);
     if (fps_moving > 0) {
-        const int64_t n = std::min(fps_moving, std::max(budget, chunk));
+        const int64_t n = std::min(fps_moving, budget);
         const bool emptied = move_in_key_order(db, "url_fps_new", "fp, id", "ii", chunk, n,
                       [&](const std::string& where, auto& bound, bool more) {
                           Stmt moved = bound(db.prepare("SELECT count(*) FROM url_fps_new" + where));
@@ -189,14 +191,22 @@ void Store::Impl::move_buffers(int64_t budget) {
         fps_moving = emptied ? 0 : fps_moving - n;
         if (fps_moving > 0) return;
     }
-    if (order_moving) order_moving = !backend->move_buffered(db, std::max(budget, chunk));
+    if (order_moving) order_moving = !backend->move_buffered(db, budget);
 }
 
-int64_t fp_buffer_limit() {
-    static const int64_t limit =
-        env_whole_number("FRONTIER_FP_BUFFER", 1, int64_t{1} << 40, "fingerprints from 1 to 2^40")
-            .value_or(int64_t{1} << 20);
-    return limit;
+namespace {
+constexpr int64_t kDefaultFpBuffer = int64_t{1} << 20;
+const std::optional<int64_t>& fp_buffer_set() {
+    static const std::optional<int64_t> set =
+        env_whole_number("FRONTIER_FP_BUFFER", 1, int64_t{1} << 40, "fingerprints from 1 to 2^40");
+    return set;
+}
+}  // namespace
+
+int64_t fp_buffer_limit() { return fp_buffer_set().value_or(kDefaultFpBuffer); }
+
+int64_t fp_buffer_limit(int64_t urls) {
+    return fp_buffer_set().value_or(std::max(kDefaultFpBuffer, urls / 8));
 }
 
 const RobotsRules& Store::Impl::robots_rules(int64_t host_id, double at, std::string_view text) {

@@ -95,9 +95,10 @@ struct Store::Impl {
     std::unordered_map<int64_t, CachedRobots> robots_cache;
 
     // After a commit that filled url_fps_new: its pairs, and the lease
-    // order's new entries, moved to the main tables (store.cpp), about
-    // `budget` of them after one commit, the rest after the next ones.
-    void move_buffers(int64_t budget);
+    // order's new entries, moved to the main tables (store.cpp), a chunk
+    // (or `added`, what the commit added, if more) after one commit, the
+    // rest after the next ones.
+    void move_buffers(int64_t added);
     int64_t fps_moving = 0;     // pairs of url_fps_new still to move
     bool order_moving = false;  // the lease order's new entries still to move
 

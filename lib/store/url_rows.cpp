@@ -19,8 +19,15 @@ void UrlRows::count_fingerprints() {
     up.reset();
     fps_added += fps_buffered;
     fps_buffered = 0;
-    if (held >= fp_buffer_limit()) fps_to_move = held;
+    if (held >= fp_buffer_limit() && held >= fp_buffer_limit(largest_url_id())) fps_to_move = held;
     seen.rows_written();
+}
+
+int64_t UrlRows::largest_url_id() {
+    Stmt& st = statements_.q_unflushed("SELECT max(id) FROM urls");
+    const int64_t id = st.step() ? st.i64(0) : 0;
+    st.reset();
+    return id;
 }
 
 namespace {

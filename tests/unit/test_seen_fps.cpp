@@ -7,12 +7,14 @@
 #include <catch2/catch.hpp>
 
 #include <cstdint>
+#include <cstdlib>
 #include <string>
 
 #include "frontier/enqueue.hpp"
 #include "json/json.hpp"
 #include "store/fp_filter.hpp"
 #include "store/seen_fps.hpp"
+#include "store/url_rows.hpp"
 #include "store/store.hpp"
 #include "temp_dir.hpp"
 
@@ -156,4 +158,14 @@ TEST_CASE("seen filter: built again, larger, as the frontier grows", "[seen][sto
     a.begin();
     for (int i = 0; i <= 12000; ++i) REQUIRE(add(a, url(i)) == AddStatus::duplicate);
     a.commit();
+}
+
+TEST_CASE("the fingerprint buffer grows with the frontier unless FRONTIER_FP_BUFFER is set", "[seen]") {
+    if (std::getenv("FRONTIER_FP_BUFFER")) return;  // the set value applies at every size
+    const int64_t base = int64_t{1} << 20;
+    CHECK(fp_buffer_limit() == base);
+    CHECK(fp_buffer_limit(0) == base);
+    CHECK(fp_buffer_limit(8 * base) == base);
+    CHECK(fp_buffer_limit(16 * base) == 2 * base);
+    CHECK(fp_buffer_limit(int64_t{100000000}) == 12500000);
 }

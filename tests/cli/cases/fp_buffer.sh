@@ -2,7 +2,8 @@
 # order, with the others once a transaction leaves FRONTIER_FP_BUFFER of
 # them there (frontier(7), FILE FORMAT): a URL is known in either table, so
 # a duplicate (added again, or a link found again) stays a duplicate before
-# and after the move; --check finds each URL's fingerprint once (and fails
+# and after the move, which is spread over the tool's next commits; --check
+# finds each URL's fingerprint once (and fails
 # when one is missing or one is too many); an export
 # leaves both tables out and the import builds url_fps. A bad value is a
 # usage error before the file is touched.
@@ -34,5 +35,13 @@ printf 'http://b.example/%s\n' 1 2 3 4 | frontier-add -q -f g.db
 fps g.db
 printf 'http://b.example/%s\n' 1 2 3 4 | frontier-add -f g.db | jq -r '.url + " " + .status'
 frontier-report -f g.db --check | grep fingerprint
+# A move is spread over the commits that follow: one chunk after each (or
+# as many as that commit added). Four at a time, three a commit: the
+# second commit leaves six and moves four, the third leaves five and moves
+# four: one is left. All are found again.
+printf 'http://c.example/%s\n' 1 2 3 4 5 6 7 8 9 | FRONTIER_FP_BUFFER=4 frontier-add -q --batch 3 -f s.db
+fps s.db
+printf 'http://c.example/%s\n' 1 2 3 4 5 6 7 8 9 | FRONTIER_FP_BUFFER=4 frontier-add -f s.db | jq -r .status | sort | uniq -c
+frontier-report -f s.db --check | grep -E 'fingerprint|lease-order'
 echo http://a.example/7 | FRONTIER_FP_BUFFER=0 frontier-add -f h.db; echo "exit=$?"
 test -e h.db && echo "h.db made" || echo "no h.db"
