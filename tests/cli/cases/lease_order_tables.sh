@@ -1,14 +1,15 @@
 # SQLite keeps the lease order in url_next and url_next_new (frontier(7),
 # FILE FORMAT): a URL that becomes queued and due enters url_next_new; the
-# entries move to url_next, in key order, with the fingerprints once a
-# transaction leaves FRONTIER_FP_BUFFER of them; a lease takes a queue's
+# entries move to url_next, in key order, after the fingerprints once a
+# transaction leaves FRONTIER_FP_BUFFER of them (a chunk after each commit,
+# or as many as the commit added); a lease takes a queue's
 # next URL from both, merged in key order; a leased URL leaves, one whose
 # lease expired comes back, one given a new priority keeps one entry with
 # its new rank; --check finds each entry once (and fails when one is
 # missing or one is too many); an export leaves both out and the import
 # builds url_next.
 order() { sqlite3 "$1" "SELECT (SELECT count(*) FROM url_next) || ' in url_next, ' || (SELECT count(*) FROM url_next_new) || ' in url_next_new'"; }
-export FRONTIER_FP_BUFFER=3
+export FRONTIER_FP_BUFFER=4
 frontier-config -f f.db robots.enabled false
 frontier-config -f f.db lease.ttl 60
 frontier-config -f f.db politeness.max-in-flight 10
@@ -44,6 +45,7 @@ frontier-report -f g.db --check | grep -A2 lease-order; echo "exit=${PIPESTATUS[
 # (then it enters, and leaves again when leased); a lease that expires
 # puts its URL back, and a late result for it takes the entry out again.
 # --check passes after each step.
+export FRONTIER_FP_BUFFER=3
 step() { echo "-- $1: $(order h.db); $(FRONTIER_NOW=$2 frontier-report -f h.db --check | grep lease-order)"; }
 frontier-config -f h.db lease.ttl 60
 frontier-config -f h.db retry.delay 120
