@@ -215,7 +215,9 @@ PgConn* pg_connect(const std::string& url, bool create, bool readonly) {
     c->readonly = readonly;
     try {
         start_trace(c);
-        start_session(c, true);
+        // A connection ended right after it was made (the server restarting
+        // or ending sessions) is made again, as between transactions.
+        with_reconnect(c, [&] { start_session(c, true); });
         if (!create && c->schema_version == 0)
             throw IoError("frontier file not found: " + frontier_display_name(url) +
                           " (create it with frontier-add or frontier-config)");
