@@ -61,10 +61,9 @@ void SeenFps::catch_up() {
     st.reset();
 }
 
-// The URL row with the largest id and its fingerprint, or leaves them as
-// they are. Unflushed: a held write never changes a row's id or fingerprint.
-void SeenFps::read_last_row(int64_t& id, int64_t& fp) {
-    Stmt& st = st_.q_unflushed("SELECT id, fp FROM urls ORDER BY id DESC LIMIT 1");
+// Unflushed: a held write never changes a row's id or fingerprint.
+void read_last_url_row(Statements& statements, int64_t& id, int64_t& fp) {
+    Stmt& st = statements.q_unflushed("SELECT id, fp FROM urls ORDER BY id DESC LIMIT 1");
     if (st.step()) {
         id = st.i64(0);
         fp = st.i64(1);
@@ -73,7 +72,7 @@ void SeenFps::read_last_row(int64_t& id, int64_t& fp) {
 }
 
 void SeenFps::rows_written() {
-    if (filter_ && synced_) read_last_row(written_id_, written_fp_);
+    if (filter_ && synced_) read_last_url_row(st_, written_id_, written_fp_);
 }
 
 // From the fingerprint tables, which hold a pair for every URL row (this
@@ -82,7 +81,7 @@ void SeenFps::rows_written() {
 // (FpFilter::overloaded).
 void SeenFps::build() {
     last_id_ = last_fp_ = 0;
-    read_last_row(last_id_, last_fp_);
+    read_last_url_row(st_, last_id_, last_fp_);
     filter_ = std::make_unique<FpFilter>(std::max<uint64_t>(kMinCapacity, static_cast<uint64_t>(last_id_)));
     Stmt all = st_.db.prepare("SELECT fp FROM url_fps UNION ALL SELECT fp FROM url_fps_new");
     while (all.step()) filter_->add(static_cast<uint64_t>(all.i64(0)));

@@ -23,6 +23,10 @@ namespace frontier {
 class Statements;
 class Store;
 
+// The URL row with the largest id and its fingerprint, or leaves them as
+// they are when there is none.
+void read_last_url_row(Statements& st, int64_t& id, int64_t& fp);
+
 class SeenFps {
 public:
     SeenFps(Statements& st, bool usable) : st_(st), usable_(usable) {}
@@ -64,7 +68,6 @@ private:
     // Adds the rows past last_id_ (committed by others, or written by this
     // process since) to the filter.
     void catch_up();
-    void read_last_row(int64_t& id, int64_t& fp);
 
     Statements& st_;
     const bool usable_;

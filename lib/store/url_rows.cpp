@@ -24,9 +24,8 @@ void UrlRows::count_fingerprints() {
 }
 
 int64_t UrlRows::largest_url_id() {
-    Stmt& st = statements_.q_unflushed("SELECT max(id) FROM urls");
-    const int64_t id = st.step() ? st.i64(0) : 0;
-    st.reset();
+    int64_t id = 0, fp = 0;
+    read_last_url_row(statements_, id, fp);
     return id;
 }
 
