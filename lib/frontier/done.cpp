@@ -246,6 +246,21 @@ void DoneProcessor::prefetch(const InputLine* lines, size_t n) {
     store_.prefetch_leases(ids);
 }
 
+bool DoneProcessor::only_ends_leases(const InputLine* lines, size_t n) {
+    for (size_t i = 0; i < n; ++i) {
+        if (!lines[i].error.empty()) continue;
+        const Record& r = lines[i].record;
+        const JsonValue* l = r.find("lease");
+        if (!l || l->kind != JsonValue::Kind::string || l->s.empty() || l->s[0] == 'r') return false;
+        if (r.find("location") || r.find("robots")) return false;
+        if (const JsonValue* links = r.find("links");
+            links && links->kind != JsonValue::Kind::null &&
+            !(links->kind == JsonValue::Kind::array && links->raw.find_first_not_of("[] \t\r\n") == std::string::npos))
+            return false;
+    }
+    return true;
+}
+
 std::string DoneProcessor::process(const InputLine& line, double now, bool& rejected) {
     rejected = false;
     auto reject = [&](std::string_view reason, std::string_view field = {}) {

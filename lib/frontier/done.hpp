@@ -41,6 +41,12 @@ public:
     // (Store::prefetch_leases).
     void prefetch(const InputLine* lines, size_t n);
 
+    // Does each of these lines only end the URL lease it names: a result
+    // with a URL lease id, no links, no redirect target, not a robots.txt
+    // (or a line to reject)? Such a batch writes only its leases' URL and
+    // queue rows and the totals (Store::begin_result_batch, in partitions).
+    static bool only_ends_leases(const InputLine* lines, size_t n);
+
     // Totals of everything process() returned so far.
     const DoneTally& tally() const { return tally_; }
 

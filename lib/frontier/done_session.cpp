@@ -55,7 +55,7 @@ StoreDoneBackend::StoreDoneBackend(Store& store) : store_(store), proc_(store) {
 int DoneSession::run() {
     Batch batch(backend_.records_read_together());
     int64_t rejected = 0, total = 0;
-    bool open = false, due = false;
+    bool open = false, due = false, alone = false;
     TxPacer pacer(o_.batch, kHeldLines);
     const double started = monotonic_seconds();
     double last_report = started;
@@ -71,7 +71,7 @@ int DoneSession::run() {
         if (!batch.read(input_)) break;
         const bool first = !open;
         if (first) {
-            backend_.begin_batch(frontier::now());
+            alone = backend_.begin_batch_of(frontier::now(), batch.lines.data(), batch.n);
             open = true;
             pacer.restart();
         }
@@ -85,6 +85,7 @@ int DoneSession::run() {
             if (!o_.quiet) sink_.line(res);
             if (pacer.record()) due = true;
         }
+        if (alone) due = true;  // in partitions: this batch's locks only
         batch.release_large();
         if (o_.progress) progress_line(last_report, last_results);
     }

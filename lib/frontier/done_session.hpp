@@ -22,6 +22,13 @@ public:
     virtual size_t records_read_together() = 0;
     // Opens the transaction of a batch at `now` (Store::begin_result_batch).
     virtual void begin_batch(double now) = 0;
+    // begin_batch for these lines, in partitions where they allow it
+    // (DoneProcessor::only_ends_leases): true when the transaction may
+    // hold only this batch (it is committed after it).
+    virtual bool begin_batch_of(double now, const InputLine*, size_t) {
+        begin_batch(now);
+        return false;
+    }
     // Reads ahead what applying these lines will read (DoneProcessor::prefetch).
     virtual void prefetch(const InputLine* lines, size_t n) = 0;
     // After the first prefetch of a transaction: true when it must be read
@@ -39,6 +46,11 @@ public:
     explicit StoreDoneBackend(Store& store);
     size_t records_read_together() override { return store_.records_read_together(); }
     void begin_batch(double now) override { store_.begin_result_batch(now); }
+    bool begin_batch_of(double now, const InputLine* lines, size_t n) override {
+        const bool parts = store_.results_in_partitions() && DoneProcessor::only_ends_leases(lines, n);
+        store_.begin_result_batch(now, parts);
+        return parts;
+    }
     void prefetch(const InputLine* lines, size_t n) override { proc_.prefetch(lines, n); }
     bool settle_batch(double now) override { return store_.settle_result_batch(now); }
     std::string apply(const InputLine& line, double now, bool& rejected) override {

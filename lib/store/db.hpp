@@ -141,6 +141,12 @@ public:
     virtual bool constraint_violation(const DbError& e) const = 0;
 
     virtual void begin_write() = 0;
+    // A write transaction beside other such ones: it writes only the parts
+    // of the frontier its statements lock themselves (PostgreSQL: the
+    // writers' lock taken shared, partitions locked by the store's
+    // statements; frontier(7), POSTGRESQL). Elsewhere a plain write
+    // transaction.
+    virtual void begin_write_shared() { begin_write(); }
     // The open write transaction makes nothing newly available to a
     // waiting frontier-lease --follow (a lease whose housekeeping moved
     // nothing): its commit does not change other connections'

@@ -1,7 +1,9 @@
 // Leases: the first read of a lease transaction, the `served` sequence and
 // the count of leases out (the holders are recorded in store_holders.cpp).
 #include "store/leases.hpp"
+#include "store/partitions.hpp"
 
+#include <optional>
 #include <string>
 
 #include "core/error.hpp"
@@ -48,20 +50,23 @@ int64_t Leases::read_start() {
     return version;
 }
 
-int64_t Leases::next_served() {
+int64_t Leases::next_served(std::optional<int64_t> queue_id) {
     if (!serve_seq_) {
         Stmt& st = statements_.q("SELECT value FROM meta WHERE key = 'serve_seq'");
         if (!st.step()) throw DbError("missing meta key serve_seq");
         serve_seq_ = serve_seq_stored_ = st.i64(0);
         st.reset();
     }
-    return ++*serve_seq_;
+    if (!queue_id) return ++*serve_seq_;
+    *serve_seq_ = (*serve_seq_ / kQueuePartitions + 1) * kQueuePartitions + queue_partition(*queue_id);
+    return *serve_seq_;
 }
 
 void Leases::write_served() {
     if (!serve_seq_) return;  // read with the lease's start: written only when it moved
     if (serve_seq_ != serve_seq_stored_)
-        statements_.q("UPDATE meta SET value = ? WHERE key = 'serve_seq'").bind(1, *serve_seq_).exec();
+        // max: writers in partitions store theirs at once (next_served)
+        statements_.q("UPDATE meta SET value = max(value, ?) WHERE key = 'serve_seq'").bind(1, *serve_seq_).exec();
     serve_seq_.reset();
 }
 

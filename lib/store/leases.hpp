@@ -51,8 +51,12 @@ public:
     bool both_classes = false;
 
     // The next `served` mark (meta serve_seq): counted in memory during a
-    // transaction (the write lock is held) and stored by write_served.
-    int64_t next_served();
+    // transaction (the write lock is held) and stored by write_served. In
+    // a transaction of partitions (`queue_id` of the queue served given),
+    // writers run at once from the same stored mark: each mark is then the
+    // next multiple of kQueuePartitions plus the queue's partition, which
+    // no other writer holds, so no two queues get the same one.
+    int64_t next_served(std::optional<int64_t> queue_id = std::nullopt);
     void write_served();  // only when it moved
 
     // Leases out now (counters leased + robots_leased), in one read. In a

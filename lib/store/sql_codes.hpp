@@ -25,6 +25,12 @@
 #define SQL_SCHED_SLEEPING "1"
 #define SQL_SCHED_IDLE "2"
 
+// Marks where a statement that looks for rows to change takes a condition
+// on a queue id column (`col`) in a transaction that runs in partitions:
+// only rows of the partitions it holds (Store::Impl::held,
+// StoreBackend::held_condition). Elsewhere a comment.
+#define SQL_HELD(col) " /*held:" col "*/"
+
 // The condition that a URL row is in the lease order: queued and due
 // (frontier(7), FILE FORMAT). `r`: its qualifier with the dot ("", "u.").
 #define SQL_URL_DUE(r) r "state = " SQL_URL_QUEUED " AND " r "due_at IS NULL"

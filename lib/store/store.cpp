@@ -46,8 +46,10 @@ Store::~Store() {
     impl_.reset();
 }
 
-void Store::begin() {
-    db_->begin_write();
+void Store::begin(bool in_partitions) {
+    if (in_partitions) db_->begin_write_shared();
+    else db_->begin_write();
+    impl_->in_partitions = in_partitions;
     in_tx_ = true;
     impl_->now = frontier::now();
     impl_->leases.begin();
@@ -58,10 +60,23 @@ void Store::begin() {
     impl_->crawl_delays.clear();  // other processes may have stored robots.txt meanwhile
 }
 
+const char* Store::Impl::held(const char* sql) {
+    if (!in_partitions) return sql;
+    auto it = held_sql.find(sql);
+    if (it != held_sql.end()) return it->second.c_str();
+    std::string text(sql);
+    for (size_t at; (at = text.find("/*held:")) != std::string::npos;) {
+        const size_t end = text.find("*/", at);
+        text.replace(at, end + 2 - at, backend->held_condition(text.substr(at + 7, end - at - 7).c_str()));
+    }
+    return held_sql.emplace(sql, std::move(text)).first->second.c_str();
+}
+
 void Store::commit() {
     impl_->flush();
     impl_->statements.reset_all();
     db_->commit();
+    impl_->in_partitions = false;
     in_tx_ = false;
     impl_->backend->committed();
     impl_->urls.prefetched.clear();
@@ -101,6 +116,7 @@ void Store::rollback() {
     impl_->settings.version_sent = nullptr;
     impl_->page_sent.reset();
     impl_->woken_at.reset();
+    impl_->in_partitions = false;
     // Queues, hosts and seed domains created in the undone transaction are gone.
     impl_->queue_ids.clear();
     impl_->host_ids.clear();

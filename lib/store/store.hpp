@@ -59,7 +59,10 @@ public:
     Store& operator=(const Store&) = delete;
 
     // --- transactions -------------------------------------------------
-    void begin();   // a write transaction (waits for other writers)
+    // A write transaction: it waits for other writers; or, `in_partitions`,
+    // it runs beside those that lock partitions too, and its statements
+    // lock the partitions they write (frontier(7), POSTGRESQL).
+    void begin(bool in_partitions = false);
     void commit();  // flushes counters, then COMMIT
     void rollback();
     bool in_transaction() const { return in_tx_; }
@@ -211,7 +214,12 @@ public:
     // are sent ahead to go with the batch's first reads (two round trips
     // fewer, one under the writer lock); on SQLite the settings are
     // refreshed before BEGIN and housekeeping runs at once.
-    void begin_result_batch(double now);
+    // `in_partitions`: the batch only ends the leases it names
+    // (DoneProcessor::only_ends_leases) and results_in_partitions() said
+    // it may run beside other writers (Store::begin).
+    void begin_result_batch(double now, bool in_partitions = false);
+    bool results_in_partitions() const;
+    bool lease_in_partitions() const;
     // After the first prefetch_leases of that batch: reads what
     // begin_result_batch sent (the settings reloaded when they moved,
     // housekeeping applied at `now`). True when housekeeping changed rows:

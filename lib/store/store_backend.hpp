@@ -36,7 +36,7 @@ public:
     // ---- sessions (Store, "sessions"): how a result batch starts and
     // how many input records are read together (store_sessions.cpp).
     virtual size_t records_read_together() const = 0;
-    virtual void begin_result_batch(Store& store, Store::Impl& m, double now) = 0;
+    virtual void begin_result_batch(Store& store, Store::Impl& m, double now, bool in_partitions) = 0;
     virtual bool settle_result_batch(Store& store, Store::Impl& m, double now) = 0;
 
     // ---- URL rows and fingerprints (UrlRows)
@@ -131,6 +131,16 @@ public:
     // a read costs no round trip that is faster than the aggregate, and
     // finds the top tables' ids in the same pass), else aggregated in SQL.
     virtual bool report_scans_queues() const = 0;
+
+    // ---- partitions (frontier(7), POSTGRESQL)
+    // Does a lease call run beside other writers, in the partitions it
+    // locks (Store::begin(true))? Does a result batch whose every record
+    // only ends its URL's lease (no URL added, no robots.txt)?
+    virtual bool lease_in_partitions() const { return false; }
+    virtual bool results_in_partitions() const { return false; }
+    // The condition (" AND ...") that a column holding a queue id names a
+    // queue of a partition the transaction holds (SQL_HELD).
+    virtual std::string held_condition(const char* /*queue_col*/) const { return {}; }
 
     // ---- transactions
     // After a commit that moved url_fps_new to url_fps (Store::commit):

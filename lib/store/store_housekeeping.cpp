@@ -80,8 +80,9 @@ namespace {
 #define DUE_NOW "(SELECT CAST(?1 AS REAL))"
 const char* const kDueWork =
     "SELECT 0, queue_id, 0 FROM urls WHERE state = " SQL_URL_LEASED " AND lease_expires <= " DUE_NOW
-    " UNION ALL SELECT 1, id, robots_queue FROM hosts WHERE robots_lease_expires <= " DUE_NOW
-    " UNION ALL SELECT 2, queue_id, state FROM urls WHERE due_at <= " DUE_NOW;
+    SQL_HELD("queue_id") " UNION ALL SELECT 1, id, robots_queue FROM hosts WHERE robots_lease_expires <= " DUE_NOW
+    SQL_HELD("robots_queue") " UNION ALL SELECT 2, queue_id, state FROM urls WHERE due_at <= " DUE_NOW
+    SQL_HELD("queue_id");
 #undef DUE_NOW
 }  // namespace
 
@@ -91,13 +92,14 @@ const char* const kDueWork =
 void Store::Impl::wake_queues(double now) {
     if (woken_at && *woken_at >= now) return;
     woken_at = now;
-    q("UPDATE queues SET sched = " SQL_SCHED_READY " WHERE sched = " SQL_SCHED_SLEEPING " AND wake_at <= ?")
+    q(held("UPDATE queues SET sched = " SQL_SCHED_READY " WHERE sched = " SQL_SCHED_SLEEPING
+           " AND wake_at <= ?" SQL_HELD("id")))
         .bind(1, now)
         .exec();
 }
 
 void Store::Impl::send_due_work(double now) {
-    due_sent = &q(kDueWork);
+    due_sent = &q(held(kDueWork));
     due_sent_now = now;
     due_sent->bind(1, now).send();
 }
@@ -108,7 +110,7 @@ Store::Impl::DueWork Store::Impl::due_work(double now) {
     // Sent for a later time: read again. Sent earlier (a --follow lease
     // whose clock was read again under the lock): what it found.
     const bool use_sent = sent && due_sent_now <= now;
-    Stmt& st = use_sent ? *sent : q(kDueWork);  // q resets it: a result sent for a later time is dropped
+    Stmt& st = use_sent ? *sent : q(held(kDueWork));  // q resets it: a result sent for a later time is dropped
     if (!use_sent) st.bind(1, now);
     w.at = use_sent ? due_sent_now : now;
     while (st.step()) {
@@ -126,8 +128,8 @@ Store::Impl::DueWork Store::Impl::due_work(double now) {
 // The URL rows that go back to their queues (parameter 1: the time), each
 // condition written once: their lease order entries go in for exactly the
 // rows the update then changes.
-#define EXPIRED_ROWS "state = " SQL_URL_LEASED " AND lease_expires <= ?1"
-#define DUE_ROWS "due_at <= ?1"
+#define EXPIRED_ROWS "state = " SQL_URL_LEASED " AND lease_expires <= ?1" SQL_HELD("queue_id")
+#define DUE_ROWS "due_at <= ?1" SQL_HELD("queue_id")
 
 // Expired URL leases go back to their queues set-based: a crawl resumed
 // after a stop may find every lease of the last run expired (hundreds of
@@ -136,7 +138,7 @@ void Store::Impl::expire_url_leases(double now, const std::unordered_map<int64_t
                                     std::unordered_set<int64_t>& touched) {
     if (expired.empty()) return;
     queues.enter_lease_order_where(EXPIRED_ROWS, now);
-    statements.update_all("UPDATE urls SET state = " SQL_URL_QUEUED " WHERE " EXPIRED_ROWS,
+    statements.update_all(held("UPDATE urls SET state = " SQL_URL_QUEUED " WHERE " EXPIRED_ROWS),
                "UPDATE OR FAIL urls SET state = " SQL_URL_QUEUED
                " WHERE id IN "
                "(SELECT id FROM urls WHERE " EXPIRED_ROWS " LIMIT ?2)",
@@ -171,7 +173,7 @@ void Store::Impl::requeue_due(double now, const std::map<std::pair<int64_t, int6
                               std::unordered_set<int64_t>& touched) {
     if (!due.empty()) {
         queues.enter_lease_order_where(DUE_ROWS, now);
-        statements.update_all("UPDATE urls SET due_at = NULL, state = " SQL_URL_QUEUED " WHERE " DUE_ROWS,
+        statements.update_all(held("UPDATE urls SET due_at = NULL, state = " SQL_URL_QUEUED " WHERE " DUE_ROWS),
                    "UPDATE OR FAIL urls SET due_at = NULL, state = " SQL_URL_QUEUED
                    " WHERE id IN "
                    "(SELECT id FROM urls WHERE " DUE_ROWS " LIMIT ?2)",

@@ -209,6 +209,15 @@ struct Store::Impl {
     // Crawl-delay of a host (cached per transaction; robots results clear it).
     std::optional<double> crawl_delay(int64_t host_id);
     std::unordered_map<int64_t, std::optional<double>> crawl_delays;
+
+    // The open write transaction runs beside others, in the partitions it
+    // locks (Store::begin(true); frontier(7), POSTGRESQL).
+    bool in_partitions = false;
+    // `sql` (a static text with SQL_HELD marks), or in a transaction of
+    // partitions the same with each mark replaced by the backend's
+    // condition (made once per text).
+    const char* held(const char* sql);
+    std::unordered_map<const char*, std::string> held_sql;
 };
 
 }  // namespace frontier

@@ -8,7 +8,12 @@ namespace frontier {
 
 size_t Store::records_read_together() const { return impl_->backend->records_read_together(); }
 
-void Store::begin_result_batch(double now) { impl_->backend->begin_result_batch(*this, *impl_, now); }
+void Store::begin_result_batch(double now, bool in_partitions) {
+    impl_->backend->begin_result_batch(*this, *impl_, now, in_partitions);
+}
+
+bool Store::results_in_partitions() const { return impl_->backend->results_in_partitions(); }
+bool Store::lease_in_partitions() const { return impl_->backend->lease_in_partitions(); }
 
 bool Store::settle_result_batch(double now) { return impl_->backend->settle_result_batch(*this, *impl_, now); }
 

@@ -41,6 +41,11 @@ namespace {
 // BEGIN IMMEDIATE.
 constexpr const char* kBeginWrite = "BEGIN; SELECT pg_advisory_xact_lock(7310012176585550194)";
 constexpr const char* kWriteLock = "SELECT pg_advisory_xact_lock(7310012176585550194)";
+// Taken shared by the writers that lock the partitions they write
+// (Db::begin_write_shared): they run beside each other, and the others run
+// alone. The partitions this transaction holds start empty.
+constexpr const char* kSharedLock =
+    "SELECT pg_advisory_xact_lock_shared(7310012176585550194), set_config('frontier.parts', '{}', true)";
 constexpr const char* kChannel = "frontier_changed";
 
 }  // namespace
@@ -263,7 +268,7 @@ void check_idle_connection(PgConn* c) {
 // they go with its first statement that reads rows (or its commit), so they
 // cost no round trip of their own, and the lock is held from that round
 // trip on. A lock timeout is thrown there.
-void pg_begin(PgConn* c, bool write) {
+void pg_begin(PgConn* c, bool write, bool shared) {
     if (write) {
         with_reconnect(c, [&] { check_idle_connection(c); });
         if (pq_api().PQenterPipelineMode(c->conn) == 1) {
@@ -272,11 +277,18 @@ void pg_begin(PgConn* c, bool write) {
             c->wrote = false;
             c->unnoticed = false;
             send_plain(c, "BEGIN");
-            send_plain(c, kWriteLock);
+            send_plain(c, shared ? kSharedLock : kWriteLock);
             return;
         }
     }
-    with_reconnect(c, [&] { run_void(c, write ? kBeginWrite : "BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY"); });
+    with_reconnect(c, [&] {
+        if (write && shared) {
+            run_void(c, "BEGIN");
+            run_void(c, kSharedLock);
+        } else {
+            run_void(c, write ? kBeginWrite : "BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY");
+        }
+    });
     c->in_tx = true;
     c->wrote = false;
     c->unnoticed = false;

@@ -28,7 +28,7 @@ void pg_disconnect(PgConn* c) noexcept;
 std::string pg_error(PgConn* c);
 // Runs SQL text (one or more statements, no parameters; translated).
 void pg_exec(PgConn* c, std::string_view sql);
-void pg_begin(PgConn* c, bool write);
+void pg_begin(PgConn* c, bool write, bool shared = false);
 // The commit of the open transaction sends no NOTIFY: it made nothing newly
 // available to a follower.
 void pg_commit_unnoticed(PgConn* c);

@@ -57,6 +57,7 @@ public:
         return std::string_view(e.what()).find("violates") != std::string_view::npos;
     }
     void begin_write() override { pg_begin(c_, true); }
+    void begin_write_shared() override { pg_begin(c_, true, true); }
     void commit_unnoticed() override { pg_commit_unnoticed(c_); }
     bool wait_for_change(double seconds) override { return pg_wait_for_notification(c_, seconds); }
     bool can_wait_for_change() const override { return true; }

@@ -10,6 +10,7 @@
 
 #include "policy/priority.hpp"
 #include "store/pg/pg_array.hpp"
+#include "store/pg/pg_partitions.hpp"
 #include "store/pg/pg_sql.hpp"
 #include "store/pg/pg_store.hpp"
 
@@ -103,14 +104,14 @@ Store::Impl::PageSent Store::LeaseRun::send_ahead(Impl& m, const LeaseRequest& r
             .bind(3, LeaseOrder::page_size_for(req.n));
         return 4;
     };
-    Stmt& page = m.q(sql.rows.c_str());
+    Stmt& page = m.q(m.held(sql.rows.c_str()));
     select(page);
     page.send();
     // The hosts only with robots.txt on somewhere: their robots.txt state is
     // needed for every URL; the seed flags alone are read after the heads,
     // only those not known yet (prefetch_hosts).
-    Stmt* sent[2] = {&m.q_unflushed((of_class ? sql.heads_of_class : sql.heads).c_str()),
-                     robots ? &m.q_unflushed((of_class ? sql.hosts_of_class : sql.hosts).c_str()) : nullptr};
+    Stmt* sent[2] = {&m.q_unflushed(m.held((of_class ? sql.heads_of_class : sql.heads).c_str())),
+                     robots ? &m.q_unflushed(m.held((of_class ? sql.hosts_of_class : sql.hosts).c_str())) : nullptr};
     for (Stmt* st : sent) {
         if (!st) continue;
         // The hosts: of each queue's first head (its other heads' hosts,
@@ -284,6 +285,10 @@ void Store::LeaseRun::prefetch_hosts(const std::vector<int64_t>& host_ids) {
 // round trips (this one and the commit's). A housekeeping that changes
 // rows, or new settings, make it stale: it is read again.
 void PgStoreBackend::begin_lease(Store& store, Store::Impl& m, const LeaseRequest& req) {
+    // In partitions: those with work due and of the first ready queues
+    // locked first (pg_partitions.hpp), then read.
+    if (m.in_partitions)
+        m.q(kLockLeaseParts.c_str()).bind(1, req.now).bind(2, LeaseOrder::page_size_for(req.n)).exec();
     m.send_due_work(req.now);
     if (!m.settings.loaded) {
         store.refresh_settings();
@@ -299,7 +304,16 @@ void PgStoreBackend::begin_lease(Store& store, Store::Impl& m, const LeaseReques
 // moved on in the index), reads the rows and heads of its new queues only,
 // then their hosts' (read_heads).
 bool PgStoreBackend::load_page(Store::LeaseRun& run) {
-    if (run.paged) return false;
+    if (run.paged) {
+        // In partitions: those of the next page's queues locked first.
+        if (run.m.in_partitions)
+            run.m.q(kLockPageParts.c_str())
+                .bind(1, run.order.cursor_best())
+                .bind(2, run.order.cursor_served())
+                .bind(3, run.order.page_size())
+                .exec();
+        return false;
+    }
     run.paged = true;
     run.load_page_ahead();
     return true;
@@ -313,7 +327,14 @@ void PgStoreBackend::page_read(Store::LeaseRun& run, const std::vector<int64_t>&
 
 // The FIFO's first queues read ahead with their heads (read_inactive_ahead).
 std::optional<QueueInfo> PgStoreBackend::next_inactive(Store::LeaseRun& run) {
-    if (run.inactive_ahead.empty() && !run.inactive_all) run.read_inactive_ahead();
+    if (run.inactive_ahead.empty() && !run.inactive_all) {
+        // In partitions: those of the FIFO's next queues locked first.
+        if (run.m.in_partitions)
+            run.m.q(kLockFifoParts.c_str())
+                .bind(1, std::clamp<int64_t>(run.left_to_take(), 1, Store::LeaseRun::kInactiveAhead))
+                .exec();
+        run.read_inactive_ahead();
+    }
     if (run.inactive_ahead.empty()) return std::nullopt;
     QueueInfo ahead = std::move(run.inactive_ahead.front());
     run.inactive_ahead.pop_front();

@@ -67,7 +67,8 @@ inline const std::string kHeadsAll = "SELECT q.id, u.* FROM " + heads_of(kQueueI
 inline const std::string kHeadsOfClass = "SELECT q.id, u.* FROM " + heads_of(kQueueIds, kHead, " AND cls = ?");
 // The first queues of the inactive FIFO (the queues_inactive index), as
 // activate_one takes them.
-#define SQL_INACTIVE_AHEAD "FROM queues WHERE state = " SQL_QUEUE_INACTIVE " ORDER BY inactive_seq LIMIT ?"
+#define SQL_INACTIVE_AHEAD \
+    "FROM queues WHERE state = " SQL_QUEUE_INACTIVE SQL_HELD("id") " ORDER BY inactive_seq LIMIT ?"
 inline const char* const kInactiveQueues = "(SELECT id " SQL_INACTIVE_AHEAD ") AS q";
 // The statements that read queues ahead (send_ahead), for one selection of
 // queues: their rows, their heads (of every class, of one) and their heads'

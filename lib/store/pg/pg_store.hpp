@@ -50,10 +50,13 @@ private:
 
 class PgStoreBackend final : public StoreBackend {
 public:
-    explicit PgStoreBackend(Statements& st) : st_(st) { st.hold(&lease_writes_); }
+    explicit PgStoreBackend(Statements& st);
 
     size_t records_read_together() const override;
-    void begin_result_batch(Store& store, Store::Impl& m, double now) override;
+    void begin_result_batch(Store& store, Store::Impl& m, double now, bool in_partitions) override;
+    bool lease_in_partitions() const override { return partitions_; }
+    bool results_in_partitions() const override { return partitions_; }
+    std::string held_condition(const char* queue_col) const override;
     bool settle_result_batch(Store& store, Store::Impl& m, double now) override;
 
     void probe_fingerprints(Store& store, Store::Impl& m, const std::vector<uint64_t>& fps,
@@ -99,6 +102,8 @@ public:
 private:
     Statements& st_;
     PgLeaseWrites lease_writes_;
+    // Leases and result batches run in partitions (FRONTIER_PG_PARTITIONS).
+    bool partitions_ = false;
 
     // frontier-add (once probe_fingerprints was called): new URL rows
     // collected as one array per column and inserted together, one

@@ -6,6 +6,10 @@
 #include <string>
 #include <unordered_set>
 
+#include <cstdlib>
+#include <string_view>
+
+#include "store/pg/pg_partitions.hpp"
 #include "store/pg/pg_store.hpp"
 #include "store/sql_codes.hpp"
 #include "store/pg/pg_sql.hpp"
@@ -21,12 +25,23 @@ constexpr size_t kRecordsPerRoundTrip = 256;
 
 std::unique_ptr<StoreBackend> make_pg_store_backend(Statements& st) { return std::make_unique<PgStoreBackend>(st); }
 
+PgStoreBackend::PgStoreBackend(Statements& st) : st_(st) {
+    st.hold(&lease_writes_);
+    const char* env = std::getenv("FRONTIER_PG_PARTITIONS");
+    partitions_ = env && std::string_view(env) == "1";
+}
+
+std::string PgStoreBackend::held_condition(const char* queue_col) const {
+    // IN (a subquery): its rows hashed once per statement.
+    return std::string(" AND (") + queue_col + " % " PG_PARTITIONS ") IN (" PG_HELD_PARTS ")";
+}
+
 size_t PgStoreBackend::records_read_together() const { return kRecordsPerRoundTrip; }
 
 // The settings version and the housekeeping scan sent ahead, to go with
 // the batch's first reads (two round trips fewer, one under the writer lock).
-void PgStoreBackend::begin_result_batch(Store& store, Store::Impl& m, double now) {
-    store.begin();
+void PgStoreBackend::begin_result_batch(Store& store, Store::Impl& m, double now, bool in_partitions) {
+    store.begin(in_partitions);
     m.send_settings_version();
     m.send_due_work(now);
 }
@@ -90,6 +105,9 @@ void PgStoreBackend::read_leased_ahead(Store::Impl& m, const std::vector<int64_t
     // after every few results): its queue rows and Crawl-delays go in the
     // URL rows' round trip. Later batches read only the rows not known yet.
     const bool ahead = m.totals.fetch_deltas.empty() && m.prefetched_queues.empty();
+    // In partitions: their queues' partitions locked first, so that the
+    // rows below are read as their last holders left them.
+    if (m.in_partitions) st_.q(kLockResultParts.c_str()).bind(1, arr).exec();
     ResultRowsSent sent;
     if (ahead) sent = send_result_rows(arr);
     Stmt& st = st_.q(leased_rows.c_str());

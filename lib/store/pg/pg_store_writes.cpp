@@ -6,6 +6,9 @@
 #include <algorithm>
 #include <cstdint>
 #include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
 
 #include "store/fetch_update_sql.hpp"
 #include "store/pg/pg_store.hpp"
@@ -135,9 +138,14 @@ void PgLeaseWrites::flush(Statements& st) {
 
 // The counters' deltas: one upsert for all of them (arrays of names and deltas).
 void PgStoreBackend::write_counters(const std::unordered_map<std::string, int64_t>& deltas) {
+    // In name order: writers in partitions (Store::begin(true)) upsert
+    // these rows at once, and row locks taken in one order never wait in a cycle.
+    std::vector<std::pair<std::string_view, int64_t>> sorted;
+    for (const auto& [name, d] : deltas)
+        if (d != 0) sorted.emplace_back(name, d);
+    std::sort(sorted.begin(), sorted.end());
     PgArray names, values;
-    for (const auto& [name, d] : deltas) {
-        if (d == 0) continue;
+    for (const auto& [name, d] : sorted) {
         names.add_text(name, false);
         values.add(d);
     }

@@ -26,7 +26,7 @@ public:
 
     size_t records_read_together() const override { return 1; }
     // The settings refreshed before BEGIN, housekeeping at once.
-    void begin_result_batch(Store& store, Store::Impl&, double now) override {
+    void begin_result_batch(Store& store, Store::Impl&, double now, bool) override {
         store.refresh_settings();
         store.begin();
         store.housekeeping(now);

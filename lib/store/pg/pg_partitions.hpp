@@ -1,0 +1,70 @@
+// Private to lib/store/pg/: the partitions of a PostgreSQL frontier
+// (frontier(7), POSTGRESQL). A queue belongs to partition `id % 1024`; a
+// writer that runs beside others (Db::begin_write_shared) locks the
+// partitions it writes with transaction advisory locks and keeps their
+// numbers in the setting frontier.parts (an int[] as text, this
+// transaction's), which its statements that look for rows to change read,
+// so that they find only rows it holds. A statement that locks runs before
+// those that read the rows, in its own snapshot: they see every commit of
+// the partition's last holder.
+#pragma once
+
+#include <string>
+
+#include "store/partitions.hpp"
+#include "store/sql_codes.hpp"
+
+namespace frontier {
+
+#define PG_PARTITIONS "1024"
+static_assert(kQueuePartitions == 1024, "PG_PARTITIONS is kQueuePartitions");
+// The two-key advisory locks of partitions ("fron" in ASCII, the partition).
+#define PG_PART_LOCK_CLASS "1718775150"
+// The partitions this transaction holds, as rows.
+#define PG_HELD_PARTS "SELECT unnest(CAST(current_setting('frontier.parts') AS int[]))"
+
+// Locks, without waiting, the partitions of the rows of `candidates` (a
+// query of one column of partition numbers, in the order to try them), at
+// most `limit` of those rows that could be locked (parameter ?`limit`,
+// given as SQL), and adds them to frontier.parts. One row.
+inline std::string pg_try_lock_parts_sql(const std::string& candidates, const char* limit) {
+    return "SELECT set_config('frontier.parts', CAST(ARRAY(SELECT p FROM (SELECT p FROM (" + candidates +
+           ") AS c(p) WHERE pg_try_advisory_xact_lock(" PG_PART_LOCK_CLASS ", CAST(p AS integer)) LIMIT " + limit +
+           ") AS l UNION " PG_HELD_PARTS ") AS TEXT), true)";
+}
+
+// A lease's first lock (parameters: ?1 the time, ?2 the page size): the
+// partitions with work that came due (expired leases, retries and revisits,
+// sleeping queues whose wake time passed), then those of the inactive
+// FIFO's first queues, then those of the first ready queues, skipping any
+// another writer holds.
+// clang-format off
+inline const std::string kLockLeaseParts = pg_try_lock_parts_sql(
+    "(SELECT queue_id % " PG_PARTITIONS " FROM urls WHERE state = " SQL_URL_LEASED " AND lease_expires <= ?1 LIMIT 64)"
+    " UNION ALL (SELECT robots_queue % " PG_PARTITIONS " FROM hosts WHERE robots_lease_expires <= ?1 LIMIT 64)"
+    " UNION ALL (SELECT queue_id % " PG_PARTITIONS " FROM urls WHERE due_at <= ?1 LIMIT 64)"
+    " UNION ALL (SELECT id % " PG_PARTITIONS " FROM queues WHERE sched = " SQL_SCHED_SLEEPING " AND wake_at <= ?1 LIMIT 64)"
+    " UNION ALL (SELECT id % " PG_PARTITIONS " FROM queues WHERE state = " SQL_QUEUE_INACTIVE " ORDER BY inactive_seq LIMIT 16)"
+    " UNION ALL (SELECT id % " PG_PARTITIONS " FROM queues WHERE sched = " SQL_SCHED_READY " ORDER BY best, served LIMIT 8 * ?2)",
+    "?2 + 64");
+// A lease's next page (parameters: ?1, ?2 the keyset, ?3 the page size):
+// the partitions of the ready queues after it.
+inline const std::string kLockPageParts = pg_try_lock_parts_sql(
+    "SELECT id % " PG_PARTITIONS " FROM queues WHERE sched = " SQL_SCHED_READY " AND (best, served) > (?1, ?2)"
+    " ORDER BY best, served LIMIT 8 * ?3", "?3");
+// The next queues of the inactive FIFO that a lease activates (parameter:
+// how many it reads ahead): their partitions.
+inline const std::string kLockFifoParts = pg_try_lock_parts_sql(
+    "SELECT id % " PG_PARTITIONS " FROM queues WHERE state = " SQL_QUEUE_INACTIVE " ORDER BY inactive_seq"
+    " LIMIT 8 * ?1", "?1");
+// clang-format on
+
+// A result batch's lock (parameter: the URL ids of its leases): the
+// partitions of their queues, waiting for each, in increasing order (so
+// that two batches never wait for each other), added to frontier.parts.
+inline const std::string kLockResultParts =
+    "SELECT set_config('frontier.parts', CAST(ARRAY(SELECT p FROM (SELECT p, pg_advisory_xact_lock(" PG_PART_LOCK_CLASS
+    ", CAST(p AS integer)) AS locked FROM (SELECT DISTINCT queue_id % " PG_PARTITIONS " AS p FROM urls WHERE id = ANY(CAST(? AS bigint[])) "
+    "ORDER BY p) AS d) AS l UNION " PG_HELD_PARTS ") AS TEXT), true)";
+
+}  // namespace frontier
