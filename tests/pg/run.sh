@@ -99,22 +99,34 @@ pg_script test_add_rows ROWS_FRONTIER
 pg_script test_add_behind BEHIND_FRONTIER
 # A lease's heads read ahead and refilled together: the order SQLite gives.
 pg_script test_lease_order ORDER_FRONTIER
+# Leases and results in partitions beside a shared lock and a held partition.
+pg_script test_partitions PARTS_FRONTIER
 
 # End-to-end tests that take their frontier from the environment, each on a
 # fresh database: a real crawl, SIGKILLs at random moments, concurrent workers.
-for t in test_crawl test_crash test_concurrency test_lease_round_robin test_lease_large_batch test_done_429_cached test_lease_holder test_follow_capped; do
-    [ -n "$filter" ] && [[ "$t" != *$filter* ]] && continue
-    db="e2e_$t"
+# e2e_case PREFIX NAME [ENV=VALUE...]: tests/e2e/NAME.sh on a fresh database.
+e2e_case() {
+    local prefix=$1 t=$2; shift 2
+    [ -n "$filter" ] && [[ "$t" != *$filter* ]] && return
+    db="e2e_${prefix//-/_}_$t"
     psql -qX "$base/postgres" -c "CREATE DATABASE $db" >/dev/null
     dir=$(mktemp -d)
-    log=$(cd "$dir" && unset FRONTIER_NOW LC_ALL && PATH="$bin:$PATH" ROOT="$root" E2E_FRONTIER="$base/$db" CONC_FRONTIER="$base/$db" CRAWL_PIPELINES=3 \
-        CRASH_ROUNDS=${CRASH_ROUNDS:-4} CRASH_SECONDS=${CRASH_SECONDS:-6} \
+    log=$(cd "$dir" && unset FRONTIER_NOW LC_ALL && env PATH="$bin:$PATH" ROOT="$root" E2E_FRONTIER="$base/$db" CONC_FRONTIER="$base/$db" CRAWL_PIPELINES=3 \
+        CRASH_ROUNDS=${CRASH_ROUNDS:-4} CRASH_SECONDS=${CRASH_SECONDS:-6} "$@" \
         timeout "${E2E_TIMEOUT:-300}" bash "$root/tests/e2e/$t.sh" 2>&1)
     rc=$?
     rm -rf "$dir"
     if [ $rc -eq 0 ]; then
-        echo "PASS pg:$t"
+        echo "PASS $prefix:$t"
         if [ $t = test_concurrency ]; then printf '%s\n' "$log" | tail -1; fi
-    else failures=$((failures + 1)); echo "FAIL pg:$t (exit $rc)"; printf '%s\n' "$log" | tail -30; fi
+    else failures=$((failures + 1)); echo "FAIL $prefix:$t (exit $rc)"; printf '%s\n' "$log" | tail -30; fi
+}
+for t in test_crawl test_crash test_concurrency test_lease_round_robin test_lease_large_batch test_done_429_cached test_lease_holder test_follow_capped; do
+    e2e_case pg $t
+done
+# The same with leases and result batches in partitions (FRONTIER_PG_PARTITIONS):
+# three crawling pipelines, kills, concurrent workers with budget edits.
+for t in test_crawl test_crash test_concurrency test_follow_capped; do
+    e2e_case pg-parts $t FRONTIER_PG_PARTITIONS=1
 done
 [ "$failures" -eq 0 ]
