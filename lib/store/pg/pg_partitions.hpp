@@ -38,12 +38,15 @@ inline std::string pg_try_lock_parts_sql(const std::string& candidates, const ch
 // sleeping queues whose wake time passed), then those of the inactive
 // FIFO's first queues, then those of the first ready queues, skipping any
 // another writer holds.
+// The time as a scalar subquery (as in the housekeeping scan): the cached
+// plan, with its index scans, is used, not one made for the value.
+#define PG_PART_NOW "(SELECT CAST(?1 AS REAL))"
 // clang-format off
 inline const std::string kLockLeaseParts = pg_try_lock_parts_sql(
-    "(SELECT queue_id % " PG_PARTITIONS " FROM urls WHERE state = " SQL_URL_LEASED " AND lease_expires <= ?1 LIMIT 64)"
-    " UNION ALL (SELECT robots_queue % " PG_PARTITIONS " FROM hosts WHERE robots_lease_expires <= ?1 LIMIT 64)"
-    " UNION ALL (SELECT queue_id % " PG_PARTITIONS " FROM urls WHERE due_at <= ?1 LIMIT 64)"
-    " UNION ALL (SELECT id % " PG_PARTITIONS " FROM queues WHERE sched = " SQL_SCHED_SLEEPING " AND wake_at <= ?1 LIMIT 64)"
+    "(SELECT queue_id % " PG_PARTITIONS " FROM urls WHERE state = " SQL_URL_LEASED " AND lease_expires <= " PG_PART_NOW " LIMIT 64)"
+    " UNION ALL (SELECT robots_queue % " PG_PARTITIONS " FROM hosts WHERE robots_lease_expires <= " PG_PART_NOW " LIMIT 64)"
+    " UNION ALL (SELECT queue_id % " PG_PARTITIONS " FROM urls WHERE due_at IS NOT NULL AND due_at <= " PG_PART_NOW " LIMIT 64)"
+    " UNION ALL (SELECT id % " PG_PARTITIONS " FROM queues WHERE sched = " SQL_SCHED_SLEEPING " AND wake_at <= " PG_PART_NOW " LIMIT 64)"
     " UNION ALL (SELECT id % " PG_PARTITIONS " FROM queues WHERE state = " SQL_QUEUE_INACTIVE " ORDER BY inactive_seq LIMIT 16)"
     " UNION ALL (SELECT id % " PG_PARTITIONS " FROM queues WHERE sched = " SQL_SCHED_READY " ORDER BY best, served LIMIT 8 * ?2)",
     "?2 + 64");
