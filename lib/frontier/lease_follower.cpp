@@ -109,11 +109,12 @@ LeaseOutcome LeaseFollower::poll() {
     const double began = monotonic_seconds();
     LeaseOutcome r = lease_riding_out_lost_connections();
     last_poll_ = monotonic_seconds();
-    // Nothing, with --max-in-flight leases out: another follower took what
-    // this one saw free (FollowBackoff).
+    // Nothing, with --max-in-flight leases out, or every ready queue held by
+    // leases at once (partitions): another follower took what this one saw
+    // free (FollowBackoff).
     if (!r.items.empty())
         backoff_.won();
-    else if (r.in_flight >= o_.max_in_flight)
+    else if (r.in_flight >= o_.max_in_flight || r.contended)
         backoff_.lost(last_poll_ - began);
     next_due_ = r.items.empty() ? r.next_due : std::nullopt;
     polled_ = true;

@@ -134,6 +134,9 @@ struct LeaseOutcome {
     // ready (a batch at once may take more; else this one took all there was
     // but for -n).
     bool more_ready = false;
+    // For not_ready: queues were ready, but other writers running at once
+    // held them all (partitions, frontier(7) POSTGRESQL): a race lost.
+    bool contended = false;
 };
 
 }  // namespace frontier

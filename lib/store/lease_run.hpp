@@ -109,6 +109,7 @@ struct Store::LeaseRun {
     static constexpr int64_t kInactiveAhead = 256;
     void read_inactive_ahead();
     bool paged = false;  // the call's first page was read
+    bool contended = false;  // in partitions: every ready queue was another writer's
     // A heads query sent (q), and the queues it asks for with the heads
     // asked of each.
     struct HeadsRead {

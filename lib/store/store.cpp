@@ -50,6 +50,7 @@ void Store::begin(bool in_partitions) {
     if (in_partitions) db_->begin_write_shared();
     else db_->begin_write();
     impl_->in_partitions = in_partitions;
+    impl_->parts_sent = nullptr;
     in_tx_ = true;
     impl_->now = frontier::now();
     impl_->leases.begin();

@@ -80,8 +80,9 @@ namespace {
 #define DUE_NOW "(SELECT CAST(?1 AS REAL))"
 const char* const kDueWork =
     "SELECT 0, queue_id, 0 FROM urls WHERE state = " SQL_URL_LEASED " AND lease_expires <= " DUE_NOW
-    SQL_HELD("queue_id") " UNION ALL SELECT 1, id, robots_queue FROM hosts WHERE robots_lease_expires <= " DUE_NOW
-    SQL_HELD("robots_queue") " UNION ALL SELECT 2, queue_id, state FROM urls WHERE due_at <= " DUE_NOW
+    SQL_HELD("queue_id") " UNION ALL SELECT 1, id, robots_queue FROM hosts WHERE robots_lease_expires IS NOT NULL"
+    " AND robots_lease_expires <= " DUE_NOW SQL_HELD("robots_queue")
+    " UNION ALL SELECT 2, queue_id, state FROM urls WHERE due_at IS NOT NULL AND due_at <= " DUE_NOW
     SQL_HELD("queue_id");
 #undef DUE_NOW
 }  // namespace

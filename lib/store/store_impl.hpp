@@ -213,6 +213,8 @@ struct Store::Impl {
     // The open write transaction runs beside others, in the partitions it
     // locks (Store::begin(true); frontier(7), POSTGRESQL).
     bool in_partitions = false;
+    // A lease's lock of partitions, sent with its first read (PostgreSQL).
+    Stmt* parts_sent = nullptr;
     // `sql` (a static text with SQL_HELD marks), or in a transaction of
     // partitions the same with each mark replaced by the backend's
     // condition (made once per text).

@@ -141,6 +141,9 @@ void Store::LeaseRun::run() {
         // expiring; known from the first read, no round trip more.
         out.status = LeaseStatus::not_ready;
         out.next_due = m.leases.start.first_expiry;
+    } else if (contended) {
+        out.status = LeaseStatus::not_ready;  // what others hold is taken by them; no reads for why
+        out.contended = true;
     } else {
         explain_nothing();
     }

@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <string>
 #include <unordered_set>
+#include <utility>
 #include <vector>
 
 #include "policy/priority.hpp"
@@ -284,11 +285,19 @@ void Store::LeaseRun::prefetch_hosts(const std::vector<int64_t>& host_ids) {
 // wake of sleeping queues at that clock: the lock is then held for two
 // round trips (this one and the commit's). A housekeeping that changes
 // rows, or new settings, make it stale: it is read again.
+// In partitions, a lease locks those of as many ready queues as URLs it
+// may take, and these more (queues it cannot take from: politeness,
+// robots.txt): leases at once then each find queues of their own.
+constexpr int64_t kLeaseSpareQueues = 8;
+
 void PgStoreBackend::begin_lease(Store& store, Store::Impl& m, const LeaseRequest& req) {
     // In partitions: those with work due and of the first ready queues
     // locked first (pg_partitions.hpp), then read.
     if (m.in_partitions)
-        m.q(kLockLeaseParts.c_str()).bind(1, req.now).bind(2, LeaseOrder::page_size_for(req.n)).exec();
+        m.parts_sent = &m.q(kLockLeaseParts.c_str())
+                            .bind(1, req.now)
+                            .bind(2, std::min<int64_t>(LeaseOrder::page_size_for(req.n), req.n + kLeaseSpareQueues));
+    if (m.parts_sent) m.parts_sent->send();
     m.send_due_work(req.now);
     if (!m.settings.loaded) {
         store.refresh_settings();
@@ -316,6 +325,12 @@ bool PgStoreBackend::load_page(Store::LeaseRun& run) {
     }
     run.paged = true;
     run.load_page_ahead();
+    // In partitions: no ready queue locked, while some were ready: other
+    // leases held them all (LeaseOutcome::contended).
+    if (Stmt* lock = std::exchange(run.m.parts_sent, nullptr)) {
+        if (lock->step()) run.contended = lock->i64(1) == 0 && lock->i64(2) != 0;
+        lock->reset();
+    }
     return true;
 }
 

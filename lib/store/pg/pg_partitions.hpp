@@ -23,43 +23,59 @@ static_assert(kQueuePartitions == 1024, "PG_PARTITIONS is kQueuePartitions");
 // The partitions this transaction holds, as rows.
 #define PG_HELD_PARTS "SELECT unnest(CAST(current_setting('frontier.parts') AS int[]))"
 
-// Locks, without waiting, the partitions of the rows of `candidates` (a
-// query of one column of partition numbers, in the order to try them), at
-// most `limit` of those rows that could be locked (parameter ?`limit`,
-// given as SQL), and adds them to frontier.parts. One row.
-inline std::string pg_try_lock_parts_sql(const std::string& candidates, const char* limit) {
-    return "SELECT set_config('frontier.parts', CAST(ARRAY(SELECT p FROM (SELECT p FROM (" + candidates +
-           ") AS c(p) WHERE pg_try_advisory_xact_lock(" PG_PART_LOCK_CLASS ", CAST(p AS integer)) LIMIT " + limit +
-           ") AS l UNION " PG_HELD_PARTS ") AS TEXT), true)";
+// Of the partitions `candidates` yields (a query of one column, in the
+// order to try them), those this transaction could lock without waiting
+// (another writer holds the others), at most `limit` of them (SQL; "": all).
+inline std::string pg_try_lock(const std::string& candidates, const char* limit = "") {
+    return std::string("(SELECT p FROM (") + candidates + ") AS c(p) WHERE pg_try_advisory_xact_lock(" +
+           PG_PART_LOCK_CLASS ", CAST(p AS integer))" + (*limit ? " LIMIT " : "") + limit + ")";
+}
+// The partitions `locked` yields added to frontier.parts. One row.
+inline std::string pg_add_parts_sql(const std::string& locked) {
+    return "SELECT set_config('frontier.parts', CAST(ARRAY(" + locked + " UNION " PG_HELD_PARTS
+           ") AS TEXT), true)";
 }
 
-// A lease's first lock (parameters: ?1 the time, ?2 the page size): the
-// partitions with work that came due (expired leases, retries and revisits,
-// sleeping queues whose wake time passed), then those of the inactive
-// FIFO's first queues, then those of the first ready queues, skipping any
-// another writer holds.
 // The time as a scalar subquery (as in the housekeeping scan): the cached
-// plan, with its index scans, is used, not one made for the value.
+// plan, with its index scans, is used, not one made for the value. Each
+// scan for work due goes in its index's order (a partial index, named by
+// its condition), so a LIMIT stops it early.
 #define PG_PART_NOW "(SELECT CAST(?1 AS REAL))"
+// A lease's first lock (parameters: ?1 the time, ?2 how many ready queues
+// it may take from): the partitions with work that came due (expired
+// leases, retries and revisits, sleeping queues whose wake time passed),
+// then those of the inactive FIFO's first queues, then those of the first
+// ready queues, skipping any another writer holds. One row: the
+// partitions held, how many it locked of ready queues, and whether any
+// queue is ready (locked or not).
 // clang-format off
-inline const std::string kLockLeaseParts = pg_try_lock_parts_sql(
-    "(SELECT queue_id % " PG_PARTITIONS " FROM urls WHERE state = " SQL_URL_LEASED " AND lease_expires <= " PG_PART_NOW " LIMIT 64)"
-    " UNION ALL (SELECT robots_queue % " PG_PARTITIONS " FROM hosts WHERE robots_lease_expires <= " PG_PART_NOW " LIMIT 64)"
-    " UNION ALL (SELECT queue_id % " PG_PARTITIONS " FROM urls WHERE due_at IS NOT NULL AND due_at <= " PG_PART_NOW " LIMIT 64)"
-    " UNION ALL (SELECT id % " PG_PARTITIONS " FROM queues WHERE sched = " SQL_SCHED_SLEEPING " AND wake_at <= " PG_PART_NOW " LIMIT 64)"
-    " UNION ALL (SELECT id % " PG_PARTITIONS " FROM queues WHERE state = " SQL_QUEUE_INACTIVE " ORDER BY inactive_seq LIMIT 16)"
-    " UNION ALL (SELECT id % " PG_PARTITIONS " FROM queues WHERE sched = " SQL_SCHED_READY " ORDER BY best, served LIMIT 8 * ?2)",
-    "?2 + 64");
+inline const std::string kLockLeaseParts =
+    "WITH due AS MATERIALIZED (" +
+    pg_try_lock("SELECT queue_id % " PG_PARTITIONS " FROM urls WHERE state = " SQL_URL_LEASED
+                " AND lease_expires <= " PG_PART_NOW " ORDER BY lease_expires LIMIT 64") +
+    " UNION ALL " + pg_try_lock("SELECT robots_queue % " PG_PARTITIONS " FROM hosts WHERE robots_lease_expires IS NOT NULL"
+                " AND robots_lease_expires <= " PG_PART_NOW " ORDER BY robots_lease_expires LIMIT 64") +
+    " UNION ALL " + pg_try_lock("SELECT queue_id % " PG_PARTITIONS " FROM urls WHERE due_at IS NOT NULL AND due_at <= "
+                PG_PART_NOW " ORDER BY due_at LIMIT 64") +
+    " UNION ALL " + pg_try_lock("SELECT id % " PG_PARTITIONS " FROM queues WHERE sched = " SQL_SCHED_SLEEPING
+                " AND wake_at <= " PG_PART_NOW " ORDER BY wake_at LIMIT 64") +
+    " UNION ALL " + pg_try_lock("SELECT id % " PG_PARTITIONS " FROM queues WHERE state = " SQL_QUEUE_INACTIVE
+                " ORDER BY inactive_seq LIMIT 16") +
+    "), ready AS MATERIALIZED (" + pg_try_lock("SELECT id % " PG_PARTITIONS " FROM queues WHERE sched = " SQL_SCHED_READY
+                " ORDER BY best, served LIMIT 8 * ?2", "?2") +
+    ") SELECT set_config('frontier.parts', CAST(ARRAY(SELECT p FROM due UNION SELECT p FROM ready UNION "
+    PG_HELD_PARTS ") AS TEXT), true), (SELECT count(*) FROM ready), "
+    "EXISTS (SELECT 1 FROM queues WHERE sched = " SQL_SCHED_READY ")";
 // A lease's next page (parameters: ?1, ?2 the keyset, ?3 the page size):
 // the partitions of the ready queues after it.
-inline const std::string kLockPageParts = pg_try_lock_parts_sql(
+inline const std::string kLockPageParts = pg_add_parts_sql(pg_try_lock(
     "SELECT id % " PG_PARTITIONS " FROM queues WHERE sched = " SQL_SCHED_READY " AND (best, served) > (?1, ?2)"
-    " ORDER BY best, served LIMIT 8 * ?3", "?3");
+    " ORDER BY best, served LIMIT 8 * ?3", "?3"));
 // The next queues of the inactive FIFO that a lease activates (parameter:
 // how many it reads ahead): their partitions.
-inline const std::string kLockFifoParts = pg_try_lock_parts_sql(
+inline const std::string kLockFifoParts = pg_add_parts_sql(pg_try_lock(
     "SELECT id % " PG_PARTITIONS " FROM queues WHERE state = " SQL_QUEUE_INACTIVE " ORDER BY inactive_seq"
-    " LIMIT 8 * ?1", "?1");
+    " LIMIT 8 * ?1", "?1"));
 // clang-format on
 
 // A result batch's lock (parameter: the URL ids of its leases): the
