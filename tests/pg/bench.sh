@@ -16,6 +16,8 @@
 # BENCH_RESPONDER=sed answers with `sed` instead (the frontier's share), its
 # output line-buffered by stdbuf: `sed -u` reads its input a byte per
 # read(2), which costs more than the pipeline it answers.
+# FRONTIER_PG_PARTITIONS=1 in the environment runs every tool with leases
+# and result batches in partitions (frontier(7), POSTGRESQL).
 # BENCH_ROBOTS=1 keeps robots.txt on in the pipelines (the default of a
 # crawl: each host's robots.txt is leased first, answered 200 and empty).
 # FRONTIER_BIN picks the tools (default bin); BACKENDS="sqlite" (or
