@@ -17,6 +17,10 @@ public:
     FakeDoneBackend(EventLog& log, size_t together) : log_(log), together_(together) {}
     size_t records_read_together() override { return together_; }
     void begin_batch(double) override { log_.push_back("begin"); }
+    bool begin_batch_of(double now, const InputLine*, size_t) override {
+        begin_batch(now);
+        return alone;
+    }
     void prefetch(const InputLine*, size_t n) override { log_.push_back("prefetch:" + std::to_string(n)); }
     bool settle_batch(double) override {
         log_.push_back("settle");
@@ -32,6 +36,7 @@ public:
     const DoneTally& tally() const override { return tally_; }
 
     bool settle_again = false;
+    bool alone = false;  // each batch's transaction holds it only (partitions)
 
 private:
     EventLog& log_;
@@ -108,4 +113,49 @@ TEST_CASE("a done session exits 1 after a rejected line, and stops when asked", 
     CHECK(count_events(log2, "apply:") == 1);
     CHECK(count_events(log2, "commit") == 1);  // what was applied is committed
     CHECK(sink2.lines.empty());
+}
+
+TEST_CASE("a done session commits after each batch that runs in partitions", "[done][session]") {
+    EventLog log;
+    FakeDoneBackend backend(log, 2);
+    backend.alone = true;
+    ScriptSource input(std::vector<std::string>(5, kLine), log);
+    RecordingSink sink(log);
+    CHECK(DoneSession(backend, input, sink, {}).run() == 0);
+    // Five lines read two at a time, none waiting: three batches, three
+    // transactions (without partitions they would share one).
+    CHECK(count_events(log, "begin") == 3);
+    CHECK(count_events(log, "commit") == 3);
+    CHECK(find_event(log, "commit") < find_event(log, "apply:3"));
+}
+
+namespace {
+// Input lines parsed from JSON texts (a text that is not an object: a line to reject).
+std::vector<InputLine> lines_of(const std::vector<std::string>& texts) {
+    std::vector<InputLine> out;
+    for (const std::string& t : texts) {
+        InputLine l;
+        l.line_no = out.size() + 1;
+        if (!parse_record(t, l.record)) l.error = "bad-json";
+        out.push_back(std::move(l));
+    }
+    return out;
+}
+bool only_ends_leases(const std::vector<std::string>& texts) {
+    std::vector<InputLine> l = lines_of(texts);
+    return DoneProcessor::only_ends_leases(l.data(), l.size());
+}
+}  // namespace
+
+TEST_CASE("a result batch runs in partitions only when each result just ends its URL lease", "[done]") {
+    const std::string ok = R"({"url":"http://a.example/","lease":"12-1","status":200})";
+    CHECK(only_ends_leases({ok, ok}));
+    CHECK(only_ends_leases({ok, "{oops"}));  // a line to reject writes nothing
+    CHECK(only_ends_leases({R"({"url":"http://a.example/","lease":"12-1","status":200,"links":[ ]})"}));
+    CHECK(only_ends_leases({R"({"url":"http://a.example/","lease":"12-1","status":503,"links":null})"}));
+    // URLs added, a robots.txt, a result found by its URL: the writer runs alone.
+    CHECK_FALSE(only_ends_leases({ok, R"({"url":"http://a.example/","lease":"12-1","status":200,"links":["/b"]})"}));
+    CHECK_FALSE(only_ends_leases({R"({"url":"http://a.example/","lease":"12-1","status":301,"location":"/b"})"}));
+    CHECK_FALSE(only_ends_leases({R"({"url":"http://a.example/robots.txt","lease":"r3-1","robots":true,"status":200})"}));
+    CHECK_FALSE(only_ends_leases({R"({"url":"http://a.example/","status":200})"}));
 }
