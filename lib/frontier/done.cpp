@@ -234,12 +234,20 @@ void DoneProcessor::tally_result(std::string_view result, const DoneCounts& link
     tally_.links_rejected += links.links_rejected;
 }
 
+namespace {
+// The record's URL lease id (a string not of a robots.txt lease, "r..."), or none.
+const JsonValue* url_lease(const Record& r) {
+    const JsonValue* l = r.find("lease");
+    return l && l->kind == JsonValue::Kind::string && !l->s.empty() && l->s[0] != 'r' ? l : nullptr;
+}
+}  // namespace
+
 void DoneProcessor::prefetch(const InputLine* lines, size_t n) {
     std::vector<int64_t> ids;
     for (size_t i = 0; i < n; ++i) {
         if (!lines[i].error.empty()) continue;
-        const JsonValue* l = lines[i].record.find("lease");
-        if (!l || l->kind != JsonValue::Kind::string || l->s.empty() || l->s[0] == 'r') continue;
+        const JsonValue* l = url_lease(lines[i].record);
+        if (!l) continue;
         int64_t id, seq;
         if (parse_lease(l->s, id, seq) == LeaseId::ok) ids.push_back(id);
     }
@@ -250,9 +258,7 @@ bool DoneProcessor::only_ends_leases(const InputLine* lines, size_t n) {
     for (size_t i = 0; i < n; ++i) {
         if (!lines[i].error.empty()) continue;
         const Record& r = lines[i].record;
-        const JsonValue* l = r.find("lease");
-        if (!l || l->kind != JsonValue::Kind::string || l->s.empty() || l->s[0] == 'r') return false;
-        if (r.find("location") || r.find("robots")) return false;
+        if (!url_lease(r) || r.find("location") || r.find("robots")) return false;
         if (const JsonValue* links = r.find("links");
             links && links->kind != JsonValue::Kind::null &&
             !(links->kind == JsonValue::Kind::array && links->raw.find_first_not_of("[] \t\r\n") == std::string::npos))

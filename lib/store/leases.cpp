@@ -3,7 +3,6 @@
 #include "store/leases.hpp"
 #include "store/partitions.hpp"
 
-#include <optional>
 #include <string>
 
 #include "core/error.hpp"
@@ -50,15 +49,15 @@ int64_t Leases::read_start() {
     return version;
 }
 
-int64_t Leases::next_served(std::optional<int64_t> queue_id) {
+int64_t Leases::next_served(int64_t queue_id) {
     if (!serve_seq_) {
         Stmt& st = statements_.q("SELECT value FROM meta WHERE key = 'serve_seq'");
         if (!st.step()) throw DbError("missing meta key serve_seq");
         serve_seq_ = serve_seq_stored_ = st.i64(0);
         st.reset();
     }
-    if (!queue_id) return ++*serve_seq_;
-    *serve_seq_ = (*serve_seq_ / kQueuePartitions + 1) * kQueuePartitions + queue_partition(*queue_id);
+    if (!in_partitions_) return ++*serve_seq_;
+    *serve_seq_ = (*serve_seq_ / kQueuePartitions + 1) * kQueuePartitions + queue_partition(queue_id);
     return *serve_seq_;
 }
 

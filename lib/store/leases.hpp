@@ -51,12 +51,12 @@ public:
     bool both_classes = false;
 
     // The next `served` mark (meta serve_seq): counted in memory during a
-    // transaction (the write lock is held) and stored by write_served. In
-    // a transaction of partitions (`queue_id` of the queue served given),
+    // transaction (the write lock is held) and stored by write_served;
+    // `queue_id`: the queue served. In a transaction of partitions,
     // writers run at once from the same stored mark: each mark is then the
     // next multiple of kQueuePartitions plus the queue's partition, which
     // no other writer holds, so no two queues get the same one.
-    int64_t next_served(std::optional<int64_t> queue_id = std::nullopt);
+    int64_t next_served(int64_t queue_id);
     void write_served();  // only when it moved
 
     // Leases out now (counters leased + robots_leased), in one read. In a
@@ -68,7 +68,8 @@ public:
     void forget_out() { out_stored_.reset(); }
 
     // A new transaction: nothing read yet.
-    void begin() {
+    void begin(bool in_partitions = false) {
+        in_partitions_ = in_partitions;
         out_stored_.reset();
         start = {};
     }
@@ -81,6 +82,7 @@ public:
 private:
     Statements& statements_;
     Totals& totals_;
+    bool in_partitions_ = false;  // this transaction runs in partitions (next_served)
     Stmt* holder_insert_ = nullptr;  // sent by send_pending_holder (q() would reset it)
     StoreBackend& backend_;
     std::optional<int64_t> out_stored_;

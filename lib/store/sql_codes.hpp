@@ -31,6 +31,17 @@
 // StoreBackend::held_condition). Elsewhere a comment.
 #define SQL_HELD(col) " /*held:" col "*/"
 
+// The work that comes due by time `t` (SQL): expired URL leases (urls),
+// expired robots.txt leases (hosts), retries and revisits (urls), sleeping
+// queues to wake (queues). What housekeeping finds and the partitions a
+// lease locks for it (lib/store/pg/pg_partitions.hpp) are the same rows.
+// IS NOT NULL names the partial indexes' conditions: a plan made without
+// the time's value can use them.
+#define SQL_LEASE_EXPIRED(t) "state = " SQL_URL_LEASED " AND lease_expires <= " t
+#define SQL_ROBOTS_EXPIRED(t) "robots_lease_expires IS NOT NULL AND robots_lease_expires <= " t
+#define SQL_DUE_AT(t) "due_at IS NOT NULL AND due_at <= " t
+#define SQL_TO_WAKE(t) "sched = " SQL_SCHED_SLEEPING " AND wake_at <= " t
+
 // The condition that a URL row is in the lease order: queued and due
 // (frontier(7), FILE FORMAT). `r`: its qualifier with the dot ("", "u.").
 #define SQL_URL_DUE(r) r "state = " SQL_URL_QUEUED " AND " r "due_at IS NULL"

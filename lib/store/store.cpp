@@ -53,7 +53,7 @@ void Store::begin(bool in_partitions) {
     impl_->parts_sent = nullptr;
     in_tx_ = true;
     impl_->now = frontier::now();
-    impl_->leases.begin();
+    impl_->leases.begin(in_partitions);
     impl_->due_sent = nullptr;
     impl_->settings.version_sent = nullptr;
     impl_->page_sent.reset();

@@ -133,11 +133,10 @@ public:
     virtual bool report_scans_queues() const = 0;
 
     // ---- partitions (frontier(7), POSTGRESQL)
-    // Does a lease call run beside other writers, in the partitions it
-    // locks (Store::begin(true))? Does a result batch whose every record
-    // only ends its URL's lease (no URL added, no robots.txt)?
-    virtual bool lease_in_partitions() const { return false; }
-    virtual bool results_in_partitions() const { return false; }
+    // Do lease calls, and result batches whose every record only ends its
+    // URL's lease (no URL added, no robots.txt), run beside other writers,
+    // in the partitions they lock (Store::begin(true))?
+    virtual bool partitions_on() const { return false; }
     // The condition (" AND ...") that a column holding a queue id names a
     // queue of a partition the transaction holds (SQL_HELD).
     virtual std::string held_condition(const char* /*queue_col*/) const { return {}; }

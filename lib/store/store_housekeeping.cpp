@@ -79,11 +79,9 @@ bool Store::housekeeping(double now) {
 namespace {
 #define DUE_NOW "(SELECT CAST(?1 AS REAL))"
 const char* const kDueWork =
-    "SELECT 0, queue_id, 0 FROM urls WHERE state = " SQL_URL_LEASED " AND lease_expires <= " DUE_NOW
-    SQL_HELD("queue_id") " UNION ALL SELECT 1, id, robots_queue FROM hosts WHERE robots_lease_expires IS NOT NULL"
-    " AND robots_lease_expires <= " DUE_NOW SQL_HELD("robots_queue")
-    " UNION ALL SELECT 2, queue_id, state FROM urls WHERE due_at IS NOT NULL AND due_at <= " DUE_NOW
-    SQL_HELD("queue_id");
+    "SELECT 0, queue_id, 0 FROM urls WHERE " SQL_LEASE_EXPIRED(DUE_NOW) SQL_HELD("queue_id")
+    " UNION ALL SELECT 1, id, robots_queue FROM hosts WHERE " SQL_ROBOTS_EXPIRED(DUE_NOW) SQL_HELD("robots_queue")
+    " UNION ALL SELECT 2, queue_id, state FROM urls WHERE " SQL_DUE_AT(DUE_NOW) SQL_HELD("queue_id");
 #undef DUE_NOW
 }  // namespace
 
@@ -93,8 +91,7 @@ const char* const kDueWork =
 void Store::Impl::wake_queues(double now) {
     if (woken_at && *woken_at >= now) return;
     woken_at = now;
-    q(held("UPDATE queues SET sched = " SQL_SCHED_READY " WHERE sched = " SQL_SCHED_SLEEPING
-           " AND wake_at <= ?" SQL_HELD("id")))
+    q(held("UPDATE queues SET sched = " SQL_SCHED_READY " WHERE " SQL_TO_WAKE("?") SQL_HELD("id")))
         .bind(1, now)
         .exec();
 }
@@ -129,8 +126,8 @@ Store::Impl::DueWork Store::Impl::due_work(double now) {
 // The URL rows that go back to their queues (parameter 1: the time), each
 // condition written once: their lease order entries go in for exactly the
 // rows the update then changes.
-#define EXPIRED_ROWS "state = " SQL_URL_LEASED " AND lease_expires <= ?1" SQL_HELD("queue_id")
-#define DUE_ROWS "due_at <= ?1" SQL_HELD("queue_id")
+#define EXPIRED_ROWS SQL_LEASE_EXPIRED("?1") SQL_HELD("queue_id")
+#define DUE_ROWS SQL_DUE_AT("?1") SQL_HELD("queue_id")
 
 // Expired URL leases go back to their queues set-based: a crawl resumed
 // after a stop may find every lease of the last run expired (hundreds of

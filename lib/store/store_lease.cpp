@@ -49,7 +49,7 @@ LeaseOutcome Store::lease(LeaseRequest& req) {
     // its settings version and its queue moves together, so reading them
     // before BEGIN could pair new queue states with old budgets (and
     // re-retire a queue whose budget was just raised).
-    begin(impl_->backend->lease_in_partitions());
+    begin(impl_->backend->partitions_on());
     // A holder left to this lease (Store::start_holder) is recorded first,
     // in this transaction: before its first lease, and never without one.
     // On PostgreSQL its insert, BEGIN and the lock go with the first read.
@@ -248,7 +248,7 @@ void Store::LeaseRun::lease_url(QueueInfo& qi, LeaseHead head) {
     m.backend->write_lease(qi.id, key_of(head), head.seq, it.expires, req.holder);
     // The queue row after this lease, written once; after_spend may then
     // rotate or retire the queue (rare, its own write).
-    qi.served = m.leases.next_served(m.in_partitions ? std::optional<int64_t>(qi.id) : std::nullopt);
+    qi.served = m.leases.next_served(qi.id);
     qi.in_flight += 1;
     qi.queued -= 1;
     qi.session_balance -= it.cost;

@@ -86,7 +86,7 @@ void Store::LeaseRun::lease_robots(QueueInfo& qi, const LeaseRobotsRow& r, int64
     stamp(it, qi, hid);
     m.q("UPDATE hosts SET robots_lease_seq = ?, robots_lease_expires = ?, robots_queue = ?, robots_holder = ? WHERE id = ?")
         .bind(1, r.next_seq).bind(2, it.expires).bind(3, qi.id).bind(4, req.holder).bind(5, hid).exec();
-    qi.served = m.leases.next_served(m.in_partitions ? std::optional<int64_t>(qi.id) : std::nullopt);
+    qi.served = m.leases.next_served(qi.id);
     qi.in_flight += 1;
     m.q("UPDATE queues SET in_flight = in_flight + 1, served = ?, last_dequeue_at = ?, sched = ? WHERE id = ?")
         .bind(1, qi.served).bind(2, now).bind(3, static_cast<int>(m.queues.sched_for(qi))).bind(4, qi.id).exec();

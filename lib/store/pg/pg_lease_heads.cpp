@@ -293,11 +293,12 @@ constexpr int64_t kLeaseSpareQueues = 8;
 void PgStoreBackend::begin_lease(Store& store, Store::Impl& m, const LeaseRequest& req) {
     // In partitions: those with work due and of the first ready queues
     // locked first (pg_partitions.hpp), then read.
-    if (m.in_partitions)
-        m.parts_sent = &m.q(kLockLeaseParts.c_str())
-                            .bind(1, req.now)
-                            .bind(2, std::min<int64_t>(LeaseOrder::page_size_for(req.n), req.n + kLeaseSpareQueues));
-    if (m.parts_sent) m.parts_sent->send();
+    if (m.in_partitions) {
+        m.parts_sent = &m.q(kLockLeaseParts.c_str());
+        m.parts_sent->bind(1, req.now)
+            .bind(2, std::min<int64_t>(LeaseOrder::page_size_for(req.n), req.n + kLeaseSpareQueues))
+            .send();
+    }
     m.send_due_work(req.now);
     if (!m.settings.loaded) {
         store.refresh_settings();

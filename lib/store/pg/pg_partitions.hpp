@@ -38,8 +38,8 @@ inline std::string pg_add_parts_sql(const std::string& locked) {
 
 // The time as a scalar subquery (as in the housekeeping scan): the cached
 // plan, with its index scans, is used, not one made for the value. Each
-// scan for work due goes in its index's order (a partial index, named by
-// its condition), so a LIMIT stops it early.
+// scan for work due (the housekeeping scan's conditions, sql_codes.hpp)
+// goes in its index's order, so a LIMIT stops it early.
 #define PG_PART_NOW "(SELECT CAST(?1 AS REAL))"
 // A lease's first lock (parameters: ?1 the time, ?2 how many ready queues
 // it may take from): the partitions with work that came due (expired
@@ -51,14 +51,14 @@ inline std::string pg_add_parts_sql(const std::string& locked) {
 // clang-format off
 inline const std::string kLockLeaseParts =
     "WITH due AS MATERIALIZED (" +
-    pg_try_lock("SELECT queue_id % " PG_PARTITIONS " FROM urls WHERE state = " SQL_URL_LEASED
-                " AND lease_expires <= " PG_PART_NOW " ORDER BY lease_expires LIMIT 64") +
-    " UNION ALL " + pg_try_lock("SELECT robots_queue % " PG_PARTITIONS " FROM hosts WHERE robots_lease_expires IS NOT NULL"
-                " AND robots_lease_expires <= " PG_PART_NOW " ORDER BY robots_lease_expires LIMIT 64") +
-    " UNION ALL " + pg_try_lock("SELECT queue_id % " PG_PARTITIONS " FROM urls WHERE due_at IS NOT NULL AND due_at <= "
-                PG_PART_NOW " ORDER BY due_at LIMIT 64") +
-    " UNION ALL " + pg_try_lock("SELECT id % " PG_PARTITIONS " FROM queues WHERE sched = " SQL_SCHED_SLEEPING
-                " AND wake_at <= " PG_PART_NOW " ORDER BY wake_at LIMIT 64") +
+    pg_try_lock("SELECT queue_id % " PG_PARTITIONS " FROM urls WHERE " SQL_LEASE_EXPIRED(PG_PART_NOW)
+                " ORDER BY lease_expires LIMIT 64") +
+    " UNION ALL " + pg_try_lock("SELECT robots_queue % " PG_PARTITIONS " FROM hosts WHERE "
+                SQL_ROBOTS_EXPIRED(PG_PART_NOW) " ORDER BY robots_lease_expires LIMIT 64") +
+    " UNION ALL " + pg_try_lock("SELECT queue_id % " PG_PARTITIONS " FROM urls WHERE " SQL_DUE_AT(PG_PART_NOW)
+                " ORDER BY due_at LIMIT 64") +
+    " UNION ALL " + pg_try_lock("SELECT id % " PG_PARTITIONS " FROM queues WHERE " SQL_TO_WAKE(PG_PART_NOW)
+                " ORDER BY wake_at LIMIT 64") +
     " UNION ALL " + pg_try_lock("SELECT id % " PG_PARTITIONS " FROM queues WHERE state = " SQL_QUEUE_INACTIVE
                 " ORDER BY inactive_seq LIMIT 16") +
     "), ready AS MATERIALIZED (" + pg_try_lock("SELECT id % " PG_PARTITIONS " FROM queues WHERE sched = " SQL_SCHED_READY

@@ -54,8 +54,7 @@ public:
 
     size_t records_read_together() const override;
     void begin_result_batch(Store& store, Store::Impl& m, double now, bool in_partitions) override;
-    bool lease_in_partitions() const override { return partitions_; }
-    bool results_in_partitions() const override { return partitions_; }
+    bool partitions_on() const override { return partitions_; }
     std::string held_condition(const char* queue_col) const override;
     bool settle_result_batch(Store& store, Store::Impl& m, double now) override;
 
