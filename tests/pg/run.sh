@@ -62,19 +62,21 @@ done
 
 # pg_script NAME VAR [ENV=VALUE...]: runs tests/pg/NAME.sh in a temp dir
 # with its database (a fresh e2e_NAME) in $VAR; prints PASS/FAIL pg:NAME and,
-# on success, the script's last line.
+# on success, the script's last line. PG_PREFIX=P names it P:NAME instead
+# (a database of its own).
 pg_script() {
-    local name=$1 var=$2; shift 2
+    local name=$1 var=$2 prefix=${PG_PREFIX:-pg}; shift 2
     [ -n "$filter" ] && [[ "$name" != *$filter* ]] && return
-    psql -qX "$base/postgres" -c "CREATE DATABASE e2e_$name" >/dev/null
+    local db="e2e_${prefix//-/_}_$name"
+    psql -qX "$base/postgres" -c "CREATE DATABASE $db" >/dev/null
     local dir rc log
     dir=$(mktemp -d)
-    log=$(cd "$dir" && unset FRONTIER FRONTIER_NOW LC_ALL && env PATH="$bin:$PATH" ROOT="$root" "$var=$base/e2e_$name" "$@" \
+    log=$(cd "$dir" && unset FRONTIER FRONTIER_NOW LC_ALL && env PATH="$bin:$PATH" ROOT="$root" "$var=$base/$db" "$@" \
         timeout "${E2E_TIMEOUT:-300}" bash "$here/$name.sh" 2>&1)
     rc=$?
     rm -rf "$dir"
-    if [ $rc -eq 0 ]; then echo "PASS pg:$name"; printf '%s\n' "$log" | tail -1
-    else failures=$((failures + 1)); echo "FAIL pg:$name (exit $rc)"; printf '%s\n' "$log" | tail -30; fi
+    if [ $rc -eq 0 ]; then echo "PASS $prefix:$name"; printf '%s\n' "$log" | tail -1
+    else failures=$((failures + 1)); echo "FAIL $prefix:$name (exit $rc)"; printf '%s\n' "$log" | tail -30; fi
 }
 # A crawl moved from a SQLite file to PostgreSQL and back.
 pg_script test_move MOVE_FRONTIER
@@ -101,6 +103,10 @@ pg_script test_add_behind BEHIND_FRONTIER
 pg_script test_lease_order ORDER_FRONTIER
 # Leases and results in partitions beside a shared lock and a held partition.
 pg_script test_partitions PARTS_FRONTIER
+# Four machines (network namespaces) crawl through one frontier 1 ms away
+# (a server of its own there): politeness, a budget cut and a kill -9.
+pg_script test_machines MACHINES_FRONTIER
+PG_PREFIX=pg-parts pg_script test_machines MACHINES_FRONTIER FRONTIER_PG_PARTITIONS=1
 
 # End-to-end tests that take their frontier from the environment, each on a
 # fresh database: a real crawl, SIGKILLs at random moments, concurrent workers.
