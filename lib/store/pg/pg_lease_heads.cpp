@@ -296,7 +296,8 @@ void PgStoreBackend::begin_lease(Store& store, Store::Impl& m, const LeaseReques
     if (m.in_partitions) {
         m.parts_sent = &m.q(kLockLeaseParts.c_str());
         m.parts_sent->bind(1, req.now)
-            .bind(2, std::min<int64_t>(LeaseOrder::page_size_for(req.n), req.n + kLeaseSpareQueues))
+            .bind(2, std::min<int64_t>(LeaseOrder::page_size_for(req.n),
+                                       (req.n + std::max<int64_t>(req.per_queue, 1) - 1) / std::max<int64_t>(req.per_queue, 1) + kLeaseSpareQueues))
             .send();
     }
     m.send_due_work(req.now);
