@@ -31,16 +31,22 @@
 # "machine" joined to it by a veth pair (tests/tools/netns.bash; as root),
 # through tests/tools/latency_proxy.py in the server's namespace, which
 # holds each chunk for half the RTT each way and counts round trips. For
-# each RTT of PG_SCALING_RTTS (default "0 1 5" ms), W = 1, 4, 16 pipelines
-# drain N/10 URLs of a fresh database, and it prints, for scripts:
-#   pg-scaling rtt=1ms W1=URL/s W4=URL/s W16=URL/s
+# each RTT of PG_SCALING_RTTS (default "0 1 5" ms) and each writer mode of
+# PG_SCALING_MODES (default "lock partitions"), W = 1, 4, 16 pipelines drain
+# N/10 URLs over N/100 hosts of a fresh database, each pipeline with up to
+# 16 URLs of a queue per batch and 64 leases out (scale_opts below), and it
+# prints, for scripts:
+#   pg-scaling rtt=1ms W1=URL/s W4=URL/s W16=URL/s             (writer lock)
+#   pg-scaling-partitions rtt=1ms W1=URL/s W4=URL/s W16=URL/s  (partitions)
 # and per W a pg-scaling-detail line: rt/url (round trips the tools waited
 # for, per URL), lockwait (share of pg_stat_activity samples, ~10 ms apart,
-# with a session waiting for the writer's advisory lock), waiting (sessions
-# waiting then, on average), holder-client (share of samples where the
-# lock holder sat idle in its transaction, waiting for its client), proxy
-# (the proxy's CPU over the run's wall time). Then, for comparison,
-# "sqlite-scaling rtt=0ms W1=... W4=... W16=..." from the table above.
+# with a session waiting for an advisory lock: the writers' lock or a
+# partition's), waiting (sessions waiting then, on average), rowwait
+# (samples with a session waiting for a row lock), holder-client (share of
+# samples where a lock holder sat idle in its transaction, waiting for its
+# client), proxy (the proxy's CPU over the run's wall time). Then, for
+# comparison, "sqlite-scaling rtt=0ms W1=... W4=... W16=..." with the same
+# input and options on a SQLite file.
 # Without namespaces (not root, no `ip netns`) it says so and skips them;
 # the namespaces, the proxy and that server go at exit, failure included.
 # The server takes huge pages when the kernel has them reserved (as root:
@@ -130,7 +136,6 @@ for backend in $BACKENDS; do
         if [ "$left" = 0 ]; then conc+=("$(rate "$((N / 10))" "$t0" "$t1")"); else conc+=(timeout); fi
     done
     printf '%-10s %10s %10s %10s %10s %10s %10s\n' $backend "$add" "$lease" "$done_" "${conc[0]}" "${conc[1]}" "${conc[2]}"
-    if [ "$backend" = sqlite ]; then sqlite_conc=("${conc[@]}"); fi
 done
 
 [ -n "${base:-}" ] && [ "${PG_SCALING:-1}" != 0 ] || exit 0
@@ -146,6 +151,14 @@ sbase=$(in_s "$root/tests/tools/pg.sh" start "$work/scluster")
 cpu() { awk '{print $14 + $15}' "/proc/$1/stat"; }  # clock ticks
 tick=$(getconf CLK_TCK)
 echo
+# The scaling rows' pipelines, as many fetch machines would run them on
+# many hosts with politeness off: up to 16 URLs of a queue in one batch, and
+# 64 leases out per pipeline (--max-in-flight counts frontier-wide, so W
+# pipelines say 64 x W). With one URL per queue and batch, the rows
+# measured the tail of the busiest host, one lease transaction per URL,
+# whatever W was.
+scale_opts() { echo "--follow --max-in-flight $((64 * $1)) -n 16 --per-queue 16 --poll-interval 0.02"; }
+python3 "$root/tests/bench/gen-urls.py" "$((N / 10))" "$((N / 100 > 0 ? N / 100 : 1))" > "$work/scale.jsonl"
 for rtt in ${PG_SCALING_RTTS:-0 1 5}; do
     : > "$work/rt.log"; rm -f "$work/sproxy.port"
     # ip netns exec execs its command: $! is the proxy's pid (and below the sampler's).
@@ -153,14 +166,19 @@ for rtt in ${PG_SCALING_RTTS:-0 1 5}; do
         "${sbase##*:}" "$rtt" "$work/sproxy.port" &
     sproxy=$!
     for _ in $(seq 50); do [ -s "$work/sproxy.port" ] && break; sleep 0.1; done
-    line="pg-scaling rtt=${rtt}ms" details=()
+    for mode in ${PG_SCALING_MODES:-lock partitions}; do
+    # The writer lock is the default (pg-scaling); partitions is
+    # FRONTIER_PG_PARTITIONS=1 (pg-scaling-partitions).
+    parts=0 line="pg-scaling rtt=${rtt}ms" details=()
+    [ "$mode" = partitions ] && parts=1 line="pg-scaling-partitions rtt=${rtt}ms"
     for W in 1 4 16; do
-        db="r${rtt}w$W"
+        db="r${rtt}w${W}p$parts"
         in_s psql -qX "$sbase/postgres" -c "CREATE DATABASE $db" >/dev/null
         in_s bash -c "source '$root/tests/tools/throughput.bash'; throughput_config '$sbase/$db'" >/dev/null
-        in_s frontier-add -q -f "$sbase/$db" "$work/small.jsonl"
+        in_s frontier-add -q -f "$sbase/$db" "$work/scale.jsonl"
         # Samples from inside the server, past the proxy.
-        echo "SELECT count(*) FILTER (WHERE wait_event = 'advisory'), coalesce(max(CASE WHEN l.pid IS NULL THEN NULL
+        echo "SELECT count(*) FILTER (WHERE wait_event = 'advisory'),
+                count(*) FILTER (WHERE wait_event_type = 'Lock' AND wait_event <> 'advisory'), coalesce(max(CASE WHEN l.pid IS NULL THEN NULL
                 WHEN a.state = 'active' THEN 'server' ELSE 'client' END), '-')
               FROM pg_stat_activity a LEFT JOIN pg_locks l ON l.pid = a.pid AND l.locktype = 'advisory' AND l.granted
               WHERE datname = '$db' \watch 0.01" | ip netns exec "$S" psql -qAtX "$sbase/postgres" > "$work/samples" 2>/dev/null &
@@ -172,8 +190,10 @@ for rtt in ${PG_SCALING_RTTS:-0 1 5}; do
         for w in $(seq "$W"); do
             M=$(netns_machine "$w")
             F="${sbase%@*}@$(netns_addr "$w"):$(cat "$work/sproxy.port")/$db"
-            ( timeout "${BENCH_PG_TIMEOUT:-300}" ip netns exec "$M" frontier-lease -f "$F" --follow --max-in-flight 64 \
-                -n 16 --poll-interval 0.02 2>/dev/null | respond | ip netns exec "$M" frontier-done -q -f "$F" ) &
+            # shellcheck disable=SC2046
+            ( export FRONTIER_PG_PARTITIONS=$parts
+              timeout "${BENCH_PG_TIMEOUT:-300}" ip netns exec "$M" frontier-lease -f "$F" $(scale_opts "$W") 2>/dev/null |
+                respond | ip netns exec "$M" frontier-done -q -f "$F" ) &
             pids+=($!)
         done
         wait "${pids[@]}" || true
@@ -184,16 +204,36 @@ for rtt in ${PG_SCALING_RTTS:-0 1 5}; do
             python3 -c 'import json, sys; r = json.load(sys.stdin); print(r["urls"]["queued"] + r["urls"]["leased"])')
         if [ "$left" = 0 ]; then line+=" W$W=$(rate "$((N / 10))" "$t0" "$t1")"; else line+=" W$W=timeout"; fi
         sleep 0.3  # the proxy logs a connection once it is closed
-        details+=("$(awk -v w="$W" -v rtt="$rtt" -v n="$((N / 10))" -v f="$work/samples" -v a="$t0" -v b="$t1" \
+        details+=("$(awk -v w="$W" -v rtt="$rtt" -v m="$mode" -v n="$((N / 10))" -v f="$work/samples" -v a="$t0" -v b="$t1" \
             -v c="$(( c1 - c0 ))" -v hz="$tick" '{ t += $2 } END {
-                while ((getline x < f) > 0) { split(x, v, "|"); s++; if (v[1] > 0) { k++; q += v[1] } h[v[2]]++ }
-                printf "pg-scaling-detail rtt=%sms W%s rt/url=%.1f lockwait=%.0f%% waiting=%.1f holder-client=%.0f%% proxy=%.0f%%",
-                    rtt, w, t / n, s ? 100 * k / s : 0, k ? q / k : 0, s ? 100 * h["client"] / s : 0, 100 * c / hz / (b - a) }' \
+                while ((getline x < f) > 0) { split(x, v, "|"); s++; if (v[1] > 0) { k++; q += v[1] } if (v[2] > 0) r++; h[v[3]]++ }
+                printf "pg-scaling-detail rtt=%sms %s W%s rt/url=%.1f lockwait=%.0f%% waiting=%.1f rowwait=%.0f%% holder-client=%.0f%% proxy=%.0f%%",
+                    rtt, m, w, t / n, s ? 100 * k / s : 0, k ? q / k : 0, s ? 100 * r / s : 0, s ? 100 * h["client"] / s : 0, 100 * c / hz / (b - a) }' \
             "$work/rt.log")")
     done
-    kill "$sproxy"; wait "$sproxy" 2>/dev/null || true; sproxy=
     echo "$line"
     printf '%s\n' "${details[@]}"
+    done
+    kill "$sproxy"; wait "$sproxy" 2>/dev/null || true; sproxy=
 done
-[ -z "${sqlite_conc:-}" ] || echo "sqlite-scaling rtt=0ms W1=${sqlite_conc[0]} W4=${sqlite_conc[1]} W16=${sqlite_conc[2]}"
+# SQLite's own scaling with the same input and options, for the 0 ms row.
+line="sqlite-scaling rtt=0ms"
+for W in 1 4 16; do
+    F="$work/scale$W.db"
+    setup "$F"
+    frontier-add -q -f "$F" "$work/scale.jsonl"
+    t0=$(now)
+    pids=()
+    for w in $(seq "$W"); do
+        # shellcheck disable=SC2046
+        ( timeout "${BENCH_PG_TIMEOUT:-300}" frontier-lease -f "$F" $(scale_opts "$W") 2>/dev/null | respond |
+            frontier-done -q -f "$F" ) &
+        pids+=($!)
+    done
+    wait "${pids[@]}" || true
+    t1=$(now)
+    left=$(frontier-report -f "$F" --json | python3 -c 'import json, sys; r = json.load(sys.stdin); print(r["urls"]["queued"] + r["urls"]["leased"])')
+    if [ "$left" = 0 ]; then line+=" W$W=$(rate "$((N / 10))" "$t0" "$t1")"; else line+=" W$W=timeout"; fi
+done
+echo "$line"
 echo "load: $(cut -d' ' -f1-3 /proc/loadavg)"

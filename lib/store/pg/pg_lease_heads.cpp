@@ -285,9 +285,10 @@ void Store::LeaseRun::prefetch_hosts(const std::vector<int64_t>& host_ids) {
 // wake of sleeping queues at that clock: the lock is then held for two
 // round trips (this one and the commit's). A housekeeping that changes
 // rows, or new settings, make it stale: it is read again.
-// In partitions, a lease locks those of as many ready queues as URLs it
-// may take, and these more (queues it cannot take from: politeness,
-// robots.txt): leases at once then each find queues of their own.
+// In partitions, a lease locks those of as many ready queues as it may
+// take from (its URLs over --per-queue), and these more (queues it cannot
+// take from: politeness, robots.txt): leases at once then each find queues
+// of their own, and leave the others to the results coming back.
 constexpr int64_t kLeaseSpareQueues = 8;
 
 void PgStoreBackend::begin_lease(Store& store, Store::Impl& m, const LeaseRequest& req) {
