@@ -65,8 +65,10 @@ bool ResultWriter::push(FetchResult&& r) {
     auto item = std::make_shared<Item>();
     item->r = std::move(r);
     item->queued_bytes = item->r.body.size();
-    bool parse = wants_links(item->r) && !parsers_.empty();
-    item->ready = !parse;
+    const bool links = wants_links(item->r);
+    item->writer_parses = links && (parsers_.empty() || item->r.body.size() < kWriterParsesBytes);
+    bool parse = links && !item->writer_parses;
+    item->ready = !links;
     std::unique_lock<std::mutex> lock(mu_);
     cv_space_.wait(lock, [&] {
         return failed_.load() || queue_.empty() || (queue_.size() < kMaxItems && queued_bytes_ < kMaxBytes);
@@ -238,7 +240,10 @@ void ResultWriter::run() {
                 std::unique_lock<std::mutex> lock(mu_);
                 auto front_ready = [&] { return !queue_.empty() && queue_.front()->ready; };
                 // The front result, not yet taken by a parser: parsed here.
-                auto front_unclaimed = [&] { return !jobs_.empty() && !queue_.empty() && jobs_.front() == queue_.front(); };
+                auto front_unclaimed = [&] {
+                    return !queue_.empty() && (queue_.front()->writer_parses ||
+                                               (!jobs_.empty() && jobs_.front() == queue_.front()));
+                };
                 auto go = [&] { return front_ready() || front_unclaimed() || (queue_.empty() && closing_); };
                 if (!go()) {
                     lock.unlock();
@@ -249,7 +254,7 @@ void ResultWriter::run() {
                 }
                 if (queue_.empty()) break;  // closing
                 if (!front_ready()) {
-                    jobs_.pop_front();
+                    if (!queue_.front()->writer_parses) jobs_.pop_front();
                     parse_here = true;
                 }
                 item = std::move(queue_.front());
@@ -257,15 +262,16 @@ void ResultWriter::run() {
             }
             if (parse_here) parse(*item);
             handle(*item);
-            size_t rendered = item->rendered_bytes;
+            bool parsers_held;  // by kMaxRenderedBytes, which this line's bytes may end
             {
                 std::lock_guard<std::mutex> lock(mu_);
-                rendered_bytes_ -= std::min(rendered_bytes_, rendered);
+                parsers_held = rendered_bytes_ >= kMaxRenderedBytes && !jobs_.empty();
+                rendered_bytes_ -= std::min(rendered_bytes_, item->rendered_bytes);
                 queued_bytes_ -= std::min<uint64_t>(queued_bytes_, item->queued_bytes);
             }
             item.reset();  // the body's memory and budget are given back (unless a parser still holds it)
             cv_space_.notify_all();
-            if (rendered > 0) cv_jobs_.notify_all();
+            if (parsers_held) cv_jobs_.notify_all();
         }
         out().flush();
         if (warc_) warc_->close();

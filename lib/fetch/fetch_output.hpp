@@ -1,10 +1,11 @@
 // The result side of `fetch`: one writer thread that turns FetchResults into
 // JSON lines on stdout (the only stdout writer, so lines never interleave),
 // writing WARC records on the way, off the network thread. Links are
-// extracted by the writer itself when it is idle, else by a pool of parser
-// threads (one per core, at most 8) as soon as a result is queued, so
-// parsing overlaps the transfers and other results' parsing (it is the
-// costly part of a crawl); lines are still written in arrival order.
+// extracted by the writer itself when it is idle or the page is small, else
+// by a pool of parser threads (one per core, at most 8) as soon as a result
+// is queued, so parsing overlaps the transfers and other results' parsing
+// (it is the costly part of a crawl); lines are still written in arrival
+// order.
 // Bounded: push() blocks while the queue holds 4096 results or 8 MiB of
 // bodies; the bodies also hold their share of the memory budget
 // (lib/fetch/body_budget.hpp) until written (or, when no WARC record needs them,
@@ -116,6 +117,7 @@ private:
         std::optional<ResultLine> line;  // with links: the line but for its WARC location
         std::exception_ptr error;        // from extraction, rethrown by the writer
         bool ready = false;              // guarded by mu_
+        bool writer_parses = false;      // small: parsed by the writer, never queued for a parser
         uint64_t queued_bytes = 0;       // of its body, counted in queued_bytes_ (guarded by mu_)
         size_t rendered_bytes = 0;       // of its line, counted in rendered_bytes_ (guarded by mu_)
     };
@@ -136,6 +138,10 @@ private:
     // Lines parsed ahead of the writer (waiting for the results before
     // them) hold at most this much; then parsers wait.
     static constexpr size_t kMaxRenderedBytes = size_t{8} << 20;
+    // A page this small costs less to parse than to hand to a parser (a
+    // wake-up and the lock passed back and forth): the writer parses it
+    // when it comes to it.
+    static constexpr size_t kWriterParsesBytes = size_t{16} << 10;
 
     FetchOptions opt_;
     FetchStats& stats_;
