@@ -26,8 +26,9 @@
 #   FETCH_N=20000                      pages of B5
 #   B6_C=8 B6_REPEAT=3                 transfers at once and runs of B6
 #   BROAD_H=1000                       hosts of B8 and B9 (127.1.x.y)
-#   BROAD_C=256                        frontier-crawl -c in B8 and B9 (empty:
-#                                      its own default)
+#   BROAD_C=                           frontier-crawl -c in B8 and B9 (empty,
+#                                      the default: its own, a fetch per
+#                                      ready host up to 256)
 #   BROAD_SECONDS=600                  length of B9
 #   B2_MAX=1000000                     URLs leased (B2) and returned (B4) at most
 #                                      per size: at 10M, the first 1M
@@ -306,7 +307,8 @@ if [ -z "${SKIP_CRAWL:-}" ] && only b6; then
     b6 b6cg gtk-docs 0 "frontier-crawl, libglib2.0-doc" frontier-crawl
     put b6_secs "$(calc "$(now) - $t0")"
 fi
-BROAD_C="${BROAD_C-256}"
+BROAD_C="${BROAD_C-}"
+c_opt() { [ "$1" = default ] || echo " -c $1"; }  # a row's -c as run (none: the default)
 broad() {   # PREFIX SITE TITLE [VARIABLES...]
     local p=$1 site=$2 title=$3 t0
     shift 3
@@ -382,12 +384,12 @@ for s in $sizes; do
 done
 if [ -n "$(get b8_rate)" ]; then
     ok=$(( $(ge "$(get b8_frac)" 0.95) && $(ge "$(get b8_ratio)" 5) && $(get b8_close) == 0 && $(get b8_private) == 0 ))
-    echo "| B8 broad crawl \`frontier-crawl -c $(get b8_c) --set politeness.min-delay=1 --set politeness.delay-factor=0\`, $(fmt "$(get b8_h)") hosts × 20 pages (127.1.x.y, robots.txt), load $(get b8_load) | $(fmt "$(get b8_rate)") pages/s = $(get b8_frac) of the ideal $(fmt "$(get b8_h)")/s; $(get b8_close) gaps < 1 s (min $(get b8_min_gap) s) | Scrapy, \`DOWNLOAD_DELAY 1\`, 1 per host, \`CONCURRENT_REQUESTS $(get b8_scrapy_c)\`: $(fmt "$(get b8_rate_scrapy)") pages/s = $(get b8_frac_scrapy); $(get b8_close_scrapy) gaps < 1 s (min $(get b8_min_gap_scrapy) s) | ≥ 0.95 of the ideal, ≥ 5× Scrapy, no gap < 1 s | $(mark "$ok" "$(get b8_ratio)×") |"
+    echo "| B8 broad crawl \`frontier-crawl$(c_opt "$(get b8_c)") --set politeness.min-delay=1 --set politeness.delay-factor=0\`, $(fmt "$(get b8_h)") hosts × 20 pages (127.1.x.y, robots.txt), load $(get b8_load) | $(fmt "$(get b8_rate)") pages/s = $(get b8_frac) of the ideal $(fmt "$(get b8_h)")/s; $(get b8_close) gaps < 1 s (min $(get b8_min_gap) s) | Scrapy, \`DOWNLOAD_DELAY 1\`, 1 per host, \`CONCURRENT_REQUESTS $(get b8_scrapy_c)\`: $(fmt "$(get b8_rate_scrapy)") pages/s = $(get b8_frac_scrapy); $(get b8_close_scrapy) gaps < 1 s (min $(get b8_min_gap_scrapy) s) | ≥ 0.95 of the ideal, ≥ 5× Scrapy, no gap < 1 s | $(mark "$ok" "$(get b8_ratio)×") |"
     memrow "peak RSS in B8 (Scrapy: $(get b8_rss_scrapy) MiB)" lease "$(get b8_rss_lease)" fetch "$(get b8_rss_fetch)" "done" "$(get b8_rss_done)"
 fi
 if [ -n "$(get b9_min_frac)" ]; then
     ok=$(( $(ge "$(get b9_min_frac)" 0.9) && $(ge "$(get b9_urls)" 10000000) && $(get b9_close) == 0 ))
-    echo "| B9 sustained broad crawl, $(fmt "$(get b9_h)") endless hosts (20 new links and 20 shared a page), $(get b9_seconds) s, \`-c $(get b9_c)\`, min-delay 1 s, load $(get b9_load) | 30 s windows, of the ideal: $(get b9_fractions) (min $(get b9_min_frac), mean $(get b9_mean_frac)); frontier $(fmt "$(get b9_urls)") URLs ($(get b9_db_mib) MiB); $(get b9_close) gaps < 1 s (median $(get b9_median_gap) s); CPU ms per page, first window → last: $(get b9_cpu_page) | — | every window ≥ 0.9 of the ideal, ≥ 10M URLs, no gap < 1 s | $(mark "$ok") |"
+    echo "| B9 sustained broad crawl, $(fmt "$(get b9_h)") endless hosts (20 new links and 20 shared a page), $(get b9_seconds) s, \`frontier-crawl$(c_opt "$(get b9_c)")\`, min-delay 1 s, load $(get b9_load) | 30 s windows, of the ideal: $(get b9_fractions) (min $(get b9_min_frac), mean $(get b9_mean_frac)); frontier $(fmt "$(get b9_urls)") URLs ($(get b9_db_mib) MiB); $(get b9_close) gaps < 1 s (median $(get b9_median_gap) s); CPU ms per page, first window → last: $(get b9_cpu_page) | — | every window ≥ 0.9 of the ideal, ≥ 10M URLs, no gap < 1 s | $(mark "$ok") |"
     memrow "peak RSS in B9" lease "$(get b9_rss_lease)" fetch "$(get b9_rss_fetch)" "done" "$(get b9_rss_done)"
 fi
 if [ -n "$(get b5_fetch)" ]; then
