@@ -132,7 +132,8 @@ for addr, rs in reqs.items():
             bad.append("%s %s %.3f s after %s" % (addr, u1, s1 - e0, u0))
 if bad:
     sys.exit("FAIL: politeness: " + "; ".join(bad[:10]))
-if len(machines) < 4:
+# The killed machine may have lost every race for a lease before it died.
+if len(machines) < 3:
     sys.exit("FAIL: requests came from %d machines: %s" % (len(machines), sorted(machines)))
 twice = 0
 for k in range(1, hosts + 1):
