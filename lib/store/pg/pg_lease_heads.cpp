@@ -295,10 +295,11 @@ void PgStoreBackend::begin_lease(Store& store, Store::Impl& m, const LeaseReques
     // In partitions: those with work due and of the first ready queues
     // locked first (pg_partitions.hpp), then read.
     if (m.in_partitions) {
+        const int64_t per_queue = std::max<int64_t>(req.per_queue, 1);
+        const int64_t queues = (req.n + per_queue - 1) / per_queue + kLeaseSpareQueues;
         m.parts_sent = &m.q(kLockLeaseParts.c_str());
         m.parts_sent->bind(1, req.now)
-            .bind(2, std::min<int64_t>(LeaseOrder::page_size_for(req.n),
-                                       (req.n + std::max<int64_t>(req.per_queue, 1) - 1) / std::max<int64_t>(req.per_queue, 1) + kLeaseSpareQueues))
+            .bind(2, std::min<int64_t>(LeaseOrder::page_size_for(req.n), queues))
             .send();
     }
     m.send_due_work(req.now);
