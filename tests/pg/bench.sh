@@ -102,6 +102,27 @@ new_frontier() {  # backend name -> a fresh frontier
     if [ "$1" = sqlite ]; then echo "$work/$2.db"
     else psql -qX "$base/postgres" -c "CREATE DATABASE $2" >/dev/null; echo "$tools_base/$2"; fi
 }
+# left F [CMD...]: URLs queued or leased in F (frontier-report run under CMD).
+left() {
+    local f=$1; shift
+    "$@" frontier-report -f "$f" --json |
+        python3 -c 'import json, sys; r = json.load(sys.stdin); print(r["urls"]["queued"] + r["urls"]["leased"])'
+}
+# drain F W LEASE_OPTIONS...: W local pipelines lease | respond | done on F
+# until they end; prints their URL/s over N/10 URLs, or "timeout".
+drain() {
+    local f=$1 w=$2 t0 t1 pids=()
+    shift 2
+    t0=$(now)
+    for _ in $(seq "$w"); do
+        ( timeout "${BENCH_PG_TIMEOUT:-300}" frontier-lease -f "$f" "$@" 2>/dev/null | respond |
+            frontier-done -q -f "$f" ) &
+        pids+=($!)
+    done
+    wait "${pids[@]}" || true  # not the latency proxy
+    t1=$(now)
+    if [ "$(left "$f")" = 0 ]; then rate "$((N / 10))" "$t0" "$t1"; else echo timeout; fi
+}
 
 printf '%-10s %10s %10s %10s %10s %10s %10s\n' backend "add/s" "lease/s" "done/s" "W=1 URL/s" "W=4 URL/s" "W=16 URL/s"
 for backend in $BACKENDS; do
@@ -123,17 +144,7 @@ for backend in $BACKENDS; do
         setup "$F"
         [ "${BENCH_ROBOTS:-0}" = 1 ] && frontier-config -f "$F" robots.enabled true >/dev/null
         frontier-add -q -f "$F" "$work/small.jsonl"
-        t0=$(now)
-        pids=()
-        for w in $(seq "$W"); do
-            ( timeout "${BENCH_PG_TIMEOUT:-300}" frontier-lease -f "$F" --follow --max-in-flight 64 -n 16 \
-                --poll-interval 0.02 2>/dev/null | respond | frontier-done -q -f "$F" ) &
-            pids+=($!)
-        done
-        wait "${pids[@]}" || true  # not the latency proxy
-        t1=$(now)
-        left=$(frontier-report -f "$F" --json | python3 -c 'import json, sys; r = json.load(sys.stdin); print(r["urls"]["queued"] + r["urls"]["leased"])')
-        if [ "$left" = 0 ]; then conc+=("$(rate "$((N / 10))" "$t0" "$t1")"); else conc+=(timeout); fi
+        conc+=("$(drain "$F" "$W" --follow --max-in-flight 64 -n 16 --poll-interval 0.02)")
     done
     printf '%-10s %10s %10s %10s %10s %10s %10s\n' $backend "$add" "$lease" "$done_" "${conc[0]}" "${conc[1]}" "${conc[2]}"
 done
@@ -200,9 +211,7 @@ for rtt in ${PG_SCALING_RTTS:-0 1 5}; do
         t1=$(now)
         c1=$(cpu "$sproxy")
         kill "$sampler"; wait "$sampler" 2>/dev/null || true; sampler=
-        left=$(in_s frontier-report -f "$sbase/$db" --json |
-            python3 -c 'import json, sys; r = json.load(sys.stdin); print(r["urls"]["queued"] + r["urls"]["leased"])')
-        if [ "$left" = 0 ]; then line+=" W$W=$(rate "$((N / 10))" "$t0" "$t1")"; else line+=" W$W=timeout"; fi
+        if [ "$(left "$sbase/$db" in_s)" = 0 ]; then line+=" W$W=$(rate "$((N / 10))" "$t0" "$t1")"; else line+=" W$W=timeout"; fi
         sleep 0.3  # the proxy logs a connection once it is closed
         details+=("$(awk -v w="$W" -v rtt="$rtt" -v m="$mode" -v n="$((N / 10))" -v f="$work/samples" -v a="$t0" -v b="$t1" \
             -v c="$(( c1 - c0 ))" -v hz="$tick" '{ t += $2 } END {
@@ -222,18 +231,8 @@ for W in 1 4 16; do
     F="$work/scale$W.db"
     setup "$F"
     frontier-add -q -f "$F" "$work/scale.jsonl"
-    t0=$(now)
-    pids=()
-    for w in $(seq "$W"); do
-        # shellcheck disable=SC2046
-        ( timeout "${BENCH_PG_TIMEOUT:-300}" frontier-lease -f "$F" $(scale_opts "$W") 2>/dev/null | respond |
-            frontier-done -q -f "$F" ) &
-        pids+=($!)
-    done
-    wait "${pids[@]}" || true
-    t1=$(now)
-    left=$(frontier-report -f "$F" --json | python3 -c 'import json, sys; r = json.load(sys.stdin); print(r["urls"]["queued"] + r["urls"]["leased"])')
-    if [ "$left" = 0 ]; then line+=" W$W=$(rate "$((N / 10))" "$t0" "$t1")"; else line+=" W$W=timeout"; fi
+    # shellcheck disable=SC2046
+    line+=" W$W=$(drain "$F" "$W" $(scale_opts "$W"))"
 done
 echo "$line"
 echo "load: $(cut -d' ' -f1-3 /proc/loadavg)"

@@ -25,6 +25,7 @@
 set -euo pipefail
 : "${ROOT:?}"
 source "$ROOT/tests/tools/netns.bash"
+source "$ROOT/tests/tools/nginx.sh"
 fail() { echo "FAIL: $*"; exit 1; }
 M=4 H=12 PAGES=16 KILLED=4 CUT=3 PORT=8080
 work=$PWD
@@ -49,21 +50,16 @@ for p in $(seq "$PAGES"); do echo "<html><body><a href=\"/p/$((p % PAGES + 1)).h
     > "site/p/$p.html"; done
 listens=""
 for k in $(seq "$H"); do listens+=" listen 10.78.0.$k:$PORT;"; done
-cat > ng/nginx.conf <<CONF
-user root;
-worker_processes 1;
-pid $work/ng/nginx.pid;
-error_log $work/ng/error.log;
-events { worker_connections 1024; }
-http {
-    client_body_temp_path $work/ng/tmp; proxy_temp_path $work/ng/tmp;
-    fastcgi_temp_path $work/ng/tmp; uwsgi_temp_path $work/ng/tmp; scgi_temp_path $work/ng/tmp;
+# nginx_launch would probe from here, where 10.78.0.K does not route: started by hand.
+{ nginx_conf_head "$work/ng"
+  cat <<CONF
     log_format t '\$msec \$request_time \$server_addr \$remote_addr \$uri \$status';
     access_log $work/ng/access.log t;
     types { text/html html; }
     server { $listens root $work/site; }
 }
 CONF
+} > ng/nginx.conf
 in_s /usr/sbin/nginx -c "$work/ng/nginx.conf" -p "$work/ng" -e "$work/ng/error.log" || { cat ng/error.log; fail "nginx"; }
 
 # The frontier's server, and the proxy the machines reach it through.
