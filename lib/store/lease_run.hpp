@@ -136,7 +136,9 @@ struct Store::LeaseRun {
     bool retire_over_total(const QueueInfo& qi);
     void end_url(int64_t id, QueueInfo& qi, UrlState state, const char* reason);
     bool take(QueueInfo& qi, const Politeness& p, int cls);
-    std::optional<LeaseHead> next_head(QueueInfo& qi, int cls, bool& from_pre);
+    std::optional<LeaseHead> next_head(QueueInfo& qi, int cls, bool& from_pre, bool settle = true);
+    void lease_url(QueueInfo& qi, LeaseHead head, const RobotsRules* rules);
+    void end_disallowed_next(QueueInfo& qi, int64_t hid, const RobotsRules& rules);
     void consume(int64_t qid, int64_t url_id, bool from_pre);
     LeaseRobotsRow robots_row(int64_t hid);
     static const std::string& robots_columns();  // of a host row robots_row reads (id first)
@@ -151,7 +153,6 @@ struct Store::LeaseRun {
     const bool robots = robots_anywhere(s);                     // host rows are read with pages only then
     const RobotsRules& rules_for(int64_t hid, const LeaseRobotsRow& r);
     void lease_robots(QueueInfo& qi, const LeaseRobotsRow& r, int64_t hid);
-    void lease_url(QueueInfo& qi, LeaseHead head);
     bool classes_added();
     void stamp(LeaseItem& it, const QueueInfo& qi, int64_t hid);
     void explain_nothing();

@@ -201,6 +201,7 @@ bool Store::LeaseRun::take(QueueInfo& qi, const Politeness& p, int cls) {
         bool from_pre = false;
         std::optional<LeaseHead> head = next_head(qi, cls, from_pre);
         if (!head) return false;
+        const RobotsRules* known_rules = nullptr;
         if (p.robots_enabled) {
             LeaseRobotsRow r = robots_row(head->hid);
             RobotsStep step = robots_step(r.state, r.at, r.retry_at, r.outstanding, now);
@@ -232,20 +233,35 @@ bool Store::LeaseRun::take(QueueInfo& qi, const Politeness& p, int cls) {
                 forget_row(qi.id);
                 return false;
             }
+            if (cls < 0) known_rules = &rules;
         }
         consume(qi.id, head->id, from_pre);
-        lease_url(qi, std::move(*head));
+        lease_url(qi, std::move(*head), known_rules);
         return true;
     }
 }
 
-void Store::LeaseRun::lease_url(QueueInfo& qi, LeaseHead head) {
+// The URLs right behind a leased one in its queue that the host's
+// robots.txt disallows are ended now: left queued, they would keep the
+// queue (and a crawl whose last URLs they are) waiting for min-delay.
+void Store::LeaseRun::end_disallowed_next(QueueInfo& qi, int64_t hid, const RobotsRules& rules) {
+    for (;;) {
+        bool from_pre = false;
+        std::optional<LeaseHead> next = next_head(qi, -1, from_pre, false);
+        if (!next || next->hid != hid || rules.allowed(path_of(next->it.url))) return;
+        consume(qi.id, next->id, from_pre);
+        end_url(next->id, qi, UrlState::blocked, "robots");
+    }
+}
+
+void Store::LeaseRun::lease_url(QueueInfo& qi, LeaseHead head, const RobotsRules* rules) {
     LeaseItem& it = head.it;
     it.lease = format_lease(head.id, head.seq);
     stamp(it, qi, head.hid);
     // Written now, or held until the next statement (StoreBackend::write_lease):
     // the refill below reads this row leased.
     m.backend->write_lease(qi.id, key_of(head), head.seq, it.expires, req.holder);
+    if (rules) end_disallowed_next(qi, head.hid, *rules);
     // The queue row after this lease, written once; after_spend may then
     // rotate or retire the queue (rare, its own write).
     qi.served = m.leases.next_served(qi.id);

@@ -31,8 +31,9 @@ int64_t Store::LeaseRun::refill_limit(int64_t cap) const {
 // only a URL of that class (alternation), read apart from the prefetched
 // heads (which are of every class). None: the queue has no such URL (when
 // it has none at all, it is rescheduled; when only the class is missing,
-// class_missing is set and nothing changes).
-std::optional<LeaseHead> Store::LeaseRun::next_head(QueueInfo& qi, int cls, bool& from_pre) {
+// class_missing is set and nothing changes). `settle` false: a peek, which
+// changes nothing when the queue has no URL left.
+std::optional<LeaseHead> Store::LeaseRun::next_head(QueueInfo& qi, int cls, bool& from_pre, bool settle) {
     auto pre = heads.find(qi.id);
     bool none_left = false;
     if (cls < 0 && pre != heads.end()) {
@@ -57,6 +58,7 @@ std::optional<LeaseHead> Store::LeaseRun::next_head(QueueInfo& qi, int cls, bool
             class_missing = true;
             return std::nullopt;
         }
+        if (!settle) return std::nullopt;
         m.queues.refresh_best(qi.id);
         m.queues.reschedule(qi.id);
         forget_row(qi.id);

@@ -23,10 +23,10 @@ namespace {
 
 constexpr double kNow = 1800000000;
 
-std::vector<LeaseItem> lease(Store& store, double now, int64_t n) {
+std::vector<LeaseItem> lease(Store& store, double now, int64_t n, int64_t per_queue = 100) {
     LeaseRequest r;
     r.n = n;
-    r.per_queue = 100;
+    r.per_queue = per_queue;
     r.now = now;
     return store.lease(r).items;
 }
@@ -90,4 +90,39 @@ TEST_CASE("lease: a robots.txt stored again by another process applies at once",
     Stmt st = conn->prepare("SELECT reason FROM urls WHERE url = 'http://a.example/z'");
     REQUIRE(st.step());
     CHECK(st.text(0) == "robots");
+}
+
+TEST_CASE("lease: disallowed URLs right behind a leased one end with it", "[store][robots]") {
+    // Left queued, a disallowed last URL would hold its queue (and the end
+    // of a crawl) for min-delay after the last allowed one.
+    TempDir dir;
+    Store store(dir.path + "/f.db", Store::Mode::create);
+    store.set_setting("politeness.min-delay", "5");
+    store.set_setting("politeness.delay-factor", "0");
+    store.set_setting("politeness.max-in-flight", "100");
+    Enqueuer enq(store);
+    store.begin();
+    for (const char* path : {"a", "private/1", "b", "private/2", "private/3"}) {
+        Record r;
+        REQUIRE(parse_record(std::string(R"({"url":"http://a.example/)") + path + "\"}", r));
+        REQUIRE(enq.add(r, kNow).outcome.status == AddStatus::added);
+    }
+    store.commit();
+    DoneProcessor done(store);
+    std::vector<LeaseItem> first = lease(store, kNow, 10);
+    REQUIRE(first.size() == 1);
+    REQUIRE(first[0].robots);
+    store_robots(store, done, first[0], "User-agent: *\\nDisallow: /private\\n", kNow);
+    // One URL a call from the queue (--per-queue 1): /private/1 ends with
+    // /a's lease, /private/2 and /3 with /b's, not min-delay later.
+    CHECK(urls(lease(store, kNow + 5, 10, 1)) == std::vector<std::string>{"http://a.example/a"});
+    CHECK(store.count("blocked") == 1);
+    CHECK(urls(lease(store, kNow + 10, 10, 1)) == std::vector<std::string>{"http://a.example/b"});
+    CHECK(store.count("queued") == 0);
+    CHECK(store.count("blocked") == 3);
+    std::unique_ptr<Db> conn = Db::open(dir.path + "/f.db", false, true);
+    Stmt st = conn->prepare("SELECT count(*) FROM urls WHERE reason = 'robots' AND state = (SELECT state FROM urls "
+                            "WHERE url = 'http://a.example/private/1')");
+    REQUIRE(st.step());
+    CHECK(st.i64(0) == 3);
 }
