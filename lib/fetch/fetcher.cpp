@@ -1,8 +1,10 @@
 #include "fetch/fetcher.hpp"
 
 #include <malloc.h>
+#include <sys/resource.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <deque>
@@ -24,6 +26,27 @@
 #include "fetch/transfer.hpp"
 
 namespace frontier {
+
+namespace {
+
+// Idle connections kept for reuse (fetch(1), DESCRIPTION): one per recently
+// fetched host, up to 4,096, so a broad crawl that comes back to each of
+// many hosts every min-delay reuses its connection instead of opening a new
+// one each time (and waiting behind the other hosts' connects). The soft
+// limit on open files is raised to the hard one (at most 65,536) for them;
+// they take at most half of it, and never fewer than 2 x --concurrency.
+long idle_connection_cap(int concurrency) {
+    rlimit r{};
+    if (::getrlimit(RLIMIT_NOFILE, &r) == 0 && r.rlim_cur != RLIM_INFINITY && r.rlim_cur < r.rlim_max) {
+        rlimit raised = r;
+        raised.rlim_cur = std::min<rlim_t>(r.rlim_max, 65536);
+        if (::setrlimit(RLIMIT_NOFILE, &raised) == 0) r = raised;
+    }
+    long files = r.rlim_cur == RLIM_INFINITY ? 65536 : static_cast<long>(std::min<rlim_t>(r.rlim_cur, 65536));
+    return std::max({long(concurrency) * 2, 64L, std::min(files / 2, 4096L)});
+}
+
+}  // namespace
 
 void curl_global_once() {
     static const bool done = [] {
@@ -77,7 +100,7 @@ public:
     Fetcher(const FetchOptions& opt, ResultWriter& writer, FetchStats& stats, BodyBudget& budget)
         : opt_(opt), board_(board_config(opt)), writer_(writer), stats_(stats), budget_(budget) {
         read_ahead_ = opt.read_ahead ? opt.read_ahead : size_t(opt.concurrency) * 4 + 10000;
-        curl_multi_setopt(multi_.get(), CURLMOPT_MAXCONNECTS, long(std::max(opt.concurrency * 2, 64)));
+        curl_multi_setopt(multi_.get(), CURLMOPT_MAXCONNECTS, idle_connection_cap(opt.concurrency));
         if (!opt.cookie_jar.empty()) {
             share_ = std::make_unique<CurlShare>();
             curl_share_setopt(share_->get(), CURLSHOPT_SHARE, CURL_LOCK_DATA_COOKIE);
