@@ -201,6 +201,10 @@ Ending watch(std::vector<Child>& kids, Store& view, const CrawlPipelineOptions& 
         if (monotonic_seconds() - last_tick >= 1) {
             last_tick = monotonic_seconds();
             if (progress) progress->tick();
+            // The log in the file each second: what is left at the end,
+            // when the last connection copies it and deletes the log, is
+            // small (frontier-crawl(1)).
+            view.checkpoint_log();
             // Twice in a row, a second apart: a result just committed has
             // had the time to be leased from.
             bool far = !e.waiting && e.signals == 0 && only_far_work(view, o, e);

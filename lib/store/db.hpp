@@ -160,6 +160,10 @@ public:
     // true when it changed.
     virtual bool wait_for_change(double) { return false; }
     virtual void begin_read() = 0;
+    // Copies what the write-ahead log holds into the file without waiting
+    // for anyone (SQLite, a read-only connection that may hand over: see
+    // Store::checkpoint_log); elsewhere a no-op.
+    virtual void checkpoint_log() {}
     // The connection ends after this (the Store that owns it is being
     // destroyed): its prepared statements need not be freed on a server.
     virtual void closing() noexcept {}

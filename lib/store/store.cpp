@@ -243,6 +243,7 @@ bool Store::Impl::robots_cached(int64_t host_id, double at) const {
 
 bool Store::can_wait_for_change() const { return db_->can_wait_for_change(); }
 bool Store::wait_for_change(double seconds) { return db_->wait_for_change(seconds); }
+void Store::checkpoint_log() { db_->checkpoint_log(); }
 
 int64_t Store::data_version() {
     return db_->data_version();

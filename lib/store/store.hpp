@@ -182,6 +182,11 @@ public:
     // `seconds` for data_version to change; false when it cannot wait so.
     bool can_wait_for_change() const;
     bool wait_for_change(double seconds);
+    // A read-only Store watching others write (frontier-crawl): copies the
+    // SQLite write-ahead log into the file now and then, so that the log
+    // stays small and closing the frontier at the end (which copies the
+    // rest and deletes the log) is quick. Waits for no one; PostgreSQL: no-op.
+    void checkpoint_log();
 
     // Reads the stored rows of these fingerprints, and the host and queue
     // rows of these records, in one statement each, so that add_url for

@@ -145,9 +145,16 @@ public:
     ~SqliteDb() override {
         data_version_stmt_.reset();
         if (!db_) return;
-        sqlite3* writer = hand_over_ ? writer_for_close() : nullptr;
+        sqlite3* writer = hand_over_ ? (writer_ ? writer_ : writer_for_close()) : nullptr;
         sqlite3_close_v2(db_);
         if (writer) sqlite3_close_v2(writer);
+    }
+    // PASSIVE: copies the frames no reader still needs, without waiting for
+    // readers or writers; the next writer then starts the log over.
+    void checkpoint_log() override {
+        if (!hand_over_) return;
+        if (!writer_) writer_ = open_writer();
+        if (writer_) sqlite3_wal_checkpoint_v2(writer_, nullptr, SQLITE_CHECKPOINT_PASSIVE, nullptr, nullptr);
     }
     bool large_updates_in_chunks() const override { return true; }
     void set_page_cache_mib(int mib) override {
@@ -206,10 +213,12 @@ public:
 
 private:
     sqlite3* writer_for_close() const;
+    sqlite3* open_writer() const;
 
     sqlite3* db_ = nullptr;
     std::string path_;
     bool hand_over_ = false;  // read-only, on a file this process could checkpoint
+    sqlite3* writer_ = nullptr;  // opened by checkpoint_log, closed last
     std::optional<int> cache_override_;
     std::unique_ptr<Stmt> data_version_stmt_;
 };
@@ -333,6 +342,10 @@ SqliteDb::SqliteDb(const std::string& path, bool create, bool readonly)
 sqlite3* SqliteDb::writer_for_close() const {
     struct stat st;
     if (::stat((path_ + "-wal").c_str(), &st) != 0 || st.st_size == 0) return nullptr;
+    return open_writer();
+}
+
+sqlite3* SqliteDb::open_writer() const {
     sqlite3* w = nullptr;
     if (sqlite3_open_v2(path_.c_str(), &w, SQLITE_OPEN_READWRITE | SQLITE_OPEN_NOMUTEX, wal_vfs_name()) != SQLITE_OK ||
         sqlite3_exec(w, "PRAGMA user_version", nullptr, nullptr, nullptr) != SQLITE_OK) {
