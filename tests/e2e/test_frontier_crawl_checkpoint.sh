@@ -13,24 +13,7 @@ fail() { echo "FAIL: $*"; exit 1; }
 # 16 pages, each answered after a quarter of a second, two at a time: the
 # crawl runs about two seconds.
 N=16
-mkdir -p site ng
-links=""
-for i in $(seq 0 $((N - 1))); do links="$links<a href=\"/p/$i.html\">$i</a>"; done
-echo "<html><body>$links</body></html>" > site/index.html
-PORT=$(nginx_free_port)
-{ nginx_conf_head "$PWD/ng" echo
-  cat <<CONF
-    log_format uri '\$uri \$status';
-    access_log $PWD/ng/access.log uri;
-    types { text/html html; }
-    server {
-        listen 127.0.0.1:$PORT; root $PWD/site;
-        location /p/ { default_type text/html; echo_sleep 0.25; echo "<html><body>\$uri</body></html>"; }
-    }
-}
-CONF
-} > ng/nginx.conf
-nginx_launch "$PWD/ng" "http://127.0.0.1:$PORT/index.html"
+nginx_slow_pages "$N" 0.25
 trap 'kill "$(cat ng/nginx.pid)" 2>/dev/null || true' EXIT
 
 frontier-crawl -q -o out -c 2 --set politeness.min-delay=0 --set politeness.delay-factor=0 \

@@ -19,26 +19,9 @@ fail() { echo "FAIL: $*"; exit 1; }
 # 40 pages, each answered after a quarter of a second (nginx's echo
 # module): the crawl is under way when the signal comes.
 N=40
-mkdir -p site ng
-links=""
-for i in $(seq 0 $((N - 1))); do links="$links<a href=\"/p/$i.html\">$i</a>"; done
-echo "<html><body>$links</body></html>" > site/index.html
-PORT=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])')
-{ nginx_conf_head "$PWD/ng" echo
-  cat <<CONF
-    log_format uri '\$uri \$status';
-    access_log $PWD/ng/access.log uri;
-    types { text/html html; }
-    server {
-        listen 127.0.0.1:$PORT; root $PWD/site;
-        location /p/ { default_type text/html; echo_sleep 0.25; echo "<html><body>\$uri</body></html>"; }
-        location /s/ { default_type text/html; echo_sleep 2; echo "<html><body>\$uri</body></html>"; }
-        location = /busy.html { return 503; }
-    }
-}
-CONF
-} > ng/nginx.conf
-nginx_launch "$PWD/ng" "http://127.0.0.1:$PORT/index.html"
+nginx_slow_pages "$N" 0.25 \
+    'location /s/ { default_type text/html; echo_sleep 2; echo "<html><body>$uri</body></html>"; }' \
+    'location = /busy.html { return 503; }'
 trap 'kill "$(cat ng/nginx.pid)" 2>/dev/null || true' EXIT
 : > ng/access.log
 

@@ -4,6 +4,7 @@
 #   nginx_start ROOT N   -> starts one server with N listening ports;
 #                           sets NGINX_PORTS (space separated) and NGINX_DIR
 #   nginx_conf_head DIR, nginx_launch DIR URL... -> for a test's own nginx.conf
+#   nginx_slow_pages N SLEEP [LOCATION...] -> a site of N slow pages (below)
 #   nginx_stop
 #   nginx_log            -> path of the access log ("$port $uri $status" lines;
 #                           NGINX_LOG_TIMES=1 adds "$msec $request_time $connection")
@@ -80,6 +81,34 @@ nginx_start() {
 CONF
     } > "$NGINX_DIR/nginx.conf"
     nginx_launch "$NGINX_DIR" "${urls[@]}"
+}
+
+# nginx_slow_pages N SLEEP [LOCATION...]: in the current directory, site/
+# with an index.html linking /p/0.html .. /p/N-1.html, each answered after
+# SLEEP seconds (nginx's echo module), served from ng/ on a free port of
+# 127.0.0.1 (sets PORT) with these further location blocks; the access log
+# ng/access.log has "$uri $status" lines. The caller stops it
+# (kill "$(cat ng/nginx.pid)").
+nginx_slow_pages() {
+    local n=$1 sleep=$2 links="" i; shift 2
+    mkdir -p site ng
+    for i in $(seq 0 $((n - 1))); do links="$links<a href=\"/p/$i.html\">$i</a>"; done
+    echo "<html><body>$links</body></html>" > site/index.html
+    PORT=$(nginx_free_port)
+    { nginx_conf_head "$PWD/ng" echo
+      cat <<CONF
+    log_format uri '\$uri \$status';
+    access_log $PWD/ng/access.log uri;
+    types { text/html html; }
+    server {
+        listen 127.0.0.1:$PORT; root $PWD/site;
+        location /p/ { default_type text/html; echo_sleep $sleep; echo "<html><body>\$uri</body></html>"; }
+        $*
+    }
+}
+CONF
+    } > ng/nginx.conf
+    nginx_launch "$PWD/ng" "http://127.0.0.1:$PORT/index.html"
 }
 
 nginx_log() { echo "$NGINX_DIR/access.log"; }
