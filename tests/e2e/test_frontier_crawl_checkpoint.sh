@@ -10,9 +10,9 @@ export PATH="$ROOT/${FRONTIER_BIN:-bin}:$PATH"
 source "$ROOT/tests/tools/nginx.sh"
 fail() { echo "FAIL: $*"; exit 1; }
 
-# 16 pages, each answered after a quarter of a second, two at a time: the
-# crawl runs about two seconds.
-N=16
+# 24 pages, each answered after a quarter of a second, two at a time: the
+# crawl runs about three seconds, a second past the look at its file.
+N=24
 nginx_slow_pages "$N" 0.25
 trap 'kill "$(cat ng/nginx.pid)" 2>/dev/null || true' EXIT
 
