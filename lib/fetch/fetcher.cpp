@@ -37,12 +37,12 @@ namespace {
 // they take at most half of it, and never fewer than 2 x --concurrency.
 long idle_connection_cap(int concurrency) {
     rlimit r{};
-    if (::getrlimit(RLIMIT_NOFILE, &r) == 0 && r.rlim_cur != RLIM_INFINITY && r.rlim_cur < r.rlim_max) {
+    if (::getrlimit(RLIMIT_NOFILE, &r) == 0 && r.rlim_cur < r.rlim_max) {
         rlimit raised = r;
         raised.rlim_cur = std::min<rlim_t>(r.rlim_max, 65536);
         if (::setrlimit(RLIMIT_NOFILE, &raised) == 0) r = raised;
     }
-    long files = r.rlim_cur == RLIM_INFINITY ? 65536 : static_cast<long>(std::min<rlim_t>(r.rlim_cur, 65536));
+    const long files = static_cast<long>(std::min<rlim_t>(r.rlim_cur, 65536));  // RLIM_INFINITY is the largest
     return std::max({long(concurrency) * 2, 64L, std::min(files / 2, 4096L)});
 }
 
