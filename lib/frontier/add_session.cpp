@@ -128,7 +128,9 @@ void AddSession::store_chunk(Chunk& c) {
         const char* status = add_status_name(it.e.outcome.status);
         count(it.e.outcome, status);
         if (!o_.quiet) print_result(it.line_no, it.e, status);
-        if (pacer_.record()) commit();
+        // Another writer waiting (a crawl's lease or results): its turn
+        // now, looked at every few records (a system call).
+        if (pacer_.record() || ((pacer_.in_batch() & 63) == 0 && backend_.writer_waiting())) commit();
     }
     if (c.pause && pacer_.in_batch() > 0) commit();
 }

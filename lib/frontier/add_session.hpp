@@ -36,6 +36,8 @@ public:
     virtual void prefetch(const std::vector<uint64_t>& fps, const std::vector<const AddRequest*>& reqs) = 0;
     // Stores one prepared record, inside the transaction (Enqueuer::finish).
     virtual void store(EnqueueResult& e, double now) = 0;
+    // Another writer waits for the open transaction (Store::writer_waiting).
+    virtual bool writer_waiting() { return false; }
     virtual void commit() = 0;
 };
 
@@ -50,6 +52,7 @@ public:
         store_.prefetch_for_add(fps, reqs);
     }
     void store(EnqueueResult& e, double now) override { enq_.finish(e, now); }
+    bool writer_waiting() override { return store_.writer_waiting(); }
     void commit() override { store_.commit(); }
 
 private:

@@ -83,7 +83,9 @@ int DoneSession::run() {
             if (bad) ++rejected;
             ++total;
             if (!o_.quiet) sink_.line(res);
-            if (pacer.record()) due = true;
+            // Another writer waiting (a frontier-lease --follow whose
+            // fetches this stream of results feeds): its turn now.
+            if (pacer.record() || (!due && backend_.writer_waiting())) due = true;
         }
         if (alone) due = true;  // in partitions: this batch's locks only
         batch.release_large();

@@ -36,6 +36,8 @@ public:
     virtual bool settle_batch(double now) = 0;
     // Applies one line; its output record's JSON text (DoneProcessor::process).
     virtual std::string apply(const InputLine& line, double now, bool& rejected) = 0;
+    // Another writer waits for the open transaction (Store::writer_waiting).
+    virtual bool writer_waiting() { return false; }
     virtual void commit() = 0;
     virtual const DoneTally& tally() const = 0;
 };
@@ -56,6 +58,7 @@ public:
     std::string apply(const InputLine& line, double now, bool& rejected) override {
         return proc_.process(line, now, rejected);
     }
+    bool writer_waiting() override { return store_.writer_waiting(); }
     void commit() override { store_.commit(); }
     const DoneTally& tally() const override { return proc_.tally(); }
 
