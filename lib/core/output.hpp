@@ -59,11 +59,17 @@ public:
     // Counts one record; true when the transaction should be committed now.
     bool record();
     int64_t in_batch() const { return n_; }
+    // True at most every kWaiterLook seconds: time to ask whether another
+    // writer waits for this transaction (a system call), so that one waits
+    // about that long, however long each record takes.
+    bool look_for_waiters();
+    static constexpr double kWaiterLook = 0.0005;
+    void set_waiter_look(double seconds) { waiter_look_ = seconds; }  // tests: 0, every record
 
 private:
     int64_t batch_, n_ = 0;
     size_t max_output_;
-    double start_ = 0;
+    double start_ = 0, next_look_ = 0, waiter_look_ = kWaiterLook;
 };
 
 // "tool-name: message" on stderr.

@@ -15,6 +15,7 @@
 #include <string>
 #include <vector>
 
+#include "core/output.hpp"
 #include "frontier/enqueue.hpp"
 #include "frontier/session_io.hpp"
 #include "json/json.hpp"
@@ -65,6 +66,7 @@ struct AddSessionOptions {
     int64_t batch = 100000;  // records per transaction at most
     bool quiet = false;      // no result lines, no summary
     StopCheck stop = signal_stop();
+    double waiter_look = TxPacer::kWaiterLook;  // seconds between looks for a waiting writer
 };
 
 class AddSession {

@@ -57,6 +57,7 @@ int DoneSession::run() {
     int64_t rejected = 0, total = 0;
     bool open = false, due = false, alone = false;
     TxPacer pacer(o_.batch, kHeldLines);
+    pacer.set_waiter_look(o_.waiter_look);
     const double started = monotonic_seconds();
     double last_report = started;
     int64_t last_results = 0;
@@ -84,9 +85,8 @@ int DoneSession::run() {
             ++total;
             if (!o_.quiet) sink_.line(res);
             // Another writer waiting (a frontier-lease --follow whose
-            // fetches this stream of results feeds): its turn now, looked
-            // at every few results (a system call).
-            if (pacer.record() || (!due && (pacer.in_batch() & 15) == 0 && backend_.writer_waiting())) due = true;
+            // fetches this stream of results feeds): its turn now.
+            if (pacer.record() || (!due && pacer.look_for_waiters() && backend_.writer_waiting())) due = true;
         }
         if (alone) due = true;  // in partitions: this batch's locks only
         batch.release_large();

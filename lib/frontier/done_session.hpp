@@ -8,6 +8,7 @@
 #include <cstdint>
 #include <string>
 
+#include "core/output.hpp"
 #include "frontier/done.hpp"
 #include "frontier/session_io.hpp"
 #include "store/store.hpp"
@@ -73,6 +74,7 @@ struct DoneSessionOptions {
     bool progress = false;   // a line every 2 s, and a summary
     bool verbose = false;    // the summary
     StopCheck stop = signal_stop();
+    double waiter_look = TxPacer::kWaiterLook;  // seconds between looks for a waiting writer
 };
 
 class DoneSession {

@@ -96,7 +96,7 @@ TEST_CASE("an add session commits at --batch records", "[add][session]") {
     CHECK(log[find_event(log, "commit") + 3] == "prefetch:3");
 }
 
-TEST_CASE("an add session commits soon after another writer begins to wait", "[add][session]") {
+TEST_CASE("an add session commits when another writer waits for it", "[add][session]") {
     EventLog log;
     FakeAddBackend backend(log);
     backend.waiting_after = 10;
@@ -104,12 +104,12 @@ TEST_CASE("an add session commits soon after another writer begins to wait", "[a
     RecordingSink sink(log);
     AddSessionOptions o;
     o.quiet = true;
+    o.waiter_look = 0;  // every record
     CHECK(AddSession(backend, input, sink, o).run() == 0);
-    // Looked at every 64 records: the first commit after the 64th, not at
-    // the end of the input.
+    // The first commit right after the 10th record, not at the end of the input.
     CHECK(count_events(log, "commit") == 2);
-    CHECK(find_event(log, "store:http://a.example/64") < find_event(log, "commit"));
-    CHECK(find_event(log, "commit") < find_event(log, "store:http://a.example/65"));
+    CHECK(find_event(log, "store:http://a.example/10") < find_event(log, "commit"));
+    CHECK(find_event(log, "commit") < find_event(log, "store:http://a.example/11"));
 }
 
 TEST_CASE("an add session keeps input order across chunks", "[add][session]") {
