@@ -78,7 +78,7 @@ void TxPacer::restart() {
 
 bool TxPacer::look_for_waiters() {
     const double t = monotonic_seconds();
-    if (t < next_look_) return false;
+    if (t < next_look_ || t - start_ < yield_after_) return false;
     next_look_ = t + waiter_look_;
     return true;
 }

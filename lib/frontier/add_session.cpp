@@ -23,7 +23,7 @@ AddSession::AddSession(AddBackend& backend, RecordSource& input, SessionSink& si
       o_(std::move(o)),
       settings_(backend.settings()),
       pacer_(o_.batch) {
-    pacer_.set_waiter_look(o_.waiter_look);
+    pacer_.set_waiter_look(o_.yield_after, o_.waiter_look);
 }
 
 int run_add_session(Store& store, RecordSource& input, SessionSink& sink, AddSessionOptions o) {

@@ -66,7 +66,9 @@ struct AddSessionOptions {
     int64_t batch = 100000;  // records per transaction at most
     bool quiet = false;      // no result lines, no summary
     StopCheck stop = signal_stop();
-    double waiter_look = TxPacer::kWaiterLook;  // seconds between looks for a waiting writer
+    // A waiting writer is looked for once a transaction ran yield_after
+    // seconds, then every waiter_look (TxPacer::look_for_waiters).
+    double yield_after = TxPacer::kYieldAfter, waiter_look = TxPacer::kWaiterLook;
 };
 
 class AddSession {

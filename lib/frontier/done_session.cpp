@@ -57,7 +57,7 @@ int DoneSession::run() {
     int64_t rejected = 0, total = 0;
     bool open = false, due = false, alone = false;
     TxPacer pacer(o_.batch, kHeldLines);
-    pacer.set_waiter_look(o_.waiter_look);
+    pacer.set_waiter_look(o_.yield_after, o_.waiter_look);
     const double started = monotonic_seconds();
     double last_report = started;
     int64_t last_results = 0;

@@ -74,7 +74,9 @@ struct DoneSessionOptions {
     bool progress = false;   // a line every 2 s, and a summary
     bool verbose = false;    // the summary
     StopCheck stop = signal_stop();
-    double waiter_look = TxPacer::kWaiterLook;  // seconds between looks for a waiting writer
+    // A waiting writer is looked for once a transaction ran yield_after
+    // seconds, then every waiter_look (TxPacer::look_for_waiters).
+    double yield_after = TxPacer::kYieldAfter, waiter_look = TxPacer::kWaiterLook;
 };
 
 class DoneSession {

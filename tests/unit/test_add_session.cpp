@@ -104,7 +104,7 @@ TEST_CASE("an add session commits when another writer waits for it", "[add][sess
     RecordingSink sink(log);
     AddSessionOptions o;
     o.quiet = true;
-    o.waiter_look = 0;  // every record
+    o.yield_after = o.waiter_look = 0;  // every record
     CHECK(AddSession(backend, input, sink, o).run() == 0);
     // The first commit right after the 10th record, not at the end of the input.
     CHECK(count_events(log, "commit") == 2);

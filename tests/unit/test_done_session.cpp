@@ -93,7 +93,7 @@ TEST_CASE("a done session commits when another writer waits for it", "[done][ses
     ScriptSource input(std::vector<std::string>(5, kLine), log);
     RecordingSink sink(log);
     DoneSessionOptions o;
-    o.waiter_look = 0;  // every result
+    o.yield_after = o.waiter_look = 0;  // every result
     CHECK(DoneSession(backend, input, sink, o).run() == 0);
     // No pause in the input: without the waiting writer one transaction.
     CHECK(count_events(log, "begin") == 2);
