@@ -76,13 +76,6 @@ void TxPacer::restart() {
     start_ = monotonic_seconds();
 }
 
-bool TxPacer::look_for_waiters() {
-    const double t = monotonic_seconds();
-    if (t < next_look_ || t - start_ < yield_after_) return false;
-    next_look_ = t + waiter_look_;
-    return true;
-}
-
 bool TxPacer::record() {
     ++n_;
     if (n_ >= batch_ || out().size() >= max_output_) return true;

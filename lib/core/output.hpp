@@ -59,23 +59,11 @@ public:
     // Counts one record; true when the transaction should be committed now.
     bool record();
     int64_t in_batch() const { return n_; }
-    // Time to ask whether another writer waits for this transaction (a
-    // system call): once it has run kYieldAfter seconds, then every
-    // kWaiterLook. A writer that waits is let in that soon, however long
-    // each record takes; a transaction is not cut shorter than that, so two
-    // writers that keep each other waiting do not take turns record by
-    // record (each commit has a cost of its own).
-    bool look_for_waiters();
-    static constexpr double kYieldAfter = 0.005, kWaiterLook = 0.0005;
-    void set_waiter_look(double after, double every) {  // tests: 0, 0 (every record)
-        yield_after_ = after;
-        waiter_look_ = every;
-    }
 
 private:
     int64_t batch_, n_ = 0;
     size_t max_output_;
-    double start_ = 0, next_look_ = 0, yield_after_ = kYieldAfter, waiter_look_ = kWaiterLook;
+    double start_ = 0;
 };
 
 // "tool-name: message" on stderr.

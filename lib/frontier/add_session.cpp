@@ -22,9 +22,7 @@ AddSession::AddSession(AddBackend& backend, RecordSource& input, SessionSink& si
       sink_(sink),
       o_(std::move(o)),
       settings_(backend.settings()),
-      pacer_(o_.batch) {
-    pacer_.set_waiter_look(o_.yield_after, o_.waiter_look);
-}
+      pacer_(o_.batch) {}
 
 int run_add_session(Store& store, RecordSource& input, SessionSink& sink, AddSessionOptions o) {
     StoreAddBackend backend(store);
@@ -130,8 +128,7 @@ void AddSession::store_chunk(Chunk& c) {
         const char* status = add_status_name(it.e.outcome.status);
         count(it.e.outcome, status);
         if (!o_.quiet) print_result(it.line_no, it.e, status);
-        // Another writer waiting (a crawl's lease or results): its turn now.
-        if (pacer_.record() || (pacer_.look_for_waiters() && backend_.writer_waiting())) commit();
+        if (pacer_.record()) commit();
     }
     if (c.pause && pacer_.in_batch() > 0) commit();
 }

@@ -15,7 +15,6 @@
 #include <string>
 #include <vector>
 
-#include "core/output.hpp"
 #include "frontier/enqueue.hpp"
 #include "frontier/session_io.hpp"
 #include "json/json.hpp"
@@ -37,8 +36,6 @@ public:
     virtual void prefetch(const std::vector<uint64_t>& fps, const std::vector<const AddRequest*>& reqs) = 0;
     // Stores one prepared record, inside the transaction (Enqueuer::finish).
     virtual void store(EnqueueResult& e, double now) = 0;
-    // Another writer waits for the open transaction (Store::writer_waiting).
-    virtual bool writer_waiting() { return false; }
     virtual void commit() = 0;
 };
 
@@ -53,7 +50,6 @@ public:
         store_.prefetch_for_add(fps, reqs);
     }
     void store(EnqueueResult& e, double now) override { enq_.finish(e, now); }
-    bool writer_waiting() override { return store_.writer_waiting(); }
     void commit() override { store_.commit(); }
 
 private:
@@ -66,9 +62,6 @@ struct AddSessionOptions {
     int64_t batch = 100000;  // records per transaction at most
     bool quiet = false;      // no result lines, no summary
     StopCheck stop = signal_stop();
-    // A waiting writer is looked for once a transaction ran yield_after
-    // seconds, then every waiter_look (TxPacer::look_for_waiters).
-    double yield_after = TxPacer::kYieldAfter, waiter_look = TxPacer::kWaiterLook;
 };
 
 class AddSession {

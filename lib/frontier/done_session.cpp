@@ -57,7 +57,6 @@ int DoneSession::run() {
     int64_t rejected = 0, total = 0;
     bool open = false, due = false, alone = false;
     TxPacer pacer(o_.batch, kHeldLines);
-    pacer.set_waiter_look(o_.yield_after, o_.waiter_look);
     const double started = monotonic_seconds();
     double last_report = started;
     int64_t last_results = 0;
@@ -84,9 +83,7 @@ int DoneSession::run() {
             if (bad) ++rejected;
             ++total;
             if (!o_.quiet) sink_.line(res);
-            // Another writer waiting (a frontier-lease --follow whose
-            // fetches this stream of results feeds): its turn now.
-            if (pacer.record() || (!due && pacer.look_for_waiters() && backend_.writer_waiting())) due = true;
+            if (pacer.record()) due = true;
         }
         if (alone) due = true;  // in partitions: this batch's locks only
         batch.release_large();

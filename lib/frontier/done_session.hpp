@@ -8,7 +8,6 @@
 #include <cstdint>
 #include <string>
 
-#include "core/output.hpp"
 #include "frontier/done.hpp"
 #include "frontier/session_io.hpp"
 #include "store/store.hpp"
@@ -37,8 +36,6 @@ public:
     virtual bool settle_batch(double now) = 0;
     // Applies one line; its output record's JSON text (DoneProcessor::process).
     virtual std::string apply(const InputLine& line, double now, bool& rejected) = 0;
-    // Another writer waits for the open transaction (Store::writer_waiting).
-    virtual bool writer_waiting() { return false; }
     virtual void commit() = 0;
     virtual const DoneTally& tally() const = 0;
 };
@@ -59,7 +56,6 @@ public:
     std::string apply(const InputLine& line, double now, bool& rejected) override {
         return proc_.process(line, now, rejected);
     }
-    bool writer_waiting() override { return store_.writer_waiting(); }
     void commit() override { store_.commit(); }
     const DoneTally& tally() const override { return proc_.tally(); }
 
@@ -74,9 +70,6 @@ struct DoneSessionOptions {
     bool progress = false;   // a line every 2 s, and a summary
     bool verbose = false;    // the summary
     StopCheck stop = signal_stop();
-    // A waiting writer is looked for once a transaction ran yield_after
-    // seconds, then every waiter_look (TxPacer::look_for_waiters).
-    double yield_after = TxPacer::kYieldAfter, waiter_look = TxPacer::kWaiterLook;
 };
 
 class DoneSession {

@@ -147,10 +147,6 @@ public:
     // statements; frontier(7), POSTGRESQL). Elsewhere a plain write
     // transaction.
     virtual void begin_write_shared() { begin_write(); }
-    // In a write transaction: does another writer wait for this one to end
-    // (SQLite: one that takes its turn, lib/store/sqlite/writer_turns.hpp)?
-    // A long transaction may then commit early. Elsewhere false.
-    virtual bool writer_waiting() { return false; }
     // The open write transaction makes nothing newly available to a
     // waiting frontier-lease --follow (a lease whose housekeeping moved
     // nothing): its commit does not change other connections'

@@ -224,8 +224,6 @@ public:
     // it may run beside other writers (Store::begin).
     void begin_result_batch(double now, bool in_partitions = false);
     bool results_in_partitions() const;
-    // In a write transaction: another writer waits for it to end (Db::writer_waiting).
-    bool writer_waiting();
     // After the first prefetch_leases of that batch: reads what
     // begin_result_batch sent (the settings reloaded when they moved,
     // housekeeping applied at `now`). True when housekeeping changed rows:

@@ -13,7 +13,6 @@ void Store::begin_result_batch(double now, bool in_partitions) {
 }
 
 bool Store::results_in_partitions() const { return impl_->backend->partitions_on(); }
-bool Store::writer_waiting() { return db_->writer_waiting(); }
 
 bool Store::settle_result_batch(double now) { return impl_->backend->settle_result_batch(*this, *impl_, now); }
 

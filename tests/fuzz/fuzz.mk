@@ -10,7 +10,7 @@ PQ_CFLAGS  := -I$(shell pg_config --includedir 2>/dev/null || echo /usr/include/
 FLAGS      := -std=c++20 -O1 -g $(SAN) -Ilib $(XML_CFLAGS) $(PQ_CFLAGS) -MMD -MP
 LIBS       := -lsqlite3 -lcurl -lsimdjson -lxxhash -lpsl -lidn2 -lxml2 -lre2 -lz -lpthread
 
-SRC        := json/json json/json_decode json/json_reader json/json_writer core/signals core/clock core/ondemand core/output web/url web/url_resolve web/url_plain web/robots web/html_links web/html/tokenizer web/html/encoding web/sitemap web/sitemap_input web/links store/db store/sqlite/sqlite_db store/sqlite/wal_vfs store/sqlite/writer_turns store/pg/db_pg store/pg/pg_text store/pg/db_pg_sql store/schema_def store/store_export store/export_format policy/model
+SRC        := json/json json/json_decode json/json_reader json/json_writer core/signals core/clock core/ondemand core/output web/url web/url_resolve web/url_plain web/robots web/html_links web/html/tokenizer web/html/encoding web/sitemap web/sitemap_input web/links store/db store/sqlite/sqlite_db store/sqlite/wal_vfs store/pg/db_pg store/pg/pg_text store/pg/db_pg_sql store/schema_def store/store_export store/export_format policy/model
 # The files split from store_export and db_pg (frontier-import's decode_row, the export's
 # URL table, the PostgreSQL dialect operations).
 SRC        += store/store_import store/store_export_urls store/pg/db_pg_dialect store/pg/db_pg_stmt store/pg/db_pg_backend store/pg/db_pg_connect store/sqlite/sqlite_lease_order store/pg/pg_lease_order

@@ -35,19 +35,12 @@ public:
         e.outcome.status =
             e.req.url.url.find("dup") != std::string::npos ? AddStatus::duplicate : AddStatus::added;
         log_.push_back("store:" + e.req.url.url);
-        ++stored_;
     }
-    bool writer_waiting() override { return waiting_after > 0 && stored_ >= waiting_after; }
-    void commit() override {
-        log_.push_back("commit");
-        waiting_after = 0;  // the waiting writer had its turn
-    }
-    int waiting_after = 0;  // another writer waits once this many records are stored
+    void commit() override { log_.push_back("commit"); }
 
 private:
     EventLog& log_;
     Settings settings_;
-    int stored_ = 0;
 };
 
 std::vector<std::string> urls(int n) {
@@ -94,22 +87,6 @@ TEST_CASE("an add session commits at --batch records", "[add][session]") {
     // A transaction begun inside a chunk reads ahead the records left in it.
     CHECK(log[find_event(log, "commit") + 2] == "begin");
     CHECK(log[find_event(log, "commit") + 3] == "prefetch:3");
-}
-
-TEST_CASE("an add session commits when another writer waits for it", "[add][session]") {
-    EventLog log;
-    FakeAddBackend backend(log);
-    backend.waiting_after = 10;
-    ScriptSource input(urls(200), log);
-    RecordingSink sink(log);
-    AddSessionOptions o;
-    o.quiet = true;
-    o.yield_after = o.waiter_look = 0;  // every record
-    CHECK(AddSession(backend, input, sink, o).run() == 0);
-    // The first commit right after the 10th record, not at the end of the input.
-    CHECK(count_events(log, "commit") == 2);
-    CHECK(find_event(log, "store:http://a.example/10") < find_event(log, "commit"));
-    CHECK(find_event(log, "commit") < find_event(log, "store:http://a.example/11"));
 }
 
 TEST_CASE("an add session keeps input order across chunks", "[add][session]") {

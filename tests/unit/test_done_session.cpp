@@ -32,15 +32,10 @@ public:
         log_.push_back("apply:" + std::to_string(line.line_no));
         return "{\"line\":" + std::to_string(line.line_no) + "}";
     }
-    bool writer_waiting() override { return waiting_after > 0 && tally_.results >= waiting_after; }
-    void commit() override {
-        log_.push_back("commit");
-        waiting_after = 0;  // the waiting writer had its turn
-    }
+    void commit() override { log_.push_back("commit"); }
     const DoneTally& tally() const override { return tally_; }
 
     bool settle_again = false;
-    int64_t waiting_after = 0;  // another writer waits once this many results are applied
     bool alone = false;  // each batch's transaction holds it only (partitions)
 
 private:
@@ -84,22 +79,6 @@ TEST_CASE("a done session commits at --batch results", "[done][session]") {
     // The commit comes after the second result, before the third is applied.
     CHECK(find_event(log, "commit") < find_event(log, "apply:3"));
     CHECK(find_event(log, "apply:2") < find_event(log, "commit"));
-}
-
-TEST_CASE("a done session commits when another writer waits for it", "[done][session]") {
-    EventLog log;
-    FakeDoneBackend backend(log, 1);
-    backend.waiting_after = 2;
-    ScriptSource input(std::vector<std::string>(5, kLine), log);
-    RecordingSink sink(log);
-    DoneSessionOptions o;
-    o.yield_after = o.waiter_look = 0;  // every result
-    CHECK(DoneSession(backend, input, sink, o).run() == 0);
-    // No pause in the input: without the waiting writer one transaction.
-    CHECK(count_events(log, "begin") == 2);
-    CHECK(count_events(log, "commit") == 2);
-    CHECK(find_event(log, "apply:2") < find_event(log, "commit"));
-    CHECK(find_event(log, "commit") < find_event(log, "apply:3"));
 }
 
 TEST_CASE("a done session gathers ready lines and settles the first batch", "[done][session]") {

@@ -19,14 +19,10 @@
 #include "store/insert_sql.hpp"
 #include "store/lease_order_storage.hpp"
 #include "store/sqlite/wal_vfs.hpp"
-#include "store/sqlite/writer_turns.hpp"
 
 namespace frontier {
 
 namespace {
-
-// How long a writer waits for the write lock (frontier(7), FILE FORMAT).
-constexpr double kBusySeconds = 60;
 
 // FRONTIER_CACHE_MIB (frontier(7), ENVIRONMENT): the page cache of every
 // connection, in MiB, instead of the size each tool asks for (add 29,
@@ -152,7 +148,6 @@ public:
         sqlite3* writer = hand_over_ ? (writer_ ? writer_ : writer_for_close()) : nullptr;
         sqlite3_close_v2(db_);
         if (writer) sqlite3_close_v2(writer);
-        turns_.reset();  // its descriptor last (writer_turns.cpp)
     }
     // PASSIVE: copies the frames no reader still needs, without waiting for
     // readers or writers; the next writer then starts the log over.
@@ -172,27 +167,10 @@ public:
     bool constraint_violation(const DbError&) const override {
         return (sqlite3_errcode(db_) & 0xff) == SQLITE_CONSTRAINT;
     }
-    // The write lock in turn with the other writers (writer_turns.hpp).
-    void begin_write() override {
-        const bool took = turns_->wait(kBusySeconds);
-        try {
-            exec("BEGIN IMMEDIATE");
-        } catch (...) {
-            if (took) turns_->ended();
-            throw;
-        }
-        turns_->begun();
-    }
-    bool writer_waiting() override { return turns_->other_waiting(); }
+    void begin_write() override { exec("BEGIN IMMEDIATE"); }
     void begin_read() override { exec("BEGIN"); }
-    void commit() override {
-        exec("COMMIT");
-        turns_->ended();
-    }
-    void rollback() noexcept override {
-        sqlite3_exec(db_, "ROLLBACK", nullptr, nullptr, nullptr);
-        turns_->ended();
-    }
+    void commit() override { exec("COMMIT"); }
+    void rollback() noexcept override { sqlite3_exec(db_, "ROLLBACK", nullptr, nullptr, nullptr); }
     int schema_version() override;
     void set_schema_version(int v) override { exec("PRAGMA user_version = " + std::to_string(v)); }
     int64_t data_version() override;
@@ -241,7 +219,6 @@ private:
     std::string path_;
     bool hand_over_ = false;  // read-only, on a file this process could checkpoint
     sqlite3* writer_ = nullptr;  // opened by checkpoint_log, closed last
-    std::unique_ptr<WriterTurns> turns_;
     std::optional<int> cache_override_;
     std::unique_ptr<Stmt> data_version_stmt_;
 };
@@ -292,7 +269,7 @@ void configure_sqlite_once() {
 }  // namespace
 
 SqliteDb::SqliteDb(const std::string& path, bool create, bool readonly)
-    : path_(path), turns_(std::make_unique<WriterTurns>(path)), cache_override_(page_cache_override()) {
+    : path_(path), cache_override_(page_cache_override()) {
     if (!create && access(path.c_str(), F_OK) != 0)
         throw IoError("frontier file not found: " + path + " (create it with frontier-add or frontier-config)");
     const std::string dir = dir_of(path);
@@ -321,7 +298,7 @@ SqliteDb::SqliteDb(const std::string& path, bool create, bool readonly)
         throw IoError(msg);
     }
     sqlite3_extended_result_codes(db_, 1);
-    sqlite3_busy_timeout(db_, static_cast<int>(kBusySeconds * 1000));
+    sqlite3_busy_timeout(db_, 60000);
     try {
         if (!readonly) {
             // journal_mode needs a write lock the first time; busy_timeout covers it.
