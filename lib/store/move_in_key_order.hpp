@@ -10,9 +10,9 @@
 
 namespace frontier {
 
-// Rows a move writes per transaction of its own (fewer when
-// FRONTIER_FP_BUFFER is smaller).
-constexpr int64_t kMoveChunk = 65536;
+// Rows a move writes per transaction of its own, at most and at least
+// (fewer when FRONTIER_FP_BUFFER is smaller; Store::Impl::move_buffers).
+constexpr int64_t kMoveChunk = 65536, kMinMoveChunk = 4096;
 
 // Moves the rows of a buffer table (url_fps_new, url_next_new) to its main
 // table in `key` order, `chunk` rows per transaction of its own, until it

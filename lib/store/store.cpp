@@ -178,14 +178,19 @@ void Store::Impl::flush() {
 }
 
 
-// url_fps_new into url_fps in key order, 65,536 fingerprints (the smallest;
-// fewer when FRONTIER_FP_BUFFER is smaller) per transaction: one such
-// chunk, or `added` (what the commit added) if more, of the fps_moving that
+// url_fps_new into url_fps in key order, of the fps_moving that
 // count_fingerprints found (move_in_key_order); once none is left to move,
 // as many of the lease order's new entries, the backend's own
-// (StoreBackend::move_buffered).
+// (StoreBackend::move_buffered). After each commit, one transaction of
+// four times what the commit added (`added`), at least 4,096 and at most
+// 65,536 (fewer when FRONTIER_FP_BUFFER is smaller), or `added` if more:
+// the move keeps ahead of the buffer's refill, and a tool that commits
+// often (frontier-done in a crawl, a few thousand new URLs a commit) moves
+// a little after each commit instead of 65,536 entries, whose transaction
+// would keep the lease and the results waiting tens of milliseconds at a
+// time for seconds on end.
 void Store::Impl::move_buffers(int64_t added) {
-    const int64_t chunk = std::min<int64_t>(kMoveChunk, fp_buffer_limit());
+    const int64_t chunk = std::min({kMoveChunk, fp_buffer_limit(), std::max<int64_t>(kMinMoveChunk, 4 * added)});
     const int64_t budget = std::max(added, chunk);
     if (fps_moving > 0) {
         const int64_t n = std::min(fps_moving, budget);
