@@ -43,5 +43,16 @@ printf 'http://c.example/%s\n' 1 2 3 4 5 6 7 8 9 | FRONTIER_FP_BUFFER=4 frontier
 fps s.db
 printf 'http://c.example/%s\n' 1 2 3 4 5 6 7 8 9 | FRONTIER_FP_BUFFER=4 frontier-add -f s.db | jq -r .status | sort | uniq -c
 frontier-report -f s.db --check | grep -E 'fingerprint|lease-order'
+# The transaction after each commit is sized by what that commit added:
+# four times as many, at least 4,096 and at most 65,536 (or
+# FRONTIER_FP_BUFFER, if smaller). Commits of 1,000 URLs and a buffer of
+# 8,192: the 9th commit leaves 9,000 and moves 4,096, the 10th moves 4,096
+# more, the 11th the rest (2,808); the 20th leaves 9,000 again and moves
+# 4,096: 4,904 wait at the end (whole 8,192 slices would leave none). All
+# are found again.
+seq 20000 | sed 's|^|http://a.example/|' | FRONTIER_FP_BUFFER=8192 frontier-add -q --batch 1000 -f m.db
+fps m.db
+seq 20000 | sed 's|^|http://a.example/|' | FRONTIER_FP_BUFFER=8192 frontier-add -f m.db | jq -r .status | sort | uniq -c
+frontier-report -f m.db --check | grep -E 'fingerprint|lease-order'
 echo http://a.example/7 | FRONTIER_FP_BUFFER=0 frontier-add -f h.db; echo "exit=$?"
 test -e h.db && echo "h.db made" || echo "no h.db"
