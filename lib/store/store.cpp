@@ -213,7 +213,7 @@ void Store::Impl::move_buffers(int64_t added) {
         fps_moving = emptied ? 0 : fps_moving - n;
         if (fps_moving > 0) return;
     }
-    if (order_moving) order_moving = !backend->move_buffered(db, budget);
+    if (order_moving) order_moving = !backend->move_buffered(db, chunk, budget);
 }
 
 namespace {

@@ -144,9 +144,9 @@ public:
     // ---- transactions
     // After a commit that moved url_fps_new to url_fps (Store::commit):
     // the backend's own buffer tables moved the same way, at most about
-    // `limit` rows, in transactions of at most that many; true when nothing
-    // of them is left to move.
-    virtual bool move_buffered(Db& db, int64_t limit) = 0;
+    // `limit` rows, `chunk` a transaction; true when nothing of them is
+    // left to move.
+    virtual bool move_buffered(Db& db, int64_t chunk, int64_t limit) = 0;
     virtual void committed() = 0;    // after a commit
     virtual void rolled_back() = 0;  // after a rollback: what was held is forgotten
 };

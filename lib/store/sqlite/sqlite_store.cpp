@@ -3,7 +3,6 @@
 // trip and SQLite reads its own pages faster than it would build a batch;
 // the queued URLs' lease order kept in the tables url_next and url_next_new
 // (frontier(7), FILE FORMAT; schema_def.hpp, kLeaseEntrySql).
-#include <algorithm>
 #include <limits>
 #include <memory>
 #include <string>
@@ -131,8 +130,8 @@ public:
     // (move_in_key_order). Run after the move of the fingerprints: the
     // URLs added since the last move are most of its entries (the others,
     // URLs queued again, move with them).
-    bool move_buffered(Db& db, int64_t limit) override {
-        return move_in_key_order(db, "url_next_new", SQL_ORDER_KEY, "ididii", std::min(kMoveChunk, limit), limit,
+    bool move_buffered(Db& db, int64_t chunk, int64_t limit) override {
+        return move_in_key_order(db, "url_next_new", SQL_ORDER_KEY, "ididii", chunk, limit,
                                  [&](const std::string& where, auto& bound, bool) {
                                      bound(db.prepare(move_lease_order_sql(where))).exec();
                                      bound(db.prepare("DELETE FROM url_next_new" + where)).exec();
