@@ -129,7 +129,11 @@ std::optional<double> Store::LeaseRun::min_of(Stmt& q) {
 }
 
 // Nothing leased: why (frontier-lease(1), EXIT STATUS), and when the next
-// URL comes due. Every read is sent first (Stmt::send) and then read from
+// URL comes due. The counts that decide between "not ready" and "finished"
+// (queued, leases out, queued in retired queues) are one statement, so one
+// snapshot: in partitions other writers commit between statements, and a
+// lease taking the last queued URLs between a read of the leases out and a
+// read of the queued count would look like the end of the crawl. Every read is sent first (Stmt::send) and then read from
 // the statement it was sent by (Impl::q would reset it and lose its
 // result): on PostgreSQL they cost one round trip instead of up to six. SQLite
 // runs each when it is stepped, the four times only when they are wanted.
@@ -139,9 +143,11 @@ void Store::LeaseRun::explain_nothing() {
         "SELECT min(due_at) FROM urls WHERE due_at IS NOT NULL AND state = " SQL_URL_QUEUED,
         "SELECT min(lease_expires) FROM urls WHERE state = " SQL_URL_LEASED,
         "SELECT min(robots_lease_expires) FROM hosts WHERE robots_lease_expires IS NOT NULL"};
-    Stmt& rq = m.q("SELECT coalesce(sum(queued), 0) FROM queues WHERE state >= " SQL_QUEUE_RETIRED);
-    rq.send();
-    Stmt& queued = m.totals.send_count("queued");
+    Stmt& counts = m.q(
+        "SELECT (SELECT coalesce(sum(queued), 0) FROM queues WHERE state >= " SQL_QUEUE_RETIRED "), "
+        "(SELECT coalesce(sum(n), 0) FROM counters WHERE name = 'queued'), "
+        "(SELECT coalesce(sum(n), 0) FROM counters WHERE name IN ('leased', 'robots_leased'))");
+    counts.send();
     Stmt* next[std::size(kNext)];
     for (size_t i = 0; i < std::size(kNext); ++i) {
         next[i] = &m.q(kNext[i]);
@@ -149,11 +155,17 @@ void Store::LeaseRun::explain_nothing() {
     }
     Stmt& any_due = m.q("SELECT min(due_at) FROM urls WHERE due_at IS NOT NULL");
     any_due.send();
-    rq.step();
-    int64_t retired_queued = rq.i64(0);
-    rq.reset();
-    out.status =
-        empty_lease_status(m.totals.read_count("queued", queued) - retired_queued + out.in_flight, retired_queued);
+    int64_t retired_queued = 0, queued = 0, leased = 0;
+    if (counts.step()) {
+        retired_queued = counts.i64(0);
+        queued = counts.i64(1);
+        leased = counts.i64(2);
+    }
+    counts.reset();
+    // This transaction's own deltas (leases reclaimed by its scan).
+    queued += m.totals.delta("queued") + m.totals.added;
+    for (const char* name : {"leased", "robots_leased"}) leased += m.totals.delta(name);
+    out.status = empty_lease_status(queued - retired_queued + leased, retired_queued);
     std::optional<double> due;
     if (out.status != LeaseStatus::not_ready) {
         out.retired_urls = retired_queued;
