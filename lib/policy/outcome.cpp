@@ -186,10 +186,15 @@ double rate_limit_wait(int64_t status, std::optional<double> retry_after, int64_
     return std::min(60.0 * std::pow(2.0, static_cast<double>(std::min<int64_t>(n429, 20))), 86400.0);
 }
 
+double fetch_ended(const FetchFacts& f, double now) {
+    if (!f.fetched_at) return now;
+    return std::min(now, *f.fetched_at + f.duration_ms.value_or(0) / 1000.0);
+}
+
 QueueAfterFetch queue_after_fetch(const QueueBefore& q, const Settings& s, const Politeness& p, const FetchFacts& f,
                                   std::optional<double> crawl_delay, bool unsuccessful, double now) {
     QueueAfterFetch a;
-    a.wake_at = std::max(q.wake_at, now + politeness_wait(p, f, crawl_delay, q.n429, s.max_retry_after));
+    a.wake_at = std::max(q.wake_at, fetch_ended(f, now) + politeness_wait(p, f, crawl_delay, q.n429, s.max_retry_after));
     a.n429 = f.status == 429 ? q.n429 + 1 : 0;
     a.retry_after_block = (f.status == 429 || f.status == 503) && f.retry_after;
     a.host_down = f.error_class == "host-down";

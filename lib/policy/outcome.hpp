@@ -128,8 +128,15 @@ struct QueueAfterFetch {
     bool host_down = false;          // fetch skipped it as its host is down
 };
 
+// When the fetch of `f` ended: fetched_at (its start) + duration_ms, or
+// `now` (frontier-done's clock) when the result has no fetched_at or ends
+// later than now. The politeness wait counts from there, so the time a
+// result spends in the pipe and in frontier-done's batch is not added to
+// a host's gap.
+double fetch_ended(const FetchFacts& f, double now);
+
 // The queue after a result of one of its URLs (or robots.txt): it sleeps
-// until now + politeness_wait at least (`p`: the queue's politeness); an
+// until fetch_ended + politeness_wait at least (`p`: the queue's politeness); an
 // unsuccessful result (`unsuccessful`, as url_outcome or robots_outcome
 // decided) is an error and costs budget.error-penalty, except host-down (a
 // URL fetch never tried).

@@ -229,6 +229,31 @@ TEST_CASE("politeness wait after a fetch", "[outcome]") {
     CHECK(politeness_wait(p, result(0, "reset"), std::nullopt, 0) == 3);
 }
 
+TEST_CASE("the politeness wait counts from the fetch's end", "[outcome]") {
+    Settings s = defaults();
+    Politeness p;
+    p.min_delay = 1;
+    p.delay_factor = 0;
+    FetchFacts f = result(200);
+    f.duration_ms = 250;
+    // No fetched_at: from frontier-done's clock.
+    CHECK(queue_after_fetch({}, s, p, f, std::nullopt, false, kNow).wake_at == kNow + 1);
+    // The fetch began 2 s before frontier-done saw it and took 250 ms: the
+    // 1.75 s the result spent on its way are not added to the host's gap.
+    f.fetched_at = kNow - 2;
+    CHECK(queue_after_fetch({}, s, p, f, std::nullopt, false, kNow).wake_at == kNow - 0.75);
+    // A fetch host's clock ahead of frontier-done's: never later than now.
+    f.fetched_at = kNow + 5;
+    CHECK(queue_after_fetch({}, s, p, f, std::nullopt, false, kNow).wake_at == kNow + 1);
+    // A wake time already set later stands; Retry-After counts from the end too.
+    f.fetched_at = kNow - 2;
+    CHECK(queue_after_fetch({kNow + 9, 0}, s, p, f, std::nullopt, false, kNow).wake_at == kNow + 9);
+    FetchFacts busy = result(503);
+    busy.retry_after = 30;
+    busy.fetched_at = kNow - 10;
+    CHECK(queue_after_fetch({}, s, p, busy, std::nullopt, true, kNow).wake_at == kNow + 20);
+}
+
 TEST_CASE("lease ids: the one form, written and read", "[outcome][lease]") {
     CHECK(format_lease(31, 2) == "1f-2");
     CHECK(format_lease(1, 1, true) == "r1-1");
