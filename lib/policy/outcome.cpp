@@ -194,7 +194,8 @@ double fetch_ended(const FetchFacts& f, double now) {
 QueueAfterFetch queue_after_fetch(const QueueBefore& q, const Settings& s, const Politeness& p, const FetchFacts& f,
                                   std::optional<double> crawl_delay, bool unsuccessful, double now) {
     QueueAfterFetch a;
-    a.wake_at = std::max(q.wake_at, fetch_ended(f, now) + politeness_wait(p, f, crawl_delay, q.n429, s.max_retry_after));
+    a.wake_at = std::max(q.wake_at,
+                         fetch_ended(f, now) + politeness_wait(p, f, crawl_delay, q.n429, s.max_retry_after));
     a.n429 = f.status == 429 ? q.n429 + 1 : 0;
     a.retry_after_block = (f.status == 429 || f.status == 503) && f.retry_after;
     a.host_down = f.error_class == "host-down";

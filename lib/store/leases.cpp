@@ -74,13 +74,12 @@ int64_t Leases::out() {
     if (out_stored_) {
         n = *out_stored_;
     } else {
-        Stmt& st = statements_.q("SELECT coalesce(sum(n), 0) FROM counters WHERE name IN ('leased', 'robots_leased')");
+        Stmt& st = statements_.q(SQL_LEASES_OUT);
         n = st.step() ? st.i64(0) : 0;
         st.reset();
         backend_.keep_out_count(out_stored_, n);
     }
-    for (const char* name : {"leased", "robots_leased"}) n += totals_.delta(name);
-    return n;
+    return n + own_out();
 }
 
 }  // namespace frontier

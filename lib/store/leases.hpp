@@ -17,6 +17,9 @@
 
 namespace frontier {
 
+// The stored count of leases out (URLs and robots.txt).
+#define SQL_LEASES_OUT "SELECT coalesce(sum(n), 0) FROM counters WHERE name IN ('leased', 'robots_leased')"
+
 class Leases {
 public:
     // `totals`: this transaction's counter deltas, added to the leases out.
@@ -64,6 +67,8 @@ public:
     // (StoreBackend::keep_out_count: no other writer can change it while
     // the lock is held), the transaction's own deltas added to it.
     int64_t out();
+    // This transaction's own change of the leases out.
+    int64_t own_out() const { return totals_.delta("leased") + totals_.delta("robots_leased"); }
     // Forgets that stored sum (a new transaction, a flush of the counters).
     void forget_out() { out_stored_.reset(); }
 

@@ -133,10 +133,11 @@ std::optional<double> Store::LeaseRun::min_of(Stmt& q) {
 // (queued, leases out, queued in retired queues) are one statement, so one
 // snapshot: in partitions other writers commit between statements, and a
 // lease taking the last queued URLs between a read of the leases out and a
-// read of the queued count would look like the end of the crawl. Every read is sent first (Stmt::send) and then read from
-// the statement it was sent by (Impl::q would reset it and lose its
-// result): on PostgreSQL they cost one round trip instead of up to six. SQLite
-// runs each when it is stepped, the four times only when they are wanted.
+// read of the queued count would look like the end of the crawl. Every read
+// is sent first (Stmt::send) and then read from the statement it was sent
+// by (Impl::q would reset it and lose its result): on PostgreSQL they cost
+// one round trip instead of up to six. SQLite runs each when it is stepped,
+// the four times only when they are wanted.
 void Store::LeaseRun::explain_nothing() {
     static const char* const kNext[] = {
         "SELECT min(wake_at) FROM queues WHERE sched = " SQL_SCHED_SLEEPING,
@@ -145,8 +146,7 @@ void Store::LeaseRun::explain_nothing() {
         "SELECT min(robots_lease_expires) FROM hosts WHERE robots_lease_expires IS NOT NULL"};
     Stmt& counts = m.q(
         "SELECT (SELECT coalesce(sum(queued), 0) FROM queues WHERE state >= " SQL_QUEUE_RETIRED "), "
-        "(SELECT coalesce(sum(n), 0) FROM counters WHERE name = 'queued'), "
-        "(SELECT coalesce(sum(n), 0) FROM counters WHERE name IN ('leased', 'robots_leased'))");
+        "(SELECT coalesce(sum(n), 0) FROM counters WHERE name = 'queued'), (" SQL_LEASES_OUT ")");
     counts.send();
     Stmt* next[std::size(kNext)];
     for (size_t i = 0; i < std::size(kNext); ++i) {
@@ -163,8 +163,8 @@ void Store::LeaseRun::explain_nothing() {
     }
     counts.reset();
     // This transaction's own deltas (leases reclaimed by its scan).
-    queued += m.totals.delta("queued") + m.totals.added;
-    for (const char* name : {"leased", "robots_leased"}) leased += m.totals.delta(name);
+    queued += m.totals.own("queued");
+    leased += m.leases.own_out();
     out.status = empty_lease_status(queued - retired_queued + leased, retired_queued);
     std::optional<double> due;
     if (out.status != LeaseStatus::not_ready) {

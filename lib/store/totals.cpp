@@ -16,9 +16,7 @@ Stmt& Totals::send_count(std::string_view name) {
 int64_t Totals::read_count(std::string_view name, Stmt& st) {
     int64_t n = st.step() ? st.i64(0) : 0;
     st.reset();
-    if (auto it = counter_deltas_.find(std::string(name)); it != counter_deltas_.end()) n += it->second;
-    if (name == "queued" || name == "added") n += added;
-    return n;
+    return n + own(name);
 }
 
 void Totals::flush() {

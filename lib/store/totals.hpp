@@ -71,6 +71,13 @@ public:
         auto it = counter_deltas_.find(name);
         return it == counter_deltas_.end() ? 0 : it->second;
     }
+    // This transaction's own change of a counter: its delta, and for queued
+    // and added the URLs it added.
+    int64_t own(std::string_view name) const {
+        int64_t n = delta(std::string(name));
+        if (name == "queued" || name == "added") n += added;
+        return n;
+    }
     // Store::count in two steps: the stored counter's read sent ahead
     // (Stmt::send), then read from that statement with this transaction's
     // deltas added.
