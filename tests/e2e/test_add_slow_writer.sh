@@ -43,7 +43,10 @@ wait $add_pid
 echo "runs $runs, slowest ${worst} ms, failures $fails"
 [ "$(grep -c '"status":"added"' add.out)" = "$n" ] || { echo "frontier-add did not add all $n"; cat add.err; exit 1; }
 [ $fails = 0 ] || { cat others.err; exit 1; }
-[ $runs -ge 30 ] || { echo "only $runs tool runs beside the stream"; exit 1; }
+# The loop ran all through the stream: a round of three tools, none waiting
+# a second, takes under 3.05 s, so the stream sees at least one round every
+# 3.05 s whatever the build's speed (AddressSanitizer makes every start slow).
+[ $runs -ge $((3 * (seconds * 100 / 305))) ] || { echo "only $runs tool runs beside the stream"; exit 1; }
 [ $worst -lt 1000 ] || { echo "a tool waited ${worst} ms for the lock"; exit 1; }
 ! grep -q "locked" others.err add.err
 # The loop's 1-second leases may have expired since its last lease call
