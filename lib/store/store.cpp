@@ -179,11 +179,11 @@ void Store::Impl::flush() {
 
 
 // url_fps_new into url_fps in key order, of the fps_moving that
-// count_fingerprints found (move_in_key_order); once none is left to move,
-// as many of the lease order's new entries, the backend's own
-// (StoreBackend::move_buffered). After each commit, one transaction of
-// four times what the commit added (`added`), at least 4,096 and at most
-// 65,536 (fewer when FRONTIER_FP_BUFFER is smaller), or `added` if more:
+// count_fingerprints found (move_in_key_order), and the lease order's new
+// entries, the backend's own (StoreBackend::move_buffered). After each
+// commit, for each buffer that moves, one transaction of four times what
+// the commit added (`added`), at least 4,096 and at most 65,536 (fewer
+// when FRONTIER_FP_BUFFER is smaller), or `added` if more:
 // the move keeps ahead of the buffer's refill, and a tool that commits
 // often (frontier-done in a crawl, a few thousand new URLs a commit) moves
 // a little after each commit instead of 65,536 entries, whose transaction
@@ -211,8 +211,10 @@ void Store::Impl::move_buffers(int64_t added) {
                               db.exec("UPDATE meta SET value = 0 WHERE key = 'fps_new'");
                       });
         fps_moving = emptied ? 0 : fps_moving - n;
-        if (fps_moving > 0) return;
     }
+    // The same budget again, not what the fingerprints left of it: every new
+    // URL has an entry in both buffers, so a lease order that moved only
+    // while no fingerprints waited would fall behind for good in a long add.
     if (order_moving) order_moving = !backend->move_buffered(db, chunk, budget);
 }
 

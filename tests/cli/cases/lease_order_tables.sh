@@ -1,6 +1,6 @@
 # SQLite keeps the lease order in url_next and url_next_new (frontier(7),
 # FILE FORMAT): a URL that becomes queued and due enters url_next_new; the
-# entries move to url_next, in key order, after the fingerprints once a
+# entries move to url_next, in key order, beside the fingerprints once a
 # transaction leaves FRONTIER_FP_BUFFER of them (a chunk after each commit,
 # or as many as the commit added); a lease takes a queue's
 # next URL from both, merged in key order; a leased URL leaves, one whose
@@ -68,3 +68,11 @@ step "z's lease expired, then its late result" 1800000100
 FRONTIER_NOW=1800000200 frontier-lease -f h.db -n 10 --per-queue 10 | jq -r .url
 step "y due again, and leased" 1800000200
 sqlite3 h.db "SELECT url, state FROM urls ORDER BY id" | tr '\n' ' '; echo
+# A long add in commits larger than a move's transaction (65,536 entries):
+# after each commit both buffers move as many as it added, so neither grows
+# past FRONTIER_FP_BUFFER and a commit's worth. (When the lease order moved
+# only while no fingerprints waited, it fell behind in such an add: ten
+# times as many were left here, and at 10M URLs most of them.)
+seq 350000 | sed 's|^|http://a.example/|' | FRONTIER_FP_BUFFER=100000 frontier-add -q --batch 70000 -f long.db
+order long.db
+sqlite3 long.db "SELECT count(*) || ' in url_fps_new' FROM url_fps_new"
