@@ -219,7 +219,11 @@ void Store::Impl::move_buffers(int64_t added) {
 }
 
 namespace {
-constexpr int64_t kDefaultFpBuffer = int64_t{1} << 20;
+// Both buffers (url_fps_new, url_next_new) of this many new URLs stay in
+// frontier-add's page cache, so a new URL's entries land on cached pages;
+// a buffer past the cache costs a page read and write per new URL, more
+// than a move's rewrite of the main tables' pages costs per URL.
+constexpr int64_t kDefaultFpBuffer = int64_t{1} << 18;
 const std::optional<int64_t>& fp_buffer_set() {
     static const std::optional<int64_t> set =
         env_whole_number("FRONTIER_FP_BUFFER", 1, int64_t{1} << 40, "fingerprints from 1 to 2^40");
@@ -229,9 +233,6 @@ const std::optional<int64_t>& fp_buffer_set() {
 
 int64_t fp_buffer_limit() { return fp_buffer_set().value_or(kDefaultFpBuffer); }
 
-int64_t fp_buffer_limit(int64_t urls) {
-    return fp_buffer_set().value_or(std::max(kDefaultFpBuffer, urls / 8));
-}
 
 const RobotsRules& Store::Impl::robots_rules(int64_t host_id, double at, std::string_view text) {
     auto it = robots_cache.find(host_id);

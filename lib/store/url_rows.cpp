@@ -19,14 +19,8 @@ void UrlRows::count_fingerprints() {
     up.reset();
     fps_added += fps_buffered;
     fps_buffered = 0;
-    if (held >= fp_buffer_limit() && held >= fp_buffer_limit(largest_url_id())) fps_to_move = held;
+    if (held >= fp_buffer_limit()) fps_to_move = held;
     seen.rows_written();
-}
-
-int64_t UrlRows::largest_url_id() {
-    int64_t id = 0, fp = 0;
-    read_last_url_row(statements_, id, fp);
-    return id;
 }
 
 namespace {

@@ -24,14 +24,10 @@
 namespace frontier {
 
 // FRONTIER_FP_BUFFER (frontier(7), ENVIRONMENT): how many fingerprints
-// url_fps_new holds before they move to url_fps (default 1,048,576, ~16 MiB).
-// Throws UsageError for a value that is not a whole number from 1 to 2^40.
+// url_fps_new holds before they move to url_fps (default 262,144, the same
+// at every size of the frontier). Throws UsageError for a value that is not
+// a whole number from 1 to 2^40.
 int64_t fp_buffer_limit();
-// The same for a frontier of `urls` URL rows: FRONTIER_FP_BUFFER when set;
-// else the default or an eighth of the rows, whichever is more. A move
-// writes every page of url_fps, so a buffer that grows with it keeps the
-// pages written per new URL the same at any size (frontier(7), FILE FORMAT).
-int64_t fp_buffer_limit(int64_t urls);
 
 // A new URL row's columns, in order, for every way of inserting it (one
 // INSERT per row, or many rows per statement: StoreBackend::insert_url).
@@ -131,7 +127,6 @@ public:
     // Counts them in meta (fps_new); sets fps_to_move once it holds
     // fp_buffer_limit() of them; tells the filter (SeenFps::rows_written).
     void count_fingerprints();
-    int64_t largest_url_id();  // about how many URL rows the frontier has
 
     // frontier-done's URL-row updates, written in row-id order by
     // flush_updates (see url_updates.hpp); write_update writes one. Code that reads a URL row in a
