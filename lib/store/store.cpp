@@ -224,15 +224,14 @@ namespace {
 // a buffer past the cache costs a page read and write per new URL, more
 // than a move's rewrite of the main tables' pages costs per URL.
 constexpr int64_t kDefaultFpBuffer = int64_t{1} << 18;
-const std::optional<int64_t>& fp_buffer_set() {
-    static const std::optional<int64_t> set =
-        env_whole_number("FRONTIER_FP_BUFFER", 1, int64_t{1} << 40, "fingerprints from 1 to 2^40");
-    return set;
-}
 }  // namespace
 
-int64_t fp_buffer_limit() { return fp_buffer_set().value_or(kDefaultFpBuffer); }
-
+int64_t fp_buffer_limit() {
+    static const int64_t limit =
+        env_whole_number("FRONTIER_FP_BUFFER", 1, int64_t{1} << 40, "fingerprints from 1 to 2^40")
+            .value_or(kDefaultFpBuffer);
+    return limit;
+}
 
 const RobotsRules& Store::Impl::robots_rules(int64_t host_id, double at, std::string_view text) {
     auto it = robots_cache.find(host_id);
