@@ -178,12 +178,13 @@ void Store::Impl::flush() {
 }
 
 
-// url_fps_new into url_fps in key order, of the fps_moving that
-// count_fingerprints found (move_in_key_order), and the lease order's new
-// entries, the backend's own (StoreBackend::move_buffered). After each
-// commit, for each buffer that moves, one transaction of four times what
-// the commit added (`added`), at least 4,096 and at most 65,536 (fewer
-// when FRONTIER_FP_BUFFER is smaller), or `added` if more:
+// url_fps_new into url_fps in key order from where the last move stopped,
+// of the fps_moving that count_fingerprints found (move_in_key_order), and
+// the lease order's new entries, the backend's own
+// (StoreBackend::move_buffered). After each commit, for each buffer that
+// moves, one transaction of four times what the commit added (`added`), at
+// least 4,096 and at most 65,536 (fewer when FRONTIER_FP_BUFFER is
+// smaller), or `added` if more:
 // the move keeps ahead of the buffer's refill, and a tool that commits
 // often (frontier-done in a crawl, a few thousand new URLs a commit) moves
 // a little after each commit instead of 65,536 entries, whose transaction
@@ -194,7 +195,7 @@ void Store::Impl::move_buffers(int64_t added) {
     const int64_t budget = std::max(added, chunk);
     if (fps_moving > 0) {
         const int64_t n = std::min(fps_moving, budget);
-        const bool emptied = move_in_key_order(db, "url_fps_new", "fp, id", "ii", chunk, n,
+        const bool emptied = move_in_key_order(db, "url_fps_new", "fp, id", "ii", chunk, n, fps_from,
                       [&](const std::string& where, auto& bound, bool more) {
                           Stmt moved = bound(db.prepare("SELECT count(*) FROM url_fps_new" + where));
                           const int64_t n = moved.step() ? moved.i64(0) : 0;
@@ -215,7 +216,7 @@ void Store::Impl::move_buffers(int64_t added) {
     // The same budget again, not what the fingerprints left of it: every new
     // URL has an entry in both buffers, so a lease order that moved only
     // while no fingerprints waited would fall behind for good in a long add.
-    if (order_moving) order_moving = !backend->move_buffered(db, chunk, budget);
+    if (order_moving) order_moving = !backend->move_buffered(db, chunk, budget, order_from);
 }
 
 namespace {

@@ -26,6 +26,7 @@ struct NewUrl;
 struct NextSql;
 struct QueueInfo;
 struct LeaseRobotsRow;
+struct MoveCursor;
 class UrlRows;
 class QueueRows;
 
@@ -144,9 +145,9 @@ public:
     // ---- transactions
     // After a commit that moved url_fps_new to url_fps (Store::commit):
     // the backend's own buffer tables moved the same way, at most about
-    // `limit` rows, `chunk` a transaction; true when nothing of them is
-    // left to move.
-    virtual bool move_buffered(Db& db, int64_t chunk, int64_t limit) = 0;
+    // `limit` rows, `chunk` a transaction, from where the last move stopped
+    // (`from`, kept up to date); true when nothing of them is left to move.
+    virtual bool move_buffered(Db& db, int64_t chunk, int64_t limit, MoveCursor& from) = 0;
     virtual void committed() = 0;    // after a commit
     virtual void rolled_back() = 0;  // after a rollback: what was held is forgotten
 };

@@ -19,6 +19,7 @@
 #include "policy/outcome.hpp"
 #include "policy/readd.hpp"
 #include "store/leases.hpp"
+#include "store/move_in_key_order.hpp"
 #include "store/queue_rows.hpp"
 #include "store/schema_def.hpp"
 #include "store/settings_cache.hpp"
@@ -101,6 +102,7 @@ struct Store::Impl {
     void move_buffers(int64_t added);
     int64_t fps_moving = 0;     // pairs of url_fps_new still to move
     bool order_moving = false;  // the lease order's new entries still to move
+    MoveCursor fps_from, order_from;  // where the last moves stopped
 
     Totals totals{statements, *backend};
     QueueRows queues{statements, settings, now, *backend};

@@ -94,7 +94,7 @@ public:
     void keep_out_count(std::optional<int64_t>& kept, int64_t n) override { kept = n; }
 
     bool report_scans_queues() const override { return false; }
-    bool move_buffered(Db&, int64_t, int64_t) override { return true; }  // the lease order is an index
+    bool move_buffered(Db&, int64_t, int64_t, MoveCursor&) override { return true; }  // the lease order is an index
     void committed() override { last_url_id_.reset(); }
     void rolled_back() override;
 

@@ -36,9 +36,12 @@ fps g.db
 printf 'http://b.example/%s\n' 1 2 3 4 | frontier-add -f g.db | jq -r '.url + " " + .status'
 frontier-report -f g.db --check | grep fingerprint
 # A move is spread over the commits that follow: one chunk after each (or
-# as many as that commit added). Four at a time, three a commit: the
-# second commit leaves six and moves four, the third leaves five and moves
-# four: one is left. All are found again.
+# as many as that commit added), each going on from where the last one
+# stopped. Four at a time, three a commit: the second commit leaves six and
+# moves the four smallest; the third leaves five and moves on from there:
+# the few above where the last move stopped (fewer than four: up to the
+# largest key, not counted as a chunk), then, from the smallest key again,
+# the rest (fewer than four: all). All are found again.
 printf 'http://c.example/%s\n' 1 2 3 4 5 6 7 8 9 | FRONTIER_FP_BUFFER=4 frontier-add -q --batch 3 -f s.db
 fps s.db
 printf 'http://c.example/%s\n' 1 2 3 4 5 6 7 8 9 | FRONTIER_FP_BUFFER=4 frontier-add -f s.db | jq -r .status | sort | uniq -c
