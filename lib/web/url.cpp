@@ -316,22 +316,78 @@ CanonResult read_canonical(const char* curl_url, bool https) {
     return r;
 }
 
-}  // namespace
+// A dotted quad as libcurl writes an IPv4 address: four decimal numbers
+// up to 255, none with a leading zero.
+bool canonical_ipv4(std::string_view host) {
+    int parts = 0;
+    for (size_t at = 0; at <= host.size(); ++parts) {
+        size_t end = std::min(host.find('.', at), host.size());
+        std::string_view p = host.substr(at, end - at);
+        if (p.empty() || p.size() > 3 || (p.size() > 1 && p[0] == '0')) return false;
+        int v = 0;
+        for (char c : p) {
+            if (!is_digit(c)) return false;
+            v = v * 10 + (c - '0');
+        }
+        if (v > 255) return false;
+        at = end + 1;
+    }
+    return parts == 4;
+}
 
-CanonResult canonicalize_url(std::string_view input, const CanonOptions& opt) {
+// Would libcurl hand build_url's `buf` back unchanged? It resolves dot
+// segments and normalises IP literals; build_url has done the rest (case,
+// percent-encoding, default port). So: a host that is a name (a label
+// that begins with a letter, '-' or '_': IPv4 numbers in every notation
+// libcurl reads begin with a digit) or a dotted quad as it writes them, no
+// "." or ".." path segment, and a length far below its limit. Such URLs,
+// nearly every link of a crawl, skip the general parser; tests/unit/
+// test_url_plain.cpp checks the answer is libcurl's over the WHATWG URL
+// tests and the bench sites' links, and tests/fuzz/fuzz_url.cpp fuzzes it.
+bool plain_canonical(const std::string& host, std::string_view buf, size_t path_at) {
+    if (buf.size() > 65536 || host.empty() || host.front() == '[') return false;
+    bool name = !is_digit(host[0]);
+    for (size_t i = 0; i + 1 < host.size() && !name; ++i)
+        if (host[i] == '.') name = !is_digit(host[i + 1]);
+    if (!name && !canonical_ipv4(host)) return false;
+    std::string_view path = buf.substr(path_at, buf.find('?', path_at) - path_at);
+    for (size_t at = 1; at <= path.size();) {
+        size_t end = std::min(path.find('/', at), path.size());
+        std::string_view seg = path.substr(at, end - at);
+        if (seg == "." || seg == "..") return false;
+        at = end + 1;
+    }
+    return true;
+}
+
+// libcurl's answer for build_url's `buf`: it validates it, resolves dot
+// segments and normalises IP literals.
+CanonResult canonical_by_curl(const std::string& buf, bool https) {
+    CURLU* h = thread_curlu();
+    if (curl_api().curl_url_set(h, CURLUPART_URL, buf.c_str(), 0) != CURLUE_OK) return reject("bad-url");
+    CurlString out;
+    if (curl_api().curl_url_get(h, CURLUPART_URL, &out.p, CURLU_NO_DEFAULT_PORT) != CURLUE_OK) return reject("bad-url");
+    return read_canonical(out.p, https);
+}
+
+CanonResult canonicalize(std::string_view input, const CanonOptions& opt, bool fast) {
     UrlParts parts;
     if (const char* reason = split_url(input, parts)) return reject(reason);
     thread_local std::string host;
     if (!canonical_host(parts.host, host)) return reject("bad-url");
     thread_local std::string buf;
     build_url(parts, host, opt, buf);
+    const size_t path_at = buf.find('/', parts.https ? 8 : 7);
+    if (fast && plain_canonical(host, buf, path_at)) return read_canonical(buf.c_str(), parts.https);
+    return canonical_by_curl(buf, parts.https);
+}
 
-    // libcurl validates it, resolves dot segments and normalises IP literals.
-    CURLU* h = thread_curlu();
-    if (curl_api().curl_url_set(h, CURLUPART_URL, buf.c_str(), 0) != CURLUE_OK) return reject("bad-url");
-    CurlString out;
-    if (curl_api().curl_url_get(h, CURLUPART_URL, &out.p, CURLU_NO_DEFAULT_PORT) != CURLUE_OK) return reject("bad-url");
-    return read_canonical(out.p, parts.https);
+}  // namespace
+
+CanonResult canonicalize_url(std::string_view input, const CanonOptions& opt) { return canonicalize(input, opt, true); }
+
+CanonResult canonicalize_url_by_curl(std::string_view input, const CanonOptions& opt) {
+    return canonicalize(input, opt, false);
 }
 
 }  // namespace frontier

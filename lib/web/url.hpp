@@ -60,6 +60,9 @@ struct CanonResult {
 // input (std::bad_alloc only). Thread-safe (one libcurl handle per thread).
 // Pass a long-lived CanonOptions: the default argument costs an allocation.
 CanonResult canonicalize_url(std::string_view input, const CanonOptions& opt = {});
+// The same through libcurl's URL API for every URL: canonicalize_url skips
+// it where it would change nothing. The oracle of its tests.
+CanonResult canonicalize_url_by_curl(std::string_view input, const CanonOptions& opt = {});
 
 // Resolves `ref` (absolute or relative) against the absolute `base` URL
 // (RFC 3986). Returns nullopt when either does not parse. The result is not

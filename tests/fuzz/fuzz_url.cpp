@@ -1,7 +1,9 @@
 // libFuzzer target: URL canonicalisation and resolution (lib/web/url.cpp).
 // The input is "URL" or "BASE\nREF". Invariants: no crash; a canonical URL
 // is idempotent (canonicalising it again gives itself), http(s) only,
-// without control characters or spaces; queue keys and domains are computed.
+// without control characters or spaces, and libcurl's own answer
+// (canonicalize_url_by_curl) wherever canonicalize_url skips libcurl;
+// queue keys and domains are computed.
 #include <cstdint>
 #include <cstdlib>
 #include <cstdio>
@@ -21,6 +23,15 @@ const CanonOptions& options() {
 
 void check_canonical(std::string_view input) {
     CanonResult c = canonicalize_url(input, options());
+    CanonResult curl = canonicalize_url_by_curl(input, options());
+    if (c.ok != curl.ok || c.reason != curl.reason || c.url.url != curl.url.url || c.url.host != curl.url.host ||
+        c.url.port != curl.url.port || c.url.path != curl.url.path || c.url.query != curl.url.query ||
+        c.url.has_query != curl.url.has_query) {
+        fprintf(stderr, "not libcurl's answer:\n  input %.*s\n  fast  %s (%s)\n  curl  %s (%s)\n",
+                static_cast<int>(input.size()), input.data(), c.url.url.c_str(), c.reason.c_str(),
+                curl.url.url.c_str(), curl.reason.c_str());
+        abort();
+    }
     if (!c.ok) {
         if (c.reason.empty()) abort();
         return;

@@ -1,8 +1,10 @@
-// Differential tests of BaseUrl's fast path (lib/web/url.hpp) against
-// resolve_url, libcurl's URL API, which is the oracle: wherever the fast
-// path answers, its answer must be libcurl's. Inputs: hand cases, the
-// WHATWG URL tests (tests/fixtures/url/urltestdata.json) and every link
-// of the B6 bench sites that are installed (tests/bench/crawl_vs_wget2.sh).
+// Differential tests of the fast paths of lib/web/url.hpp against libcurl's
+// URL API, which is the oracle: BaseUrl's resolution against resolve_url,
+// and canonicalize_url (which skips libcurl where it would change nothing)
+// against canonicalize_url_by_curl. Wherever a fast path answers, its
+// answer must be libcurl's. Inputs: hand cases, the WHATWG URL tests
+// (tests/fixtures/url/urltestdata.json) and every link of the B6 bench
+// sites that are installed (tests/bench/crawl_vs_wget2.sh).
 #include <simdjson.h>
 
 #include <catch2/catch.hpp>
@@ -27,7 +29,25 @@ std::optional<std::string> oracle(std::string_view base, std::string_view ref) {
 
 struct Tally {
     size_t pairs = 0, answered = 0, mismatches = 0;
+    size_t canonicalised = 0, canon_mismatches = 0;
 };
+
+// canonicalize_url against libcurl's answer for every URL: the same result
+// in every field, or the same rejection.
+void compare_canon(std::string_view input, Tally& t) {
+    static const CanonOptions opt;
+    ++t.canonicalised;
+    CanonResult got = canonicalize_url(input, opt), want = canonicalize_url_by_curl(input, opt);
+    const Url &g = got.url, &w = want.url;
+    if (got.ok != want.ok || got.reason != want.reason || g.url != w.url || g.scheme != w.scheme ||
+        g.host != w.host || g.port != w.port || g.path != w.path || g.query != w.query ||
+        g.has_query != w.has_query) {
+        ++t.canon_mismatches;
+        UNSCOPED_INFO("input " << input << "\nfast  " << (got.ok ? g.url : got.reason) << "\ncurl  "
+                               << (want.ok ? w.url : want.reason));
+        CHECK(false);
+    }
+}
 
 // Checks one pair: the fast path, when it answers, gives the oracle's URL;
 // resolve() always does.
@@ -47,6 +67,7 @@ void compare(const BaseUrl& b, std::string_view base, std::string_view ref, Tall
     std::string full;
     CHECK(b.resolve(ref, full) == want.has_value());
     if (want) CHECK(full == *want);
+    if (want) compare_canon(*want, t);
 }
 
 std::string fast(std::string_view base, std::string_view ref) {
@@ -182,6 +203,7 @@ TEST_CASE("BaseUrl fast path agrees with libcurl on the WHATWG URL tests", "[url
         BaseUrl b(base);
         size_t answered = t.answered;
         compare(b, base, input, t);
+        compare_canon(input, t);
         // Where WHATWG and libcurl disagree, the fast path sides with
         // libcurl (compare checks it) or declines.
         std::string_view href;
@@ -200,6 +222,7 @@ TEST_CASE("BaseUrl fast path agrees with libcurl on the WHATWG URL tests", "[url
     CHECK(t.pairs > 300);
     CHECK(t.answered >= 25);  // the test reaches the fast path
     CHECK(whatwg_differs > 0);
+    CHECK(t.canon_mismatches == 0);
 }
 
 TEST_CASE("BaseUrl fast path agrees with libcurl on every link of the bench sites", "[url][url-plain]") {
@@ -222,7 +245,26 @@ TEST_CASE("BaseUrl fast path agrees with libcurl on every link of the bench site
         Tally t = compare_site(s.dir, s.prefix);
         INFO(s.dir << ": " << t.pairs << " distinct links of pages, fast path answered " << t.answered);
         CHECK(t.mismatches == 0);
+        CHECK(t.canon_mismatches == 0);
         CHECK(t.answered * 100 >= t.pairs * 95);  // the site's links take the fast path
     }
     if (found == 0) WARN("no bench site installed (python3-doc, libstdc++-12-doc, libglib2.0-doc)");
+}
+
+TEST_CASE("canonicalize_url skips libcurl only where libcurl changes nothing", "[url][url-plain]") {
+    Tally t;
+    for (const char* u : {"http://a.com/b/c?q=1", "HTTP://A.COM:80/b", "https://a.com:443", "http://a.com:8080/x",
+                          "http://127.0.0.1:8080/a", "http://127.1/", "http://0x7f.0.0.1/", "http://0177.0.0.1/",
+                          "http://2130706433/", "http://1.2.3.4.5/", "http://256.1.1.1/", "http://01.2.3.4/",
+                          "http://1.2.3.a/", "http://a.1.2.3/", "http://-a.com/", "http://_a.com/", "http://9a.com/",
+                          "http://[::1]:8080/", "http://[0:0::1]/", "http://a.com/./b", "http://a.com/b/../c",
+                          "http://a.com/b/..", "http://a.com/b/.", "http://a.com/.b/..c/...", "http://a.com/%2e/b",
+                          "http://a.com/b?x/../y", "http://a.com/?", "http://a.com/a%zz", "http://a.com/é",
+                          "http://ÉX.com/", "http://a.com/a b", "http://a.com/#f", "http://a.com\\b\\..\\c",
+                          "http://u:p@a.com/", "http://a.com./x", "http://a..com/", "http://a.com:0/",
+                          "http://a.com:65536/", "http://a.com/;jsessionid=1?x=1"})
+        compare_canon(u, t);
+    CHECK(t.canon_mismatches == 0);
+    CHECK(canonicalize_url("http://127.1/").url.url == "http://127.0.0.1/");
+    CHECK(canonicalize_url("http://a.com/b/../c").url.url == "http://a.com/c");
 }
