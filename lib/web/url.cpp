@@ -316,29 +316,10 @@ CanonResult read_canonical(const char* curl_url, bool https) {
     return r;
 }
 
-// A dotted quad as libcurl writes an IPv4 address: four decimal numbers
-// up to 255, none with a leading zero.
-bool canonical_ipv4(std::string_view host) {
-    int parts = 0;
-    for (size_t at = 0; at <= host.size(); ++parts) {
-        size_t end = std::min(host.find('.', at), host.size());
-        std::string_view p = host.substr(at, end - at);
-        if (p.empty() || p.size() > 3 || (p.size() > 1 && p[0] == '0')) return false;
-        int v = 0;
-        for (char c : p) {
-            if (!is_digit(c)) return false;
-            v = v * 10 + (c - '0');
-        }
-        if (v > 255) return false;
-        at = end + 1;
-    }
-    return parts == 4;
-}
-
 // Would libcurl hand build_url's `buf` back unchanged? It resolves dot
 // segments and normalises IP literals; build_url has done the rest (case,
-// percent-encoding, default port). So: a host that is a name (a label
-// that begins with a letter, '-' or '_': IPv4 numbers in every notation
+// percent-encoding, default port). So: a host that is a name (its last
+// label begins with a letter, '-' or '_': IPv4 numbers in every notation
 // libcurl reads begin with a digit) or a dotted quad as it writes them, no
 // "." or ".." path segment, and a length far below its limit. Such URLs,
 // nearly every link of a crawl, skip the general parser; tests/unit/
@@ -346,18 +327,8 @@ bool canonical_ipv4(std::string_view host) {
 // tests and the bench sites' links, and tests/fuzz/fuzz_url.cpp fuzzes it.
 bool plain_canonical(const std::string& host, std::string_view buf, size_t path_at) {
     if (buf.size() > 65536 || host.empty() || host.front() == '[') return false;
-    bool name = !is_digit(host[0]);
-    for (size_t i = 0; i + 1 < host.size() && !name; ++i)
-        if (host[i] == '.') name = !is_digit(host[i + 1]);
-    if (!name && !canonical_ipv4(host)) return false;
-    std::string_view path = buf.substr(path_at, buf.find('?', path_at) - path_at);
-    for (size_t at = 1; at <= path.size();) {
-        size_t end = std::min(path.find('/', at), path.size());
-        std::string_view seg = path.substr(at, end - at);
-        if (seg == "." || seg == "..") return false;
-        at = end + 1;
-    }
-    return true;
+    if (is_digit(host[host.rfind('.') + 1]) && !is_dotted_quad(host)) return false;
+    return !has_dot_segment(buf.substr(path_at, buf.find('?', path_at) - path_at));
 }
 
 // libcurl's answer for build_url's `buf`: it validates it, resolves dot

@@ -7,6 +7,7 @@
 
 #include <curl/curl.h>
 
+#include <algorithm>
 #include <new>
 #include <string_view>
 
@@ -62,6 +63,37 @@ inline constexpr bool is_sub_delim(unsigned char c) {
 // RFC 3986 pchar (less pct-encoded) plus '/', and '?' in a query.
 inline constexpr bool allowed_literal(unsigned char c, bool query) {
     return is_unreserved(c) || is_sub_delim(c) || c == ':' || c == '@' || c == '/' || (query && c == '?');
+}
+
+// A dotted quad as libcurl writes an IPv4 address: four decimal numbers up
+// to 255, none with a leading zero (it rewrites the other numeric forms:
+// "127.1", "0x7f.1", "2130706433").
+inline bool is_dotted_quad(std::string_view h) {
+    int labels = 0;
+    for (size_t start = 0; start <= h.size(); ++labels) {
+        size_t end = std::min(h.find('.', start), h.size());
+        std::string_view label = h.substr(start, end - start);
+        if (label.empty() || label.size() > 3 || (label.size() > 1 && label[0] == '0')) return false;
+        int value = 0;
+        for (char d : label) {
+            if (!is_digit(d)) return false;
+            value = value * 10 + (d - '0');
+        }
+        if (value > 255) return false;
+        start = end + 1;
+    }
+    return labels == 4;
+}
+
+// True when a segment of `path` is "." or "..".
+inline bool has_dot_segment(std::string_view path) {
+    for (size_t i = 0; i <= path.size();) {
+        size_t end = std::min(path.find('/', i), path.size());
+        std::string_view segment = path.substr(i, end - i);
+        if (segment == "." || segment == "..") return true;
+        i = end + 1;
+    }
+    return false;
 }
 
 inline std::string_view trim(std::string_view s) {

@@ -51,21 +51,7 @@ bool is_plain_host(std::string_view h) {
     for (char c : h)
         if (!((c >= 'a' && c <= 'z') || is_digit(c) || c == '-' || c == '.')) return false;
     if (h.find("..") != std::string_view::npos) return false;
-    if (!is_digit(h[h.rfind('.') + 1])) return true;
-    int labels = 0;
-    for (size_t start = 0; start <= h.size(); ++labels) {
-        size_t end = std::min(h.find('.', start), h.size());
-        std::string_view label = h.substr(start, end - start);
-        if (label.size() > 3 || (label.size() > 1 && label[0] == '0')) return false;
-        int value = 0;
-        for (char d : label) {
-            if (!is_digit(d)) return false;
-            value = value * 10 + (d - '0');
-        }
-        if (value > 255) return false;
-        start = end + 1;
-    }
-    return labels == 4;
+    return !is_digit(h[h.rfind('.') + 1]) || is_dotted_quad(h);
 }
 
 // "host" or "host:port" copied as libcurl would write it back: a port of 1
@@ -82,17 +68,6 @@ bool is_plain_authority(std::string_view a, bool https) {
     }
     if (value > 65535 || value == (https ? 443 : 80)) return false;
     return is_plain_host(a.substr(0, colon));
-}
-
-// True when a segment of `path` is "." or "..".
-bool has_dot_segment(std::string_view path) {
-    for (size_t i = 0; i <= path.size();) {
-        size_t end = std::min(path.find('/', i), path.size());
-        std::string_view segment = path.substr(i, end - i);
-        if (segment == "." || segment == "..") return true;
-        i = end + 1;
-    }
-    return false;
 }
 
 // Appends `path` (starting with '/') to `out` with its "." and ".."
