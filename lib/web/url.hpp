@@ -29,6 +29,8 @@ struct Url {
     std::string query;   // without '?', empty when none
     bool has_query = false;
 
+    bool operator==(const Url&) const = default;  // every field
+
     // "host" or "host:port" (port only when not the scheme's default).
     std::string authority() const;
     // path plus "?query" when present: what robots.txt rules match against.

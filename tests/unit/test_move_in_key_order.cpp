@@ -4,7 +4,9 @@
 // cursor meanwhile move in the next pass.
 #include <catch2/catch.hpp>
 
+#include <memory>
 #include <string>
+#include <vector>
 
 #include "store/db.hpp"
 #include "store/move_in_key_order.hpp"

@@ -38,13 +38,10 @@ void compare_canon(std::string_view input, Tally& t) {
     static const CanonOptions opt;
     ++t.canonicalised;
     CanonResult got = canonicalize_url(input, opt), want = canonicalize_url_by_curl(input, opt);
-    const Url &g = got.url, &w = want.url;
-    if (got.ok != want.ok || got.reason != want.reason || g.url != w.url || g.scheme != w.scheme ||
-        g.host != w.host || g.port != w.port || g.path != w.path || g.query != w.query ||
-        g.has_query != w.has_query) {
+    if (got.ok != want.ok || got.reason != want.reason || !(got.url == want.url)) {
         ++t.canon_mismatches;
-        UNSCOPED_INFO("input " << input << "\nfast  " << (got.ok ? g.url : got.reason) << "\ncurl  "
-                               << (want.ok ? w.url : want.reason));
+        UNSCOPED_INFO("input " << input << "\nfast  " << (got.ok ? got.url.url : got.reason) << "\ncurl  "
+                               << (want.ok ? want.url.url : want.reason));
         CHECK(false);
     }
 }

@@ -127,9 +127,9 @@ public:
 
     // The entries of url_next_new into url_next in key order from where the
     // last move stopped, 65,536 per transaction, until url_next_new is
-    // empty or `limit` moved (move_in_key_order). Run after the move of the fingerprints: the
-    // URLs added since the last move are most of its entries (the others,
-    // URLs queued again, move with them).
+    // empty or `limit` moved (move_in_key_order). Run after the move of the
+    // fingerprints: the URLs added since the last move are most of its
+    // entries (the others, URLs queued again, move with them).
     bool move_buffered(Db& db, int64_t chunk, int64_t limit, MoveCursor& from) override {
         return move_in_key_order(db, "url_next_new", SQL_ORDER_KEY, "ididii", chunk, limit, from,
                                  [&](const std::string& where, auto& bound, bool) {
