@@ -193,6 +193,7 @@ void Store::Impl::flush() {
 void Store::Impl::move_buffers(int64_t added) {
     const int64_t chunk = std::min({kMoveChunk, fp_buffer_limit(), std::max<int64_t>(kMinMoveChunk, 4 * added)});
     const int64_t budget = std::max(added, chunk);
+    int64_t fps_moved = 0;  // rows, with the end of a pass that the budget leaves uncounted
     if (fps_moving > 0) {
         const int64_t n = std::min(fps_moving, budget);
         const bool emptied = move_in_key_order(db, "url_fps_new", "fp, id", "ii", chunk, n, fps_from,
@@ -200,6 +201,7 @@ void Store::Impl::move_buffers(int64_t added) {
                           Stmt moved = bound(db.prepare("SELECT count(*) FROM url_fps_new" + where));
                           const int64_t n = moved.step() ? moved.i64(0) : 0;
                           moved.reset();
+                          fps_moved += n;
                           bound(db.prepare(move_fingerprints_sql(db, where))).exec();
                           bound(db.prepare("DELETE FROM url_fps_new" + where)).exec();
                           // The last chunk empties the table: its count is 0,
@@ -213,10 +215,14 @@ void Store::Impl::move_buffers(int64_t added) {
                       });
         fps_moving = emptied ? 0 : fps_moving - n;
     }
-    // The same budget again, not what the fingerprints left of it: every new
-    // URL has an entry in both buffers, so a lease order that moved only
-    // while no fingerprints waited would fall behind for good in a long add.
-    if (order_moving) order_moving = !backend->move_buffered(db, chunk, budget, order_from);
+    // At least as many rows as the fingerprints moved, and the same budget
+    // again when they moved fewer: every new URL has an entry in both
+    // buffers, so a lease order that moved less than the fingerprints (or
+    // only while no fingerprints waited) would fall behind for good in a
+    // long add. A move of the fingerprints that ends a pass moves the rest
+    // above its cursor beside its budget, so it can move more than that.
+    if (order_moving || fps_moved > 0)
+        order_moving = !backend->move_buffered(db, chunk, std::max(budget, fps_moved), order_from);
 }
 
 namespace {
