@@ -1,5 +1,5 @@
 // frontier-crawl: a one-off crawl in one command (frontier-crawl(1)).
-// It sets the frontier up (settings, seeds through frontier-add), runs the
+// It sets the frontier up (settings, seeds as frontier-add adds them), runs the
 // crawl loop as the three tools in a pipeline
 //
 //   frontier-lease --follow | fetch --links [--warc] | frontier-done >> OUT/results.jsonl
@@ -16,7 +16,7 @@
 #include <cstdio>
 #include <optional>
 #include <cstring>
-#include <memory>
+#include <string_view>
 #include <string>
 #include <vector>
 
@@ -25,6 +25,7 @@
 #include "core/output.hpp"
 #include "core/process_group.hpp"
 #include "core/tool.hpp"
+#include "frontier/add_session.hpp"
 #include "frontier/crawl_pipeline.hpp"
 #include "policy/settings.hpp"
 #include "store/store.hpp"
@@ -111,29 +112,66 @@ void set_up_frontier(const CrawlOptions& o, const std::string& f,
         store.set_setting("politeness.lease-ahead", std::to_string(crawl_lease_ahead(store.settings().politeness)));
 }
 
-// Starts frontier-add of the seeds (answers to OUT/seeds.jsonl, its summary
-// to standard error); the function returned waits for it: the pipeline calls
-// it before frontier-lease, so that fetch and frontier-done start meanwhile.
+// What frontier-add prints for the seeds: its answers to OUT/seeds.jsonl,
+// each line once its record is committed, its summary on standard error
+// as frontier-add's (none with -q).
+class SeedsSink : public SessionSink {
+public:
+    SeedsSink(const std::string& path, bool quiet) : path_(path), quiet_(quiet) {
+        fp_ = std::fopen(path.c_str(), "w");
+        if (!fp_) throw IoError("cannot write " + path + ": " + std::strerror(errno));
+    }
+    ~SeedsSink() override {
+        if (fp_) std::fclose(fp_);
+    }
+    void line(std::string_view text) override {
+        held_.append(text);
+        held_ += '\n';
+    }
+    void flush() override {
+        if (!held_.empty() && std::fwrite(held_.data(), 1, held_.size(), fp_) != held_.size())
+            throw IoError("cannot write " + path_ + ": " + std::strerror(errno));
+        held_.clear();
+        if (std::fflush(fp_) != 0) throw IoError("cannot write " + path_ + ": " + std::strerror(errno));
+    }
+    void message(std::string_view text) override {
+        if (quiet_) return;
+        std::string m = "frontier-add: " + std::string(text) + "\n";
+        (void)!::write(2, m.data(), m.size());
+    }
+
+private:
+    std::string path_, held_;
+    bool quiet_;
+    FILE* fp_ = nullptr;
+};
+
+// Adds the seeds as `frontier-add -f F SEEDS > OUT/seeds.jsonl` does, in
+// this process (a process of its own, loading the tools' libraries, cost a
+// short crawl more than its adds). The pipeline calls the function returned
+// before it starts frontier-lease, once fetch and frontier-done are starting.
 std::function<void()> add_seeds(const CrawlOptions& o, const std::string& f, const Say& say) {
     if (o.seeds.empty() && o.input.empty()) return [] {};
-    std::vector<std::string> args{"-f", f};
-    std::string list = o.seeds.empty() ? "" : o.out + "/.seeds.txt";
-    if (!list.empty()) {
-        FILE* fp = std::fopen(list.c_str(), "w");
-        if (!fp) throw IoError("cannot write " + list + ": " + std::strerror(errno));
-        for (auto& s : o.seeds) std::fprintf(fp, "%s\n", s.c_str());
-        std::fclose(fp);
-        args.push_back(list);
-    }
-    if (!o.input.empty()) args.push_back(o.input);
-    auto adding = std::make_shared<std::vector<Child>>(
-        1, start_to_file("frontier-add", args, o.out + "/seeds.jsonl", o.common.quiet));
-    return [=, out = o.out] {
-        wait_all(*adding);
-        int rc = exit_code_of(adding->front());
-        if (!list.empty()) std::remove(list.c_str());
-        if (rc == 1) say("some seeds were rejected: see " + out + "/seeds.jsonl");
-        else if (rc != 0) throw IoError("frontier-add exited " + std::to_string(rc));
+    return [&o, f, say] {
+        std::vector<std::string> inputs;
+        struct Removed {
+            std::string path;
+            ~Removed() {
+                if (!path.empty()) std::remove(path.c_str());
+            }
+        } list{o.seeds.empty() ? "" : o.out + "/.seeds.txt"};
+        if (!list.path.empty()) {
+            FILE* fp = std::fopen(list.path.c_str(), "w");
+            if (!fp) throw IoError("cannot write " + list.path + ": " + std::strerror(errno));
+            for (auto& s : o.seeds) std::fprintf(fp, "%s\n", s.c_str());
+            if (std::fclose(fp) != 0) throw IoError("cannot write " + list.path + ": " + std::strerror(errno));
+            inputs.push_back(list.path);
+        }
+        if (!o.input.empty()) inputs.push_back(o.input);
+        Store store(f, Store::Mode::create);
+        ReaderSource input(inputs);
+        SeedsSink sink(o.out + "/seeds.jsonl", o.common.quiet);
+        if (run_add_session(store, input, sink, AddSessionOptions{}) == 1) say("some seeds were rejected: see " + o.out + "/seeds.jsonl");
     };
 }
 

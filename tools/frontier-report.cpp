@@ -7,7 +7,6 @@
 
 #include <cstdio>
 #include <cstdlib>
-#include <fstream>
 
 #include "core/clock.hpp"
 #include "core/error.hpp"
@@ -32,7 +31,7 @@ struct ReportOptions {
     int64_t limit = -1;         // --limit N (--queues; default 10 for the summary's tables)
     std::string html;           // --html FILE: write the HTML page there
     double watch = 0;           // --watch SECONDS: redraw the text report until SIGINT
-    int64_t top = 10;           // --top N: rows in the summary's queue tables
+    int64_t top = kReportTop;   // --top N: rows in the summary's queue tables
     bool check = false;         // --check: verify the file's invariants (lib/store/store_check.hpp)
     // The crawl's reports (frontier-report(1)): one of them, as a text table
     // or JSON lines with --json.
@@ -49,26 +48,6 @@ struct ReportOptions {
 int run_report(const ReportOptions& o);
 
 namespace {
-
-void write_file(const std::string& file, const std::string& data) {
-    if (file == "-") {
-        out().write_line(data);
-        return;
-    }
-    // Written beside the target and renamed, so a reader never sees half a page.
-    std::string tmp = file + ".tmp";
-    {
-        std::ofstream f(tmp, std::ios::binary | std::ios::trunc);
-        if (!f) throw IoError("cannot write " + tmp);
-        f << data;
-        f.close();
-        if (!f) throw IoError("cannot write " + tmp);
-    }
-    if (std::rename(tmp.c_str(), file.c_str()) != 0) {
-        std::remove(tmp.c_str());
-        throw IoError("cannot rename " + tmp + " to " + file);
-    }
-}
 
 int watch(Store& store, const ReportOptions& o, const std::string& path) {
     bool tty = ::isatty(1) == 1;
@@ -148,7 +127,10 @@ int run_report(const ReportOptions& o) {
     const double now = frontier::now();
     const std::string title = "frontier-report: " + path;
     if (!o.html.empty()) {
-        write_file(o.html, html_report(store, now, o.top, title));
+        if (o.html == "-")
+            out().write_line(html_report(store, now, o.top, title));
+        else
+            write_file_replacing(o.html, html_report(store, now, o.top, title));
         if (!o.json && !selected) return 0;
     }
     auto line = [](const std::string& l) { out().write_line(l); };

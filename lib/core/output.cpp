@@ -53,6 +53,21 @@ Output& out() {
 void set_tool_name(std::string_view name) { g_tool = std::string(name); }
 const std::string& tool_name() { return g_tool; }
 
+void write_file_replacing(const std::string& path, std::string_view data) {
+    const std::string tmp = path + ".tmp";
+    FILE* f = std::fopen(tmp.c_str(), "wb");
+    if (!f) throw IoError("cannot write " + tmp + ": " + std::strerror(errno));
+    const bool written = std::fwrite(data.data(), 1, data.size(), f) == data.size();
+    if (std::fclose(f) != 0 || !written) {
+        std::remove(tmp.c_str());
+        throw IoError("cannot write " + tmp);
+    }
+    if (std::rename(tmp.c_str(), path.c_str()) != 0) {
+        std::remove(tmp.c_str());
+        throw IoError("cannot rename " + tmp + " to " + path + ": " + std::strerror(errno));
+    }
+}
+
 void diag(std::string_view message) {
     // On a terminal, erase the line first: another tool of the pipeline (fetch)
     // may have left its live progress line there without a newline.

@@ -66,6 +66,10 @@ private:
     double start_ = 0;
 };
 
+// Writes `data` to `path` through `path`.tmp renamed over it, so that a
+// reader never sees half a file (a report page, a summary). Throws IoError.
+void write_file_replacing(const std::string& path, std::string_view data);
+
 // "tool-name: message" on stderr.
 void diag(std::string_view message);
 

@@ -39,14 +39,14 @@ void write_failed(Store& store, const CrawlReportRequest& r, double now, const L
 
 }  // namespace
 
-size_t report_text_width() {
+size_t report_text_width(int fd) {
     if (const char* c = std::getenv("COLUMNS"); c && *c) {
         char* end = nullptr;
         long v = std::strtol(c, &end, 10);
         if (end && *end == '\0' && v >= 20 && v <= 100000) return static_cast<size_t>(v);
     }
     struct winsize ws;
-    if (::isatty(1) && ::ioctl(1, TIOCGWINSZ, &ws) == 0 && ws.ws_col >= 20) return ws.ws_col;
+    if (fd >= 0 && ::isatty(fd) && ::ioctl(fd, TIOCGWINSZ, &ws) == 0 && ws.ws_col >= 20) return ws.ws_col;
     return 0;
 }
 

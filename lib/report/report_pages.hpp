@@ -18,9 +18,12 @@ namespace frontier {
 using LineSink = std::function<void(const std::string&)>;
 
 // The width text tables are fitted to (frontier-report(1), OUTPUT): $COLUMNS
-// when set (20 to 100000), else the terminal's when standard output is one,
-// else 0 (whole lines, for files, pipes and grep).
-size_t report_text_width();
+// when set (20 to 100000), else the terminal's when `fd` (standard output;
+// -1 for a file) is one, else 0 (whole lines, for files, pipes and grep).
+size_t report_text_width(int fd = 1);
+
+// Rows in each queue table of the summary (frontier-report --top).
+constexpr int64_t kReportTop = 10;
 
 // The default text report at `now` titled `title`, with `top` rows in each
 // queue table, fitted to `width` (0: whole lines); no trailing newline.
