@@ -62,8 +62,12 @@ struct LineReader::Impl {
         : paths(std::move(p)),
           max_line(ml),
           cap(ml + 2 + kReadSize),
-          buf(new char[cap + simdjson::SIMDJSON_PADDING]()) {
+          // Not zeroed: a tool that reads a few lines would otherwise touch
+          // every page of it at its start. What simdjson reads past a line
+          // is data, or the padding zeroed after each read (fill).
+          buf(new char[cap + simdjson::SIMDJSON_PADDING]) {
         if (paths.empty()) paths.push_back("-");
+        pad();
     }
     ~Impl() { close_input(); }
 
@@ -123,6 +127,10 @@ struct LineReader::Impl {
         return true;
     }
 
+    // Zeroes the SIMDJSON_PADDING bytes after the data, which simdjson may
+    // read past a line's end (their values do not change what it parses).
+    void pad() { std::memset(buf.get() + end, 0, simdjson::SIMDJSON_PADDING); }
+
     // Makes room for at least kReadSize bytes at `end`.
     void make_room() {
         if (cap - end >= kReadSize) return;
@@ -174,6 +182,7 @@ bool LineReader::next(InputLine& out) {
         ssize_t got = ::read(m.fd, m.buf.get() + m.end, m.cap - m.end);
         if (got > 0) {
             m.end += size_t(got);
+            m.pad();
             continue;
         }
         if (got < 0) {
