@@ -57,6 +57,17 @@ const PqApi& pq_api() {
     return loaded;
 }
 
+const XmlApi& xml_api() {
+    static const XmlApi loaded = [] {
+        const char* package = "libxml2";
+        void* lib = open_library({"libxml2.so.2", "libxml2.so"}, package);
+        XmlApi api;
+        FRONTIER_XML_FUNCTIONS(FRONTIER_RESOLVE_FUNCTION)
+        return api;
+    }();
+    return loaded;
+}
+
 #undef FRONTIER_RESOLVE_FUNCTION
 
 }  // namespace frontier

@@ -1,7 +1,9 @@
 // Libraries that only some runs need, opened at their first use instead of
-// at every process start: libpq (only a postgresql:// frontier needs it) and
+// at every process start: libpq (only a postgresql:// frontier needs it),
 // libcurl's URL and date functions outside `fetch` (frontier-lease,
-// frontier-report, frontier-config and frontier-budget never parse a URL).
+// frontier-report, frontier-config and frontier-budget never parse a URL)
+// and libxml2, which reads sitemaps only (it loads ICU and liblzma with
+// it, a share of every short tool call of their own).
 // Linking them made every tool start load and relocate libcurl's and
 // libpq's own dozens of dependencies (TLS, Kerberos, LDAP, SSH), a large
 // share of a short `frontier-lease` call. `fetch` still links libcurl;
@@ -13,11 +15,19 @@
 
 #include <curl/curl.h>
 #include <libpq-fe.h>
+#include <libxml/parser.h>
+#include <libxml/xmlerror.h>
 
 namespace frontier {
 
 #define FRONTIER_CURL_FUNCTIONS(X) \
     X(curl_url) X(curl_url_set) X(curl_url_get) X(curl_url_cleanup) X(curl_free) X(curl_getdate) X(curl_version_info)
+
+// xmlGenericError and the like are macros over the __xml* functions.
+#define FRONTIER_XML_FUNCTIONS(X)                                                                            \
+    X(xmlInitParser) X(xmlSetGenericErrorFunc) X(xmlSetStructuredErrorFunc) X(__xmlGenericError)             \
+    X(__xmlGenericErrorContext) X(__xmlStructuredError) X(__xmlStructuredErrorContext) X(xmlStopParser)      \
+    X(xmlDictSize) X(xmlCreateIOParserCtxt) X(xmlCtxtUseOptions) X(xmlParseDocument) X(xmlFreeParserCtxt)
 
 // clang-format off
 #define FRONTIER_PQ_FUNCTIONS(X)                                                                              \
@@ -39,11 +49,16 @@ struct PqApi {
     FRONTIER_PQ_FUNCTIONS(FRONTIER_DECLARE_FUNCTION)
 };
 
+struct XmlApi {
+    FRONTIER_XML_FUNCTIONS(FRONTIER_DECLARE_FUNCTION)
+};
+
 #undef FRONTIER_DECLARE_FUNCTION
 
 // Loaded once per process (thread-safe); throws IoError naming the Debian
 // package when the library or one of its functions cannot be found.
 const CurlApi& curl_api();
 const PqApi& pq_api();
+const XmlApi& xml_api();
 
 }  // namespace frontier

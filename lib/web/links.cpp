@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "core/ascii.hpp"
+#include "core/ondemand.hpp"
 
 namespace frontier {
 
@@ -28,21 +29,21 @@ namespace links_detail {
 
 void init_libxml() {
     static std::once_flag once;
-    std::call_once(once, [] { xmlInitParser(); });
+    std::call_once(once, [] { xml_api().xmlInitParser(); });
 }
 
 QuietLibxmlErrors::QuietLibxmlErrors()
-    : generic_(reinterpret_cast<AnyFunction>(xmlGenericError)),
-      generic_ctx_(xmlGenericErrorContext),
-      structured_(reinterpret_cast<AnyFunction>(xmlStructuredError)),
-      structured_ctx_(xmlStructuredErrorContext) {
-    xmlSetGenericErrorFunc(nullptr, ignore_generic);
-    xmlSetStructuredErrorFunc(nullptr, ignore_structured);
+    : generic_(reinterpret_cast<AnyFunction>(*xml_api().__xmlGenericError())),
+      generic_ctx_(*xml_api().__xmlGenericErrorContext()),
+      structured_(reinterpret_cast<AnyFunction>(*xml_api().__xmlStructuredError())),
+      structured_ctx_(*xml_api().__xmlStructuredErrorContext()) {
+    xml_api().xmlSetGenericErrorFunc(nullptr, ignore_generic);
+    xml_api().xmlSetStructuredErrorFunc(nullptr, ignore_structured);
 }
 
 QuietLibxmlErrors::~QuietLibxmlErrors() {
-    xmlSetGenericErrorFunc(generic_ctx_, reinterpret_cast<xmlGenericErrorFunc>(generic_));
-    xmlSetStructuredErrorFunc(structured_ctx_, reinterpret_cast<xmlStructuredErrorFunc>(structured_));
+    xml_api().xmlSetGenericErrorFunc(generic_ctx_, reinterpret_cast<xmlGenericErrorFunc>(generic_));
+    xml_api().xmlSetStructuredErrorFunc(structured_ctx_, reinterpret_cast<xmlStructuredErrorFunc>(structured_));
 }
 
 std::string strip_fragment(std::string url) {
@@ -125,7 +126,8 @@ std::string_view defuse_attribute_floods(std::string_view doc, std::string& stor
 
 void bound_names(void* ctxt) {
     auto* parser = static_cast<xmlParserCtxtPtr>(ctxt);
-    if (parser->dict != nullptr && xmlDictSize(parser->dict) > kMaxDistinctNames) xmlStopParser(parser);
+    if (parser->dict != nullptr && xml_api().xmlDictSize(parser->dict) > kMaxDistinctNames)
+        xml_api().xmlStopParser(parser);
 }
 
 }  // namespace links_detail

@@ -30,6 +30,7 @@
 #include <memory>
 #include <optional>
 
+#include "core/ondemand.hpp"
 #include "web/links.hpp"
 #include "web/sitemap_input.hpp"
 #include "web/url.hpp"
@@ -105,7 +106,7 @@ void on_start(void* ctx, const xmlChar* localname, const xmlChar*, const xmlChar
     links_detail::bound_names(st->ctxt);
     ++st->depth;
     if (st->depth == 1) {
-        if (!local_is(localname, "urlset") && !local_is(localname, "sitemapindex")) xmlStopParser(st->ctxt);
+        if (!local_is(localname, "urlset") && !local_is(localname, "sitemapindex")) xml_api().xmlStopParser(st->ctxt);
         return;
     }
     if (st->entry_depth < 0) {
@@ -146,14 +147,14 @@ void emit_entry(SitemapState* st) {
     if (!st->base->resolve(st->loc, link.url) || !links_detail::is_http_url(link.url)) return;
     if (st->entries >= kMaxSitemapEntries || st->loc_bytes + link.url.size() > kMaxSitemapLocBytes) {
         st->truncated = true;  // one entry too many: the rest is not read
-        xmlStopParser(st->ctxt);
+        xml_api().xmlStopParser(st->ctxt);
         return;
     }
     link.discovery = "sitemap";
     link.last_modified = parse_w3c_datetime(st->lastmod);
     ++st->entries;
     st->loc_bytes += link.url.size();
-    if (!st->out->add(std::move(link))) xmlStopParser(st->ctxt);
+    if (!st->out->add(std::move(link))) xml_api().xmlStopParser(st->ctxt);
 }
 
 void on_end(void* ctx, const xmlChar*, const xmlChar*, const xmlChar*) {
@@ -246,10 +247,10 @@ void sitemap_links(std::string_view xml, std::string_view page_url, size_t chunk
     RepairedXml input(xml, chunk);
     links_detail::init_libxml();
     links_detail::QuietLibxmlErrors quiet;
-    xmlParserCtxtPtr ctxt = xmlCreateIOParserCtxt(nullptr, nullptr, &RepairedXml::read_callback, nullptr,
+    xmlParserCtxtPtr ctxt = xml_api().xmlCreateIOParserCtxt(nullptr, nullptr, &RepairedXml::read_callback, nullptr,
                                                   &input, XML_CHAR_ENCODING_NONE);
     if (ctxt == nullptr) return;
-    xmlCtxtUseOptions(ctxt, XML_PARSE_RECOVER | XML_PARSE_NONET | XML_PARSE_NOERROR | XML_PARSE_NOWARNING);
+    xml_api().xmlCtxtUseOptions(ctxt, XML_PARSE_RECOVER | XML_PARSE_NONET | XML_PARSE_NOERROR | XML_PARSE_NOWARNING);
     xmlSAXHandler sax;
     std::memset(&sax, 0, sizeof sax);
     sax.initialized = XML_SAX2_MAGIC;
@@ -265,10 +266,10 @@ void sitemap_links(std::string_view xml, std::string_view page_url, size_t chunk
     xmlSAXHandlerPtr own_sax = ctxt->sax;
     ctxt->sax = &sax;
     ctxt->userData = &state;
-    xmlParseDocument(ctxt);
+    xml_api().xmlParseDocument(ctxt);
     ctxt->sax = own_sax;
     ctxt->userData = ctxt;
-    xmlFreeParserCtxt(ctxt);
+    xml_api().xmlFreeParserCtxt(ctxt);
     if (truncated) *truncated = state.truncated || input.cut();
 }
 
