@@ -35,39 +35,24 @@ void* symbol(void* lib, const char* name, const char* package) {
 
 #define FRONTIER_RESOLVE_FUNCTION(f) api.f = reinterpret_cast<decltype(api.f)>(symbol(lib, #f, package));
 
-const CurlApi& curl_api() {
-    static const CurlApi loaded = [] {
-        const char* package = "libcurl4";
-        void* lib = open_library({"libcurl.so.4", "libcurl.so"}, package);
-        CurlApi api;
-        FRONTIER_CURL_FUNCTIONS(FRONTIER_RESOLVE_FUNCTION)
-        return api;
-    }();
-    return loaded;
-}
+// `name()`: the Api of the first of the sonames that opens, loaded once.
+#define FRONTIER_DEFINE_API(name, Api, FUNCTIONS, debian_package, ...)      \
+    const Api& name() {                                                    \
+        static const Api loaded = [] {                                     \
+            const char* package = debian_package;                          \
+            void* lib = open_library({__VA_ARGS__}, package);              \
+            Api api;                                                       \
+            FUNCTIONS(FRONTIER_RESOLVE_FUNCTION)                           \
+            return api;                                                    \
+        }();                                                               \
+        return loaded;                                                     \
+    }
 
-const PqApi& pq_api() {
-    static const PqApi loaded = [] {
-        const char* package = "libpq5";
-        void* lib = open_library({"libpq.so.5", "libpq.so"}, package);
-        PqApi api;
-        FRONTIER_PQ_FUNCTIONS(FRONTIER_RESOLVE_FUNCTION)
-        return api;
-    }();
-    return loaded;
-}
+FRONTIER_DEFINE_API(curl_api, CurlApi, FRONTIER_CURL_FUNCTIONS, "libcurl4", "libcurl.so.4", "libcurl.so")
+FRONTIER_DEFINE_API(pq_api, PqApi, FRONTIER_PQ_FUNCTIONS, "libpq5", "libpq.so.5", "libpq.so")
+FRONTIER_DEFINE_API(xml_api, XmlApi, FRONTIER_XML_FUNCTIONS, "libxml2", "libxml2.so.2", "libxml2.so")
 
-const XmlApi& xml_api() {
-    static const XmlApi loaded = [] {
-        const char* package = "libxml2";
-        void* lib = open_library({"libxml2.so.2", "libxml2.so"}, package);
-        XmlApi api;
-        FRONTIER_XML_FUNCTIONS(FRONTIER_RESOLVE_FUNCTION)
-        return api;
-    }();
-    return loaded;
-}
-
+#undef FRONTIER_DEFINE_API
 #undef FRONTIER_RESOLVE_FUNCTION
 
 }  // namespace frontier
