@@ -22,12 +22,24 @@ grep -q "frontier-crawl: finished" out.err || fail "no 'finished': $(cat out.err
 pages=$(jq -r 'select(.robots != true) | "\(.url | sub("^http://[^/]*"; "")) \(.status) \(.depth)"' out/results.jsonl | sort | tr '\n' ',')
 [ "$pages" = "/ 200 0,/a.html 200 1,/b.html 200 1,/c.html 200 2," ] || fail "results: $pages"
 [ "$(jq -r .status out/seeds.jsonl)" = added ] || fail "seeds.jsonl: $(cat out/seeds.jsonl)"
+# The seeds are added as frontier-add adds them, with its summary.
+grep -q "^frontier-add: 1 added, 0 duplicate" out.err || fail "no frontier-add summary: $(cat out.err)"
+[ ! -e out/.seeds.txt ] || fail "the seed list was left in out/"
+ls out/*.tmp 2> /dev/null && fail "a report's temporary file was left"
 grep -q '^URLs: 0 queued; 0 leased; 4 done' out/report.txt || fail "report.txt: $(head -3 out/report.txt)"
 grep -q '<html' out/report.html || fail "report.html"
 echo "ok: one command crawls the site: 4 pages, reports"
 # Its last connection writes the WAL back into the file and removes it.
 [ ! -s out/crawl.db-wal ] || fail "crawl.db-wal left with $(stat -c %s out/crawl.db-wal) bytes"
 echo "ok: the WAL is written back at the end"
+
+# A bad seed is rejected in seeds.jsonl, said once, and the others are crawled.
+frontier-crawl -o mixed "${fast[@]}" --depth 0 "http://127.0.0.1:$P/b.html" "not a url" 2> mixed.err ||
+    fail "a crawl with a bad seed exited $?: $(cat mixed.err)"
+[ "$(jq -r .status mixed/seeds.jsonl | tr '\n' ' ')" = "added rejected " ] || fail "seeds.jsonl: $(cat mixed/seeds.jsonl)"
+grep -q "some seeds were rejected: see mixed/seeds.jsonl" mixed.err || fail "no rejection message: $(cat mixed.err)"
+grep -q '^URLs: 0 queued; 0 leased; 1 done' mixed/report.txt || fail "mixed: $(head -3 mixed/report.txt)"
+echo "ok: a bad seed is rejected in seeds.jsonl; the good one is crawled"
 
 # Again: nothing left, nothing fetched twice.
 before=$(wc -l < S/requests)
