@@ -12,11 +12,11 @@ BIN      ?= bin
 XML_CFLAGS := $(shell pkg-config --cflags libxml-2.0 2>/dev/null || echo -I/usr/include/libxml2)
 PQ_CFLAGS  := -I$(shell pg_config --includedir 2>/dev/null || echo /usr/include/postgresql)
 override CXXFLAGS += -std=c++20 -Wall -Wextra -Wpedantic -Wno-missing-field-initializers -Ilib $(XML_CFLAGS) $(PQ_CFLAGS) -MMD -MP
-# libpq, libcurl and libxml2 are opened on first use (lib/core/ondemand.hpp),
-# so a tool start does not load them and their dependencies (TLS, Kerberos,
-# LDAP, SSH; ICU); only fetch (and the unit tests of its transfer code) link
-# libcurl's transfer API.
-LDLIBS   := -lsqlite3 -lsimdjson -lxxhash -lpsl -lidn2 -lre2 -lz -lpthread
+# libpq, libcurl, libxml2, libpsl and libidn2 are opened on first use
+# (lib/core/ondemand.hpp), so a tool start does not load them and their
+# dependencies (TLS, Kerberos, LDAP, SSH; ICU; libunistring); only fetch (and
+# the unit tests of its transfer code) link libcurl's transfer API.
+LDLIBS   := -lsqlite3 -lsimdjson -lxxhash -lre2 -lz -lpthread
 CURL_LIBS := -lcurl
 
 TOOLS    := frontier-add frontier-lease frontier-done frontier-config frontier-budget frontier-report frontier-export frontier-import fetch frontier-crawl

@@ -51,6 +51,8 @@ void* symbol(void* lib, const char* name, const char* package) {
 FRONTIER_DEFINE_API(curl_api, CurlApi, FRONTIER_CURL_FUNCTIONS, "libcurl4", "libcurl.so.4", "libcurl.so")
 FRONTIER_DEFINE_API(pq_api, PqApi, FRONTIER_PQ_FUNCTIONS, "libpq5", "libpq.so.5", "libpq.so")
 FRONTIER_DEFINE_API(xml_api, XmlApi, FRONTIER_XML_FUNCTIONS, "libxml2", "libxml2.so.2", "libxml2.so")
+FRONTIER_DEFINE_API(psl_api, PslApi, FRONTIER_PSL_FUNCTIONS, "libpsl5", "libpsl.so.5", "libpsl.so")
+FRONTIER_DEFINE_API(idn2_api, Idn2Api, FRONTIER_IDN2_FUNCTIONS, "libidn2-0", "libidn2.so.0", "libidn2.so")
 
 #undef FRONTIER_DEFINE_API
 #undef FRONTIER_RESOLVE_FUNCTION

@@ -1,9 +1,10 @@
 // Libraries that only some runs need, opened at their first use instead of
 // at every process start: libpq (only a postgresql:// frontier needs it),
 // libcurl's URL and date functions outside `fetch` (frontier-lease,
-// frontier-report, frontier-config and frontier-budget never parse a URL)
-// and libxml2, which reads sitemaps only (it loads ICU and liblzma with
-// it, a share of every short tool call of their own).
+// frontier-report, frontier-config and frontier-budget never parse a URL),
+// libxml2, which reads sitemaps only (it loads ICU and liblzma with it, a
+// share of every short tool call of their own), libpsl (a host name's
+// registrable domain) and libidn2 (a host name that is not ASCII).
 // Linking them made every tool start load and relocate libcurl's and
 // libpq's own dozens of dependencies (TLS, Kerberos, LDAP, SSH), a large
 // share of a short `frontier-lease` call. `fetch` still links libcurl;
@@ -14,7 +15,9 @@
 #pragma once
 
 #include <curl/curl.h>
+#include <idn2.h>
 #include <libpq-fe.h>
+#include <libpsl.h>
 #include <libxml/parser.h>
 #include <libxml/xmlerror.h>
 
@@ -22,6 +25,9 @@ namespace frontier {
 
 #define FRONTIER_CURL_FUNCTIONS(X) \
     X(curl_url) X(curl_url_set) X(curl_url_get) X(curl_url_cleanup) X(curl_free) X(curl_getdate) X(curl_version_info)
+
+#define FRONTIER_PSL_FUNCTIONS(X) X(psl_builtin) X(psl_registrable_domain)
+#define FRONTIER_IDN2_FUNCTIONS(X) X(idn2_lookup_u8) X(idn2_free)
 
 // xmlGenericError and the like are macros over the __xml* functions.
 #define FRONTIER_XML_FUNCTIONS(X)                                                                            \
@@ -53,6 +59,14 @@ struct XmlApi {
     FRONTIER_XML_FUNCTIONS(FRONTIER_DECLARE_FUNCTION)
 };
 
+struct PslApi {
+    FRONTIER_PSL_FUNCTIONS(FRONTIER_DECLARE_FUNCTION)
+};
+
+struct Idn2Api {
+    FRONTIER_IDN2_FUNCTIONS(FRONTIER_DECLARE_FUNCTION)
+};
+
 #undef FRONTIER_DECLARE_FUNCTION
 
 // Loaded once per process (thread-safe); throws IoError naming the Debian
@@ -60,5 +74,7 @@ struct XmlApi {
 const CurlApi& curl_api();
 const PqApi& pq_api();
 const XmlApi& xml_api();
+const PslApi& psl_api();
+const Idn2Api& idn2_api();
 
 }  // namespace frontier

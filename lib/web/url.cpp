@@ -156,11 +156,12 @@ bool canonical_host(std::string_view host, std::string& out) {
     if (non_ascii) {
         char* ascii = nullptr;
         auto in = reinterpret_cast<const uint8_t*>(out.c_str());
-        int rc = idn2_lookup_u8(in, reinterpret_cast<uint8_t**>(&ascii), IDN2_NONTRANSITIONAL);
-        if (rc != IDN2_OK) rc = idn2_lookup_u8(in, reinterpret_cast<uint8_t**>(&ascii), IDN2_TRANSITIONAL);
+        const Idn2Api& idn2 = idn2_api();
+        int rc = idn2.idn2_lookup_u8(in, reinterpret_cast<uint8_t**>(&ascii), IDN2_NONTRANSITIONAL);
+        if (rc != IDN2_OK) rc = idn2.idn2_lookup_u8(in, reinterpret_cast<uint8_t**>(&ascii), IDN2_TRANSITIONAL);
         if (rc != IDN2_OK) return false;
         out.assign(ascii);
-        idn2_free(ascii);
+        idn2.idn2_free(ascii);
         for (char& c : out) c = lower(c);
     }
     if (!out.empty() && out.back() == '.') out.pop_back();

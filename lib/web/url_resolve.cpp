@@ -5,6 +5,7 @@
 #include "web/url_detail.hpp"
 
 #include "core/ascii.hpp"
+#include "core/ondemand.hpp"
 
 #include <libpsl.h>
 #include <xxhash.h>
@@ -73,8 +74,8 @@ std::string registered_domain(std::string_view host) {
     if (std::all_of(host.begin(), host.end(), [](char c) { return is_digit(c) || c == '.'; }))
         return std::string(host);  // IPv4 literal
     std::string h(host);
-    const psl_ctx_t* psl = psl_builtin();
-    const char* d = psl ? psl_registrable_domain(psl, h.c_str()) : nullptr;
+    const psl_ctx_t* psl = psl_api().psl_builtin();
+    const char* d = psl ? psl_api().psl_registrable_domain(psl, h.c_str()) : nullptr;
     if (!d) return h;  // the host is itself a public suffix (or no list)
     return std::string(d);
 }
