@@ -139,6 +139,7 @@ public:
         std::string m = "frontier-add: " + std::string(text) + "\n";
         (void)!::write(2, m.data(), m.size());
     }
+    size_t held() const override { return held_.size(); }
 
 private:
     std::string path_, held_;

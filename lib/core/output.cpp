@@ -91,9 +91,9 @@ void TxPacer::restart() {
     start_ = monotonic_seconds();
 }
 
-bool TxPacer::record() {
+bool TxPacer::record(size_t held) {
     ++n_;
-    if (n_ >= batch_ || out().size() >= max_output_) return true;
+    if (n_ >= batch_ || held >= max_output_) return true;
     return (n_ & 255) == 0 && monotonic_seconds() - start_ >= kMaxSeconds;
 }
 

@@ -56,8 +56,9 @@ public:
         restart();
     }
     void restart();  // a transaction began
-    // Counts one record; true when the transaction should be committed now.
-    bool record();
+    // Counts one record, with `held` bytes of output waiting for the commit
+    // (SessionSink::held); true when the transaction should be committed now.
+    bool record(size_t held);
     int64_t in_batch() const { return n_; }
 
 private:

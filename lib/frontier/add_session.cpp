@@ -128,7 +128,7 @@ void AddSession::store_chunk(Chunk& c) {
         const char* status = add_status_name(it.e.outcome.status);
         count(it.e.outcome, status);
         if (!o_.quiet) print_result(it.line_no, it.e, status);
-        if (pacer_.record()) commit();
+        if (pacer_.record(sink_.held())) commit();
     }
     if (c.pause && pacer_.in_batch() > 0) commit();
 }

@@ -83,7 +83,7 @@ int DoneSession::run() {
             if (bad) ++rejected;
             ++total;
             if (!o_.quiet) sink_.line(res);
-            if (pacer.record()) due = true;
+            if (pacer.record(sink_.held())) due = true;
         }
         if (alone) due = true;  // in partitions: this batch's locks only
         batch.release_large();

@@ -47,6 +47,8 @@ public:
     virtual void line(std::string_view text) = 0;  // one data line
     virtual void flush() = 0;                      // before any wait: lines so far are out
     virtual void message(std::string_view text) = 0;
+    // Bytes of data lines written but not yet flushed (TxPacer::record).
+    virtual size_t held() const { return 0; }
 };
 
 // SessionSink over out() and diag(). With `held`, lines stay buffered
@@ -59,6 +61,7 @@ public:
     void line(std::string_view text) override { out().write_line(text); }
     void flush() override { out().flush(); }
     void message(std::string_view text) override { diag(text); }
+    size_t held() const override { return out().size(); }
 
 private:
     std::unique_ptr<HeldOutput> held_;

@@ -65,14 +65,22 @@ public:
     void line(std::string_view text) override {
         lines.emplace_back(text);
         log_.push_back("line:" + std::string(text));
+        ++unflushed_;
     }
-    void flush() override { log_.push_back("flush"); }
+    void flush() override {
+        log_.push_back("flush");
+        unflushed_ = 0;
+    }
     void message(std::string_view text) override { messages.emplace_back(text); }
+    // Each line since the last flush counts as `line_bytes` held.
+    size_t held() const override { return unflushed_ * line_bytes; }
 
     std::vector<std::string> lines, messages;
+    size_t line_bytes = 0;
 
 private:
     EventLog& log_;
+    size_t unflushed_ = 0;
 };
 
 }  // namespace frontier::test

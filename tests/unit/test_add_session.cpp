@@ -89,6 +89,21 @@ TEST_CASE("an add session commits at --batch records", "[add][session]") {
     CHECK(log[find_event(log, "commit") + 3] == "prefetch:3");
 }
 
+// The answers wait for their commit in the sink (frontier-crawl's seeds
+// file as much as stdout): past HeldOutput::kMaxHeldOutput bytes the
+// session commits before --batch, so the lines held stay bounded.
+TEST_CASE("an add session commits once its sink holds too much", "[add][session]") {
+    EventLog log;
+    FakeAddBackend backend(log);
+    ScriptSource input(urls(6), log);
+    RecordingSink sink(log);
+    sink.line_bytes = HeldOutput::kMaxHeldOutput / 2;
+    CHECK(AddSession(backend, input, sink, {}).run() == 0);
+    CHECK(count_events(log, "commit") == 3);
+    CHECK(find_event(log, "store:http://a.example/2") < find_event(log, "commit"));
+    CHECK(find_event(log, "commit") < find_event(log, "store:http://a.example/3"));
+}
+
 TEST_CASE("an add session keeps input order across chunks", "[add][session]") {
     EventLog log;
     FakeAddBackend backend(log);
