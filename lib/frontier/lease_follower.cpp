@@ -117,6 +117,16 @@ LeaseOutcome LeaseFollower::poll() {
     else if (r.in_flight >= o_.max_in_flight || r.contended)
         backoff_.lost(last_poll_ - began);
     next_due_ = r.items.empty() ? r.next_due : std::nullopt;
+    // The leases out count expired ones until a batch puts them back: one
+    // runs when the first expires, whatever this one did, or followers held
+    // at --max-in-flight by the leases of a pipeline that died would wait
+    // for each other for ever. One that had expired as this batch began was
+    // put back by it, unless another writer held its partition: the next
+    // batch after a poll interval looks again.
+    if (r.first_expiry) {
+        const double at = *r.first_expiry > req_.now ? *r.first_expiry : req_.now + o_.poll_interval;
+        if (!next_due_ || at < *next_due_) next_due_ = at;
+    }
     polled_ = true;
     if (o_.host_ratio > 0) hosts_at_poll_ = backend_.queues_in_flight();
     return r;

@@ -137,6 +137,11 @@ struct LeaseOutcome {
     // For not_ready: queues were ready, but other writers running at once
     // held them all (partitions, frontier(7) POSTGRESQL): a race lost.
     bool contended = false;
+    // With a cap on the leases out (--follow): when the first lease out
+    // (URL or robots.txt) expires, or expired, as the call saw it. An
+    // expired lease keeps its slot until a call puts it back, and no result
+    // will free it (its pipeline is gone): the follower calls again then.
+    std::optional<double> first_expiry;
 };
 
 }  // namespace frontier

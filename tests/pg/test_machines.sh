@@ -75,10 +75,12 @@ for kv in "politeness.min-delay 0.2" "politeness.delay-factor 0" "politeness.max
 done
 for k in $(seq "$H"); do echo "http://10.78.0.$k:$PORT/index.html"; done | in_s frontier-add -q -f "$FS"
 
-# Each machine holds at most 3 leases, so the 12 hosts' first requests (all
-# due at once) spread over the machines: with more, one machine that wins
-# the races for a lease can fetch everything there is (the hosts' own
-# politeness allows 12 leases at most), and no other machine would be tested.
+# At most 3 leases out at once (--max-in-flight counts the whole
+# frontier's), so the 12 hosts' first requests (all due at once) spread over
+# the machines: with more, one machine that wins the races for a lease can
+# fetch everything there is (the hosts' own politeness allows 12 leases at
+# most), and no other machine would be tested. The killed machine may die
+# holding all 3: the others' followers then lease again once they expire.
 start_pipeline() {  # machine number
     local i=$1 m F
     m=$(netns_machine "$i") F=$(frontier_of "$i")
@@ -105,7 +107,15 @@ for _ in $(seq 600); do
     [ $alive = 0 ] && break
     sleep 0.1
 done
-[ $alive = 0 ] || fail "the pipelines did not end within 60 s: $(tail -2 lease1.err)"
+if [ $alive != 0 ]; then
+    # What the server and each machine were doing (the runner shows a
+    # failure's last 30 lines): the leases out, the sessions, the tools.
+    in_s psql -qXAt "$FS" -c "SELECT id, url, lease_expires, extract(epoch from now()) FROM urls WHERE state = 1 LIMIT 5"
+    in_s psql -qXAt "$FS" -c "SELECT pid, state, wait_event, now() - xact_start, left(query, 60) FROM pg_stat_activity WHERE datname = 'crawl'"
+    for i in $(seq "$M"); do echo "machine $i: rc $(cat "rc$i" 2>/dev/null || echo running); $(tail -qn 1 "lease$i.err" "done$i.err" | tr '\n' ' ')"; done
+    in_s frontier-report -f "$FS" --json | python3 -c 'import json, sys; print("urls", json.load(sys.stdin)["urls"])'
+    fail "the pipelines did not end within 60 s"
+fi
 # frontier-lease exits 4: finished, with the cut host's URLs held in its
 # retired queue (pause at finish, frontier-lease(1)).
 for i in $(seq "$M"); do

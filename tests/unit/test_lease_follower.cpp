@@ -4,6 +4,7 @@
 #include <catch2/catch.hpp>
 #include <deque>
 
+#include "core/clock.hpp"
 #include "core/error.hpp"
 #include "frontier/lease_follower.hpp"
 #include "session_fakes.hpp"
@@ -166,4 +167,28 @@ TEST_CASE("one batch of -n says why nothing was leased", "[lease][session]") {
     CHECK(lease_once(backend, req, 30.0, false, sink) == 0);
     CHECK(req.ttl == 30);
     CHECK(sink.lines.size() == 3);
+}
+
+TEST_CASE("a follower held at --max-in-flight by leases that expire leases again then",
+          "[lease][session]") {
+    // The 3 leases out are another pipeline's, gone: no result will bring
+    // them back, and this follower's last batch took URLs (it learnt no due
+    // time from a batch of nothing). It leases again once the first expires,
+    // and that batch (which puts them back) finds the crawl finished.
+    EventLog log;
+    FakeLeaseBackend backend(log);
+    LeaseOutcome r = emitted(1, 3);
+    r.first_expiry = frontier::now() + 0.05;
+    backend.script = {r};
+    RecordingSink sink(log);
+    LeaseRequest req;
+    FollowOptions f = follow(1, 3);
+    f.poll_interval = 0.01;
+    int looks = 0;
+    f.stop = [&] { return ++looks > 500; };  // a few seconds: long past the expiry
+    CHECK(LeaseFollower(backend, req, sink, f).run() == 0);
+    CHECK(count_events(log, "lease:") == 2);
+    CHECK(looks < 500);
+    REQUIRE(!sink.messages.empty());
+    CHECK(sink.messages.back() == "finished: nothing remains to lease");
 }
