@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <atomic>
+#include <cmath>
 #include <cstdlib>
 #include <cstring>
 
@@ -332,7 +333,13 @@ FetchResult Transfer::finish(CURLcode rc) {
     curl_easy_getinfo(e, CURLINFO_TOTAL_TIME_T, &total);
     curl_easy_getinfo(e, CURLINFO_STARTTRANSFER_TIME_T, &start);
     curl_easy_getinfo(e, CURLINFO_PRETRANSFER_TIME_T, &pretransfer);
-    res_.duration_ms = total / 1000;
+    // fetched_at + duration_ms is where the host's politeness delay starts
+    // (frontier(7), POLITENESS): never before the transfer ended. libcurl's
+    // total starts when the multi handle first runs the transfer, which on a
+    // busy fetch may be a while after fetched_at, so the time since then
+    // counts when it is longer.
+    const double since = (now() - res_.fetched_at) * 1000;
+    res_.duration_ms = std::max<int64_t>(total / 1000, since > 0 ? static_cast<int64_t>(std::ceil(since)) : 0);
     res_.ttfb_ms = res_.status > 0 ? start / 1000 : -1;
     latency_ = static_cast<double>(start) / 1e6;
     char* s = nullptr;
