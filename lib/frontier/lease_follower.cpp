@@ -122,11 +122,15 @@ LeaseOutcome LeaseFollower::poll() {
     // at --max-in-flight by the leases of a pipeline that died would wait
     // for each other for ever. One that had expired as this batch began was
     // put back by it, unless another writer held its partition: the next
-    // batch after a poll interval looks again.
-    if (r.first_expiry) {
-        const double at = *r.first_expiry > req_.now ? *r.first_expiry : req_.now + o_.poll_interval;
-        if (!next_due_ || at < *next_due_) next_due_ = at;
-    }
+    // batch after a poll interval looks again. Where the batch took URLs
+    // and did not say, those out before it expire by the time its own do
+    // (at one lease.ttl), and that batch learns of those out after it.
+    std::optional<double> at;
+    if (r.first_expiry)
+        at = *r.first_expiry > req_.now ? *r.first_expiry : req_.now + o_.poll_interval;
+    else if (!r.items.empty())
+        at = req_.now + req_.ttl;
+    if (at && (!next_due_ || *at < *next_due_)) next_due_ = at;
     polled_ = true;
     if (o_.host_ratio > 0) hosts_at_poll_ = backend_.queues_in_flight();
     return r;

@@ -138,9 +138,11 @@ struct LeaseOutcome {
     // held them all (partitions, frontier(7) POSTGRESQL): a race lost.
     bool contended = false;
     // With a cap on the leases out (--follow): when the first lease out
-    // (URL or robots.txt) expires, or expired, as the call saw it. An
-    // expired lease keeps its slot until a call puts it back, and no result
-    // will free it (its pipeline is gone): the follower calls again then.
+    // (URL or robots.txt) expires, or expired, as the call saw it, where
+    // the backend knows that without a round trip more (none out, or not
+    // known: nullopt). An expired lease keeps its slot until a call puts it
+    // back, and no result will free it (its pipeline is gone): the
+    // follower calls again then.
     std::optional<double> first_expiry;
 };
 

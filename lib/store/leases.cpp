@@ -82,8 +82,7 @@ int64_t Leases::out() {
     return n + own_out();
 }
 
-std::optional<double> Leases::first_expiry() {
-    if (start.read) return start.first_expiry;
+std::optional<double> Leases::read_first_expiry() {
     Stmt& st = statements_.q(
         "SELECT min(e) FROM (SELECT min(lease_expires) AS e FROM urls WHERE state = " SQL_URL_LEASED
         " UNION ALL SELECT min(robots_lease_expires) FROM hosts WHERE robots_lease_expires IS NOT NULL) AS f");

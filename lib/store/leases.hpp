@@ -68,8 +68,8 @@ public:
     // the lock is held), the transaction's own deltas added to it.
     int64_t out();
     // When the first URL or robots.txt lease out expires (none: nullopt),
-    // as Start::first_expiry, where the transaction did not read that.
-    std::optional<double> first_expiry();
+    // in one read (Start::first_expiry comes with the first read instead).
+    std::optional<double> read_first_expiry();
     // This transaction's own change of the leases out.
     int64_t own_out() const { return totals_.delta("leased") + totals_.delta("robots_leased"); }
     // Forgets that stored sum (a new transaction, a flush of the counters).

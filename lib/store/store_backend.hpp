@@ -126,6 +126,9 @@ public:
     // The leases out as read in a write transaction (Leases::out): kept in
     // `kept` for the transaction where the backend keeps reads, else not.
     virtual void keep_out_count(std::optional<int64_t>& kept, int64_t n) = 0;
+    // When the first lease out expires (LeaseOutcome::first_expiry), where
+    // the backend knows it without a round trip more; else nullopt.
+    virtual std::optional<double> first_lease_expiry(Store::Impl& m) = 0;
 
     // ---- reports (lib/store/store_report.cpp)
     // The queue counts of a summary read by a scan of the queue rows (where

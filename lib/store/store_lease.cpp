@@ -132,7 +132,7 @@ void Store::LeaseRun::run() {
         m.q("INSERT INTO meta(key, value) VALUES ('class_run', ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value")
             .bind(1, encode_class_run(order.run())).exec();
     out.in_flight = m.leases.out();
-    if (req.max_in_flight >= 0) out.first_expiry = m.leases.first_expiry();
+    if (req.max_in_flight >= 0) out.first_expiry = m.backend->first_lease_expiry(m);
     out.more_ready = order.capped_with_more();
     if (!out.items.empty()) {
         out.status = LeaseStatus::emitted;

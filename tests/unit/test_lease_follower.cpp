@@ -192,3 +192,23 @@ TEST_CASE("a follower held at --max-in-flight by leases that expire leases again
     REQUIRE(!sink.messages.empty());
     CHECK(sink.messages.back() == "finished: nothing remains to lease");
 }
+
+TEST_CASE("a follower whose batch did not say when leases expire leases again at its own ttl",
+          "[lease][session]") {
+    // As above, on a backend that did not know the first expiry (a
+    // process's first lease on PostgreSQL): the leases out before the batch
+    // expire by the time its own do.
+    EventLog log;
+    FakeLeaseBackend backend(log);
+    backend.script = {emitted(1, 3)};
+    RecordingSink sink(log);
+    LeaseRequest req;
+    FollowOptions f = follow(1, 3);
+    f.ttl = 0.05;
+    f.poll_interval = 0.01;
+    int looks = 0;
+    f.stop = [&] { return ++looks > 500; };
+    CHECK(LeaseFollower(backend, req, sink, f).run() == 0);
+    CHECK(count_events(log, "lease:") == 2);
+    CHECK(looks < 500);
+}

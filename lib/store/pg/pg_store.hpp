@@ -92,6 +92,11 @@ public:
     void keep_queue_row(Store::LeaseRun& run, const QueueInfo& qi) override;
     void keep_host_row(Store::LeaseRun& run, int64_t host_id, const LeaseRobotsRow& r) override;
     void keep_out_count(std::optional<int64_t>& kept, int64_t n) override { kept = n; }
+    // As the lease's first read saw it (Leases::Start): a process's first
+    // lease, which reads the settings instead, does not know it.
+    std::optional<double> first_lease_expiry(Store::Impl& m) override {
+        return m.leases.start.read ? m.leases.start.first_expiry : std::nullopt;
+    }
 
     bool report_scans_queues() const override { return false; }
     bool move_buffered(Db&, int64_t, int64_t, MoveCursor&) override { return true; }  // the lease order is an index

@@ -124,6 +124,7 @@ public:
     void keep_queue_row(Store::LeaseRun&, const QueueInfo&) override {}
     void keep_host_row(Store::LeaseRun&, int64_t, const LeaseRobotsRow&) override {}
     void keep_out_count(std::optional<int64_t>&, int64_t) override {}
+    std::optional<double> first_lease_expiry(Store::Impl& m) override { return m.leases.read_first_expiry(); }
 
     // The entries of url_next_new into url_next in key order from where the
     // last move stopped, 65,536 per transaction, until url_next_new is
