@@ -269,8 +269,7 @@ void Enqueuer::finish(EnqueueResult& e, double now) {
     e.req.now = now;
     e.outcome = store_.add_url(e.req);
     if (e.outcome.status != AddStatus::rejected && e.seed) {
-        store_.add_seed_domain(e.domain);
-        store_.add_seed_host(e.req.host_key);
+        store_.add_seed(e.domain, e.req.host_key);
     }
 }
 

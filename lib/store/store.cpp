@@ -265,35 +265,37 @@ int64_t Store::data_version() {
 
 // ---------------------------------------------------------------- seeds
 
-namespace {
-// The seed-domain cache mirrors the seed_domains table; bounded like the id caches.
-void remember_seed_domain(std::unordered_set<std::string>& cache, const std::string& domain) {
-    if (cache.size() >= kIdCacheMax) cache.clear();
-    cache.insert(domain);
-}
-}  // namespace
-
 bool Store::is_seed_domain(const std::string& domain) {
-    if (impl_->seed_domains.count(domain)) return true;
+    if (impl_->seed_domains.contains(domain)) return true;
     Stmt& st = impl_->q("SELECT 1 FROM seed_domains WHERE domain = ?");
     st.bind(1, domain);
     bool found = st.step();
     st.reset();
-    if (found) remember_seed_domain(impl_->seed_domains, domain);
+    if (found) impl_->seed_domains.insert(domain);
     return found;
 }
 
-void Store::add_seed_host(const std::string& host_key) {
-    int64_t hid = impl_->host_id_for(host_key);
-    if (impl_->seed_hosts.count(hid)) return;
-    impl_->q("UPDATE hosts SET seed = 1 WHERE id = ? AND seed IS NULL").bind(1, hid).exec();
-    if (impl_->seed_hosts.size() >= kIdCacheMax) impl_->seed_hosts.clear();
-    impl_->seed_hosts.insert(hid);
+// Each seed's URL comes here: its host's entry in host_queues (made by
+// add_url) says when both marks are made already.
+void Store::add_seed(const std::string& domain, const std::string& host_key) {
+    Impl& m = *impl_;
+    const Impl::HostQueue* hq = m.host_queues.find(host_key);
+    if (hq && hq->seed) return;
+    if (!m.seed_domains.contains(domain)) {
+        m.q("INSERT INTO seed_domains(domain) VALUES (?) ON CONFLICT DO NOTHING").bind(1, domain).exec();
+        m.seed_domains.insert(domain);
+    }
+    const int64_t hid = hq ? hq->host_id : m.host_id_for(host_key);
+    if (!m.seed_hosts.contains(hid)) {
+        m.q("UPDATE hosts SET seed = 1 WHERE id = ? AND seed IS NULL").bind(1, hid).exec();
+        m.seed_hosts.insert(hid);
+    }
+    if (Impl::HostQueue* hq = m.host_queues.find(host_key)) hq->seed = true;
 }
 
 bool Store::Impl::is_seed_host(int64_t host_id) {
-    if (seed_hosts.count(host_id)) return true;
-    if (other_hosts.count(host_id)) return false;
+    if (seed_hosts.contains(host_id)) return true;
+    if (other_hosts.contains(host_id)) return false;
     Stmt& st = q("SELECT seed FROM hosts WHERE id = ?");
     st.bind(1, host_id);
     bool seed = st.step() && !st.is_null(0);
@@ -303,16 +305,9 @@ bool Store::Impl::is_seed_host(int64_t host_id) {
 }
 
 void Store::Impl::note_seed_host(int64_t host_id, bool seed) {
-    auto& cache = seed ? seed_hosts : other_hosts;
-    if (cache.size() >= kIdCacheMax) cache.clear();
-    cache.insert(host_id);
+    (seed ? seed_hosts : other_hosts).insert(host_id);
 }
 
-void Store::add_seed_domain(const std::string& domain) {
-    if (impl_->seed_domains.count(domain)) return;
-    impl_->q("INSERT INTO seed_domains(domain) VALUES (?) ON CONFLICT DO NOTHING").bind(1, domain).exec();
-    remember_seed_domain(impl_->seed_domains, domain);
-}
 
 void Store::set_page_cache_mib(int mib) { db_->set_page_cache_mib(mib); }
 

@@ -124,10 +124,11 @@ public:
     // --- adding URLs (inside begin/commit) ----------------------------
     AddResult add_url(const AddRequest& r);
     bool is_seed_domain(const std::string& domain);
-    void add_seed_domain(const std::string& domain);
-    // Marks the host (scheme://authority) of a seed: with net.seed-hosts its
-    // URLs may connect to local addresses (frontier(7), ADDRESS GUARD).
-    void add_seed_host(const std::string& host_key);
+    // Marks the domain and the host (scheme://authority) of a seed added:
+    // scope.seed-domains then admits the domain's links, and with
+    // net.seed-hosts the host's URLs may connect to local addresses
+    // (frontier(7), ADDRESS GUARD).
+    void add_seed(const std::string& domain, const std::string& host_key);
     int64_t count(std::string_view counter);  // maintained counters ("queued", "leased", ...)
     int64_t leases_out();  // count("leased") + count("robots_leased"), in one read
     // When a lease may next hand out a URL (frontier-crawl --max-wait):

@@ -52,14 +52,13 @@ void Store::Impl::after_fetch(const Settings& s, int64_t qid, const FetchFacts& 
 
 
 std::optional<double> Store::Impl::crawl_delay(int64_t host_id) {
-    if (auto it = crawl_delays.find(host_id); it != crawl_delays.end()) return it->second;
+    if (const std::optional<double>* d = crawl_delays.find(host_id)) return *d;
     std::optional<double> d;
     Stmt& h = q("SELECT crawl_delay FROM hosts WHERE id = ?");
     h.bind(1, host_id);
     if (h.step()) d = h.opt_dbl(0);
     h.reset();
-    if (crawl_delays.size() >= kIdCacheMax) crawl_delays.clear();
-    crawl_delays.emplace(host_id, d);
+    crawl_delays.put(host_id, d);
     return d;
 }
 

@@ -20,17 +20,15 @@ Store::Impl::NewQueue Store::Impl::new_queue(const std::string& key, bool hold, 
 // The id caches are bounded: cleared when full (queues and hosts are never
 // deleted, so what they hold stays true).
 void Store::Impl::remember_queue(const std::string& key, int64_t id) {
-    if (queue_ids.size() >= kIdCacheMax) queue_ids.clear();  // bounded memory on huge frontiers
-    queue_ids.insert_or_assign(key, id);
+    queue_ids.put(key, id);
 }
 
 void Store::Impl::remember_host(const std::string& name, int64_t id) {
-    if (host_ids.size() >= kIdCacheMax) host_ids.clear();
-    host_ids.insert_or_assign(name, id);
+    host_ids.put(name, id);
 }
 
 int64_t Store::Impl::queue_id_for(const std::string& key, const Settings& s) {
-    if (auto it = queue_ids.find(key); it != queue_ids.end()) return it->second;
+    if (const int64_t* id = queue_ids.find(key)) return *id;
     std::optional<int64_t> id = statements.find_id("SELECT id FROM queues WHERE key = ?", key);
     if (!id) {
         const NewQueue row = new_queue(key, s.hold_queues, s.hold_queues ? statements.meta_next("fifo_seq") : 0);
@@ -49,7 +47,7 @@ int64_t Store::Impl::queue_id_for(const std::string& key, const Settings& s) {
 }
 
 int64_t Store::Impl::host_id_for(const std::string& name) {
-    if (auto it = host_ids.find(name); it != host_ids.end()) return it->second;
+    if (const int64_t* id = host_ids.find(name)) return *id;
     std::optional<int64_t> id = statements.find_id("SELECT id FROM hosts WHERE name = ?", name);
     if (!id) {
         Stmt& ins = q("INSERT INTO hosts(name) VALUES (?) RETURNING id");
@@ -64,12 +62,11 @@ int64_t Store::Impl::host_id_for(const std::string& name) {
 
 std::pair<int64_t, int64_t> Store::Impl::ids_for(const std::string& host_key, const std::string& queue_key,
                                                  const Settings& s) {
-    if (auto it = host_queues.find(host_key); it != host_queues.end() && it->second.queue_key == queue_key)
-        return {it->second.host_id, it->second.queue_id};
+    if (const HostQueue* hq = host_queues.find(host_key); hq && hq->queue_key == queue_key)
+        return {hq->host_id, hq->queue_id};
     int64_t qid = queue_id_for(queue_key, s);
     int64_t hid = host_id_for(host_key);
-    if (host_queues.size() >= kIdCacheMax) host_queues.clear();
-    host_queues.insert_or_assign(host_key, HostQueue{hid, qid, queue_key});
+    host_queues.put(host_key, HostQueue{hid, qid, queue_key});
     return {hid, qid};
 }
 

@@ -18,6 +18,7 @@
 #include "policy/budget_limits.hpp"
 #include "policy/outcome.hpp"
 #include "policy/readd.hpp"
+#include "store/bounded_cache.hpp"
 #include "store/leases.hpp"
 #include "store/move_in_key_order.hpp"
 #include "store/queue_rows.hpp"
@@ -50,8 +51,13 @@ inline std::string move_lease_order_sql(const std::string& where) {
 }
 
 // Entries kept in each per-process cache keyed by queue or host (ids,
-// Crawl-delays): bounded memory on huge frontiers.
+// Crawl-delays): bounded memory on huge frontiers (BoundedCache).
 inline constexpr size_t kIdCacheMax = 20000;
+// And in host_queues, which an add consults for every URL: a frontier-add
+// of URLs over this many hosts finds each host's ids and seed marks there
+// after its first URL, instead of reading them again as the hosts pass
+// through a smaller cache. About 100 bytes an entry.
+inline constexpr size_t kHostQueueCacheMax = 131072;
 // A new queue's `served` mark is its id less this: unique and negative, so
 // never-served queues take turns in creation order, and (best, served)
 // stays a unique key of the ready index.
@@ -71,20 +77,22 @@ struct Store::Impl {
     SettingsCache settings;
 
     // Caches valid for the life of the process: queues and hosts are never deleted.
-    std::unordered_map<std::string, int64_t> queue_ids, host_ids;
+    BoundedCache<std::string, int64_t> queue_ids{kIdCacheMax}, host_ids{kIdCacheMax};
     // host key -> (host id, queue id, queue key): one lookup per added URL
     // instead of two; the queue key is compared, as a settings change can
-    // map a host to another queue.
+    // map a host to another queue. `seed`: the host and its domain are
+    // marked as a seed's (Store::add_seed).
     struct HostQueue {
         int64_t host_id, queue_id;
         std::string queue_key;
+        bool seed = false;
     };
-    std::unordered_map<std::string, HostQueue> host_queues;
-    std::unordered_set<std::string> seed_domains;
+    BoundedCache<std::string, HostQueue> host_queues{kHostQueueCacheMax};
+    BoundedCache<std::string, bool> seed_domains{kIdCacheMax};
     // Host ids known to be seed hosts / not (yet) seed hosts. other_hosts
     // is cleared at the start of every lease call: a seed added meanwhile
     // by another process counts from the next call.
-    std::unordered_set<int64_t> seed_hosts, other_hosts;
+    BoundedCache<int64_t, bool> seed_hosts{kIdCacheMax}, other_hosts{kIdCacheMax};
     // Hosts' robots.txt rules as parsed, with the robots_at they were
     // stored at (a robots.txt fetched again, by any process, is parsed
     // again); at most kRobotsCacheMax hosts.
@@ -210,7 +218,7 @@ struct Store::Impl {
     void flush_fetches() { backend->write_fetch_deltas(*this); }
     // Crawl-delay of a host (cached per transaction; robots results clear it).
     std::optional<double> crawl_delay(int64_t host_id);
-    std::unordered_map<int64_t, std::optional<double>> crawl_delays;
+    BoundedCache<int64_t, std::optional<double>> crawl_delays{kIdCacheMax};
 
     // The open write transaction runs beside others, in the partitions it
     // locks (Store::begin(true); frontier(7), POSTGRESQL).

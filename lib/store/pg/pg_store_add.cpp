@@ -193,12 +193,11 @@ void PgStoreBackend::probe_fingerprints(Store& store, Store::Impl& m, const std:
     std::vector<std::string> queues, hosts;  // not cached, each once
     std::unordered_set<std::string_view> asked_q, asked_h;
     for (const AddRequest* r : reqs) {
-        if (auto it = m.host_queues.find(r->host_key);
-            it != m.host_queues.end() && it->second.queue_key == r->queue_key)
+        if (const Store::Impl::HostQueue* hq = m.host_queues.find(r->host_key); hq && hq->queue_key == r->queue_key)
             continue;
-        if (!m.queue_ids.count(r->queue_key) && asked_q.insert(r->queue_key).second)
+        if (!m.queue_ids.contains(r->queue_key) && asked_q.insert(r->queue_key).second)
             queues.push_back(r->queue_key);
-        if (!m.host_ids.count(r->host_key) && asked_h.insert(r->host_key).second)
+        if (!m.host_ids.contains(r->host_key) && asked_h.insert(r->host_key).second)
             hosts.push_back(r->host_key);
     }
     auto send = [&m](const std::string& sql, const std::vector<std::string>& keys) -> Stmt* {

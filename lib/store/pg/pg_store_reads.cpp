@@ -133,7 +133,7 @@ void Store::Impl::prefetch_seed_hosts(const std::vector<int64_t>& host_ids) {
     PgArray arr;
     std::unordered_set<int64_t> asked;
     for (int64_t h : host_ids)
-        if (!seed_hosts.count(h) && !other_hosts.count(h) && asked.insert(h).second) arr.add(h);
+        if (!seed_hosts.contains(h) && !other_hosts.contains(h) && asked.insert(h).second) arr.add(h);
     if (!arr.size()) return;
     enum class C { id, seed };
     static const std::string sql = probe_each_sql("hosts", "id", "id, seed");
@@ -161,7 +161,7 @@ void PgStoreBackend::prefetch_result_rows(Store::Impl& m, const std::vector<int6
     PgArray hosts;
     asked.clear();
     for (int64_t id : host_ids)
-        if (!m.crawl_delays.count(id) && asked.insert(id).second) hosts.add(id);
+        if (!m.crawl_delays.contains(id) && asked.insert(id).second) hosts.add(id);
     // Both sent, then read: on PostgreSQL one round trip for the two.
     ResultRowsSent sent;
     if (hosts.size()) {
@@ -189,8 +189,8 @@ void PgStoreBackend::read_result_rows(Store::Impl& m, const ResultRowsSent& sent
     if (sent.hosts) {
         while (sent.hosts->step()) {
             SqlRow<C> row(*sent.hosts);
-            if (m.crawl_delays.size() >= kIdCacheMax) m.crawl_delays.clear();
-            m.crawl_delays.try_emplace(row.i64(C::id), row.opt_dbl(C::crawl_delay));
+            const int64_t id = row.i64(C::id);
+            if (!m.crawl_delays.contains(id)) m.crawl_delays.put(id, row.opt_dbl(C::crawl_delay));
         }
         sent.hosts->reset();
     }
