@@ -62,11 +62,11 @@ int64_t Store::Impl::host_id_for(const std::string& name) {
 
 std::pair<int64_t, int64_t> Store::Impl::ids_for(const std::string& host_key, const std::string& queue_key,
                                                  const Settings& s) {
-    if (const HostQueue* hq = host_queues.find(host_key); hq && hq->queue_key == queue_key)
+    if (const HostQueue* hq = host_queues.find(host_key); hq && hq->serves(queue_key))
         return {hq->host_id, hq->queue_id};
     int64_t qid = queue_id_for(queue_key, s);
     int64_t hid = host_id_for(host_key);
-    host_queues.put(host_key, HostQueue{hid, qid, queue_key});
+    host_queues.put(host_key, HostQueue{hid, qid, HostQueue::hash(queue_key)});
     return {hid, qid};
 }
 

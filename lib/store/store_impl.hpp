@@ -15,6 +15,8 @@
 #include <utility>
 #include <vector>
 
+#include <xxhash.h>
+
 #include "policy/budget_limits.hpp"
 #include "policy/outcome.hpp"
 #include "policy/readd.hpp"
@@ -54,10 +56,10 @@ inline std::string move_lease_order_sql(const std::string& where) {
 // Crawl-delays): bounded memory on huge frontiers (BoundedCache).
 inline constexpr size_t kIdCacheMax = 20000;
 // And in host_queues, which an add consults for every URL: a frontier-add
-// of URLs over this many hosts finds each host's ids and seed marks there
-// after its first URL, instead of reading them again as the hosts pass
-// through a smaller cache. About 100 bytes an entry.
-inline constexpr size_t kHostQueueCacheMax = 131072;
+// of URLs over up to half this many hosts finds each host's ids and seed
+// marks there after its first URL, instead of reading them again as the
+// hosts pass through a smaller cache. About 100 bytes an entry.
+inline constexpr size_t kHostQueueCacheMax = 262144;
 // A new queue's `served` mark is its id less this: unique and negative, so
 // never-served queues take turns in creation order, and (best, served)
 // stays a unique key of the ready index.
@@ -80,12 +82,15 @@ struct Store::Impl {
     BoundedCache<std::string, int64_t> queue_ids{kIdCacheMax}, host_ids{kIdCacheMax};
     // host key -> (host id, queue id, queue key): one lookup per added URL
     // instead of two; the queue key is compared, as a settings change can
-    // map a host to another queue. `seed`: the host and its domain are
-    // marked as a seed's (Store::add_seed).
+    // map a host to another queue (by a 64-bit hash: an entry is small, and
+    // a new queue key that hashes as the old one is not a concern). `seed`:
+    // the host and its domain are marked as a seed's (Store::add_seed).
     struct HostQueue {
         int64_t host_id, queue_id;
-        std::string queue_key;
+        uint64_t queue_key_hash;
         bool seed = false;
+        static uint64_t hash(std::string_view queue_key) { return XXH3_64bits(queue_key.data(), queue_key.size()); }
+        bool serves(std::string_view queue_key) const { return hash(queue_key) == queue_key_hash; }
     };
     BoundedCache<std::string, HostQueue> host_queues{kHostQueueCacheMax};
     BoundedCache<std::string, bool> seed_domains{kIdCacheMax};

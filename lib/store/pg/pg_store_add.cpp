@@ -193,7 +193,7 @@ void PgStoreBackend::probe_fingerprints(Store& store, Store::Impl& m, const std:
     std::vector<std::string> queues, hosts;  // not cached, each once
     std::unordered_set<std::string_view> asked_q, asked_h;
     for (const AddRequest* r : reqs) {
-        if (const Store::Impl::HostQueue* hq = m.host_queues.find(r->host_key); hq && hq->queue_key == r->queue_key)
+        if (const Store::Impl::HostQueue* hq = m.host_queues.find(r->host_key); hq && hq->serves(r->queue_key))
             continue;
         if (!m.queue_ids.contains(r->queue_key) && asked_q.insert(r->queue_key).second)
             queues.push_back(r->queue_key);
