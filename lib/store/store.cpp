@@ -158,8 +158,15 @@ void Store::Impl::flush() {
     static const std::string alone = QUEUE_DELTA_SQL " WHERE id = ?7";
 #undef QUEUE_DELTA_SQL
 #undef NEW_BEST
+    // In id order: the rows are the table's, so each of its pages is read
+    // and written once, not once per queue on it.
+    std::vector<std::pair<int64_t, const QueueDelta*>> deltas;
+    deltas.reserve(totals.queue_deltas.size());
+    for (const auto& [id, d] : totals.queue_deltas) deltas.emplace_back(id, &d);
+    std::sort(deltas.begin(), deltas.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
     std::vector<int64_t> ids;
-    for (auto& [id, d] : totals.queue_deltas) {
+    for (const auto& [id, dp] : deltas) {
+        const QueueDelta& d = *dp;
         const bool known = !d.key.empty() && settings.loaded;
         Stmt& st = q((known ? with_sched : alone).c_str());
         st.bind(1, d.queued).bind(2, d.enqueued)
