@@ -58,7 +58,7 @@ inline constexpr size_t kIdCacheMax = 20000;
 // And in host_queues, which an add consults for every URL: a frontier-add
 // of URLs over up to half this many hosts finds each host's ids and seed
 // marks there after its first URL, instead of reading them again as the
-// hosts pass through a smaller cache. About 100 bytes an entry.
+// hosts pass through a smaller cache. About 70 bytes an entry.
 inline constexpr size_t kHostQueueCacheMax = 262144;
 // A new queue's `served` mark is its id less this: unique and negative, so
 // never-served queues take turns in creation order, and (best, served)
@@ -82,17 +82,37 @@ struct Store::Impl {
     BoundedCache<std::string, int64_t> queue_ids{kIdCacheMax}, host_ids{kIdCacheMax};
     // host key -> (host id, queue id, queue key): one lookup per added URL
     // instead of two; the queue key is compared, as a settings change can
-    // map a host to another queue (by a 64-bit hash: an entry is small, and
-    // a new queue key that hashes as the old one is not a concern). `seed`:
-    // the host and its domain are marked as a seed's (Store::add_seed).
+    // map a host to another queue. Keys are kept as hashes, so that an
+    // entry is small and allocates no string: the host key's 128 bits (64
+    // to find the entry, 64 checked), the queue key's 64 (a new queue key
+    // that hashes as the old one is not a concern). `seed`: the host and
+    // its domain are marked as a seed's (Store::add_seed).
     struct HostQueue {
         int64_t host_id, queue_id;
         uint64_t queue_key_hash;
+        uint64_t host_key_check = 0;  // set by HostQueues::put
         bool seed = false;
         static uint64_t hash(std::string_view queue_key) { return XXH3_64bits(queue_key.data(), queue_key.size()); }
         bool serves(std::string_view queue_key) const { return hash(queue_key) == queue_key_hash; }
     };
-    BoundedCache<std::string, HostQueue> host_queues{kHostQueueCacheMax};
+    class HostQueues {
+    public:
+        HostQueue* find(std::string_view host_key) {
+            const XXH128_hash_t h = XXH3_128bits(host_key.data(), host_key.size());
+            HostQueue* hq = cache_.find(h.low64);
+            return hq && hq->host_key_check == h.high64 ? hq : nullptr;
+        }
+        void put(std::string_view host_key, HostQueue hq) {
+            const XXH128_hash_t h = XXH3_128bits(host_key.data(), host_key.size());
+            hq.host_key_check = h.high64;
+            cache_.put(h.low64, hq);
+        }
+        void clear() { cache_.clear(); }
+
+    private:
+        BoundedCache<uint64_t, HostQueue> cache_{kHostQueueCacheMax};
+    };
+    HostQueues host_queues;
     BoundedCache<std::string, bool> seed_domains{kIdCacheMax};
     // Host ids known to be seed hosts / not (yet) seed hosts. other_hosts
     // is cleared at the start of every lease call: a seed added meanwhile
