@@ -58,8 +58,10 @@ inline constexpr size_t kIdCacheMax = 20000;
 // And in host_queues, which an add consults for every URL: a frontier-add
 // of URLs over up to half this many hosts finds each host's ids and seed
 // marks there after its first URL, instead of reading them again as the
-// hosts pass through a smaller cache. About 70 bytes an entry.
-inline constexpr size_t kHostQueueCacheMax = 262144;
+// hosts pass through a smaller cache. About 70 bytes an entry: sized so
+// that an add over a million hosts, which fills it, stays under frontier(7)'s
+// memory bound.
+inline constexpr size_t kHostQueueCacheMax = 131072;
 // A new queue's `served` mark is its id less this: unique and negative, so
 // never-served queues take turns in creation order, and (best, served)
 // stays a unique key of the ready index.
