@@ -286,7 +286,7 @@ bool Store::is_seed_domain(const std::string& domain) {
 // add_url) says when both marks are made already.
 void Store::add_seed(const std::string& domain, const std::string& host_key) {
     Impl& m = *impl_;
-    const Impl::HostQueue* hq = m.host_queues.find(host_key);
+    Impl::HostQueue* hq = m.host_queues.find(host_key);
     if (hq && hq->seed) return;
     if (!m.seed_domains.contains(domain)) {
         m.q("INSERT INTO seed_domains(domain) VALUES (?) ON CONFLICT DO NOTHING").bind(1, domain).exec();
@@ -297,7 +297,7 @@ void Store::add_seed(const std::string& domain, const std::string& host_key) {
         m.q("UPDATE hosts SET seed = 1 WHERE id = ? AND seed IS NULL").bind(1, hid).exec();
         m.seed_hosts.insert(hid);
     }
-    if (Impl::HostQueue* hq = m.host_queues.find(host_key)) hq->seed = true;
+    if (hq) hq->seed = true;  // still valid: only other caches changed
 }
 
 bool Store::Impl::is_seed_host(int64_t host_id) {

@@ -17,16 +17,6 @@ Store::Impl::NewQueue Store::Impl::new_queue(const std::string& key, bool hold, 
     return {static_cast<int64_t>(QueueState::active), std::nullopt, settings.budget_for(key).replenish};
 }
 
-// The id caches are bounded: cleared when full (queues and hosts are never
-// deleted, so what they hold stays true).
-void Store::Impl::remember_queue(const std::string& key, int64_t id) {
-    queue_ids.put(key, id);
-}
-
-void Store::Impl::remember_host(const std::string& name, int64_t id) {
-    host_ids.put(name, id);
-}
-
 int64_t Store::Impl::queue_id_for(const std::string& key, const Settings& s) {
     if (const int64_t* id = queue_ids.find(key)) return *id;
     std::optional<int64_t> id = statements.find_id("SELECT id FROM queues WHERE key = ?", key);
@@ -42,7 +32,7 @@ int64_t Store::Impl::queue_id_for(const std::string& key, const Settings& s) {
         q("UPDATE queues SET served = ? WHERE id = ?").bind(1, *id - kNewServedOffset).bind(2, *id).exec();
         count("queues", 1);
     }
-    remember_queue(key, *id);
+    queue_ids.put(key, *id);
     return *id;
 }
 
@@ -56,7 +46,7 @@ int64_t Store::Impl::host_id_for(const std::string& name) {
         id = ins.i64(0);
         ins.reset();
     }
-    remember_host(name, *id);
+    host_ids.put(name, *id);
     return *id;
 }
 

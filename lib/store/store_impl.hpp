@@ -216,8 +216,6 @@ struct Store::Impl {
         int64_t balance;             // session_balance
     };
     NewQueue new_queue(const std::string& key, bool hold, int64_t seq);
-    void remember_queue(const std::string& key, int64_t id);  // in queue_ids (bounded)
-    void remember_host(const std::string& name, int64_t id);  // in host_ids (bounded)
     bool is_seed_host(int64_t host_id);  // hosts.seed, cached (seed_hosts, other_hosts)
     void note_seed_host(int64_t host_id, bool seed);  // caches hosts.seed read with other columns
     // Caches hosts.seed of many hosts in one statement (the PostgreSQL

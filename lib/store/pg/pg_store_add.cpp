@@ -212,8 +212,8 @@ void PgStoreBackend::probe_fingerprints(Store& store, Store::Impl& m, const std:
     Stmt* hs = send(kHostIdsByName, hosts);
     probe_fps(m, fps);
     std::unordered_set<std::string> found_q, found_h;
-    read_ids(qs, &found_q, [&m](const std::string& k, int64_t id) { m.remember_queue(k, id); });
-    read_ids(hs, &found_h, [&m](const std::string& k, int64_t id) { m.remember_host(k, id); });
+    read_ids(qs, &found_q, [&m](const std::string& k, int64_t id) { m.queue_ids.put(k, id); });
+    read_ids(hs, &found_h, [&m](const std::string& k, int64_t id) { m.host_ids.put(k, id); });
     // Of those not stored, the rows a new URL goes to, in input order.
     std::vector<std::string> new_q, new_h;
     std::unordered_set<std::string_view> made_q, made_h;
@@ -265,11 +265,11 @@ void PgStoreBackend::create_rows(Store::Impl& m, const std::vector<std::string>&
                "RETURNING key, id");
         qs->bind(1, keys).bind(2, states).bind(3, seqs).bind(4, balances).bind(5, created).send();
     }
-    read_ids(hs, nullptr, [&m](const std::string& k, int64_t id) { m.remember_host(k, id); });
+    read_ids(hs, nullptr, [&m](const std::string& k, int64_t id) { m.host_ids.put(k, id); });
     if (!qs) return;
     PgArray ids;
     while (qs->step()) {
-        m.remember_queue(qs->str(0), qs->i64(1));
+        m.queue_ids.put(qs->str(0), qs->i64(1));
         ids.add(qs->i64(1));
     }
     qs->reset();
