@@ -21,7 +21,7 @@ namespace frontier {
 // A page of ready queues: the keyset over the queues_ready index after
 // (best, served) = (?, ?), in pages of ? rows (LeaseOrder::page_size).
 #define SQL_READY_PAGE                                                                                       \
-    "FROM queues WHERE sched = " SQL_SCHED_READY " AND (best, served) > (?, ?)" SQL_HELD("id")               \
+    "FROM queues WHERE sched = " SQL_SCHED_READY " AND (best, served) > (?, ?)" SQL_HELD_READY             \
     " ORDER BY best, served LIMIT " \
                                                  "?"
 

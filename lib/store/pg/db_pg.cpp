@@ -43,9 +43,11 @@ constexpr const char* kBeginWrite = "BEGIN; SELECT pg_advisory_xact_lock(7310012
 constexpr const char* kWriteLock = "SELECT pg_advisory_xact_lock(7310012176585550194)";
 // Taken shared by the writers that lock the partitions they write
 // (Db::begin_write_shared): they run beside each other, and the others run
-// alone. The partitions this transaction holds start empty.
+// alone. The partitions this transaction holds, and the ready queues a
+// lease found in them, start empty.
 constexpr const char* kSharedLock =
-    "SELECT pg_advisory_xact_lock_shared(7310012176585550194), set_config('frontier.parts', '{}', true)";
+    "SELECT pg_advisory_xact_lock_shared(7310012176585550194), set_config('frontier.parts', '{}', true), "
+    "set_config('frontier.ready', '{}', true)";
 constexpr const char* kChannel = "frontier_changed";
 
 }  // namespace

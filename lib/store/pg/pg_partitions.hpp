@@ -36,6 +36,35 @@ inline std::string pg_add_parts_sql(const std::string& locked) {
            ") AS TEXT), true)";
 }
 
+// The ready queues a lease may take from (SQL_HELD_READY), in order after
+// the keyset `after` (SQL, "" for the first), each with its partition:
+// those whose partitions this transaction could lock without waiting, at
+// most `limit` of them (SQL), looked for among the next PG_READY_WINDOW times
+// `limit` ready queues (the scan stops at the limit). A CTE of (id, p).
+#define PG_READY_WINDOW "32"
+inline std::string pg_lock_ready(const char* after, const char* limit) {
+    return std::string("(SELECT id, p FROM (SELECT id, id % " PG_PARTITIONS " AS p FROM queues WHERE sched = "
+                       SQL_SCHED_READY) +
+           after + " ORDER BY best, served LIMIT " PG_READY_WINDOW " * " + limit +
+           ") AS c WHERE pg_try_advisory_xact_lock(" PG_PART_LOCK_CLASS ", CAST(p AS integer)) LIMIT " + limit + ")";
+}
+// The queues that `queues` yields (a query of one column, in the order to
+// try them) whose partitions this transaction could lock without waiting,
+// each with its partition. A CTE of (id, p).
+inline std::string pg_try_lock_queues(const std::string& queues) {
+    return std::string("(SELECT q AS id, q % " PG_PARTITIONS " AS p FROM (") + queues +
+           ") AS c(q) WHERE pg_try_advisory_xact_lock(" PG_PART_LOCK_CLASS ", CAST(q % " PG_PARTITIONS
+           " AS integer)))";
+}
+// The queues a lease may take from (`ids`: those of pg_lock_ready, and
+// those whose work came due, which its housekeeping may make ready) kept
+// in the setting frontier.ready (a bigint[] as text), which the page reads
+// probe by id: a read of the ready index filtered by partition would walk
+// all of it whenever the held partitions hold less than a page of it.
+inline std::string pg_set_ready_sql(const std::string& ids) {
+    return "set_config('frontier.ready', CAST(ARRAY(" + ids + ") AS TEXT), true)";
+}
+
 // The time as a scalar subquery (as in the housekeeping scan): the cached
 // plan, with its index scans, is used, not one made for the value. Each
 // scan for work due (the housekeeping scan's conditions, sql_codes.hpp)
@@ -51,26 +80,27 @@ inline std::string pg_add_parts_sql(const std::string& locked) {
 // clang-format off
 inline const std::string kLockLeaseParts =
     "WITH due AS MATERIALIZED (" +
-    pg_try_lock("SELECT queue_id % " PG_PARTITIONS " FROM urls WHERE " SQL_LEASE_EXPIRED(PG_PART_NOW)
+    pg_try_lock_queues("SELECT queue_id FROM urls WHERE " SQL_LEASE_EXPIRED(PG_PART_NOW)
                 " ORDER BY lease_expires LIMIT 64") +
-    " UNION ALL " + pg_try_lock("SELECT robots_queue % " PG_PARTITIONS " FROM hosts WHERE "
+    " UNION ALL " + pg_try_lock_queues("SELECT robots_queue FROM hosts WHERE "
                 SQL_ROBOTS_EXPIRED(PG_PART_NOW) " ORDER BY robots_lease_expires LIMIT 64") +
-    " UNION ALL " + pg_try_lock("SELECT queue_id % " PG_PARTITIONS " FROM urls WHERE " SQL_DUE_AT(PG_PART_NOW)
+    " UNION ALL " + pg_try_lock_queues("SELECT queue_id FROM urls WHERE " SQL_DUE_AT(PG_PART_NOW)
                 " ORDER BY due_at LIMIT 64") +
-    " UNION ALL " + pg_try_lock("SELECT id % " PG_PARTITIONS " FROM queues WHERE " SQL_TO_WAKE(PG_PART_NOW)
+    " UNION ALL " + pg_try_lock_queues("SELECT id FROM queues WHERE " SQL_TO_WAKE(PG_PART_NOW)
                 " ORDER BY wake_at LIMIT 64") +
-    " UNION ALL " + pg_try_lock("SELECT id % " PG_PARTITIONS " FROM queues WHERE state = " SQL_QUEUE_INACTIVE
+    " UNION ALL " + pg_try_lock_queues("SELECT id FROM queues WHERE state = " SQL_QUEUE_INACTIVE
                 " ORDER BY inactive_seq LIMIT 16") +
-    "), ready AS MATERIALIZED (" + pg_try_lock("SELECT id % " PG_PARTITIONS " FROM queues WHERE sched = " SQL_SCHED_READY
-                " ORDER BY best, served LIMIT 8 * ?2", "?2") +
-    ") SELECT set_config('frontier.parts', CAST(ARRAY(SELECT p FROM due UNION SELECT p FROM ready UNION "
+    "), ready AS MATERIALIZED " + pg_lock_ready("", "?2") +
+    " SELECT set_config('frontier.parts', CAST(ARRAY(SELECT p FROM due UNION SELECT p FROM ready UNION "
     PG_HELD_PARTS ") AS TEXT), true), (SELECT count(*) FROM ready), "
-    "EXISTS (SELECT 1 FROM queues WHERE sched = " SQL_SCHED_READY ")";
+    "EXISTS (SELECT 1 FROM queues WHERE sched = " SQL_SCHED_READY "), " +
+    pg_set_ready_sql("SELECT id FROM due UNION SELECT id FROM ready");
 // A lease's next page (parameters: ?1, ?2 the keyset, ?3 the page size):
-// the partitions of the ready queues after it.
-inline const std::string kLockPageParts = pg_add_parts_sql(pg_try_lock(
-    "SELECT id % " PG_PARTITIONS " FROM queues WHERE sched = " SQL_SCHED_READY " AND (best, served) > (?1, ?2)"
-    " ORDER BY best, served LIMIT 8 * ?3", "?3"));
+// the partitions of the ready queues after it, and those queues.
+inline const std::string kLockPageParts =
+    "WITH locked AS MATERIALIZED " + pg_lock_ready(" AND (best, served) > (?1, ?2)", "?3") +
+    " SELECT set_config('frontier.parts', CAST(ARRAY(SELECT p FROM locked UNION " PG_HELD_PARTS
+    ") AS TEXT), true), " + pg_set_ready_sql("SELECT id FROM locked");
 // The next queues of the inactive FIFO that a lease activates (parameter:
 // how many it reads ahead): their partitions.
 inline const std::string kLockFifoParts = pg_add_parts_sql(pg_try_lock(

@@ -32,6 +32,10 @@ PgStoreBackend::PgStoreBackend(Statements& st) : st_(st) {
 }
 
 std::string PgStoreBackend::held_condition(const char* queue_col) const {
+    // The ready queues the lease locked (pg_set_ready_sql): each probed by
+    // id, then sorted.
+    if (std::string_view(queue_col) == "ready")
+        return " AND id IN (SELECT unnest(CAST(current_setting('frontier.ready') AS bigint[])))";
     // IN (a subquery): its rows hashed once per statement.
     return std::string(" AND (") + queue_col + " % " PG_PARTITIONS ") IN (" PG_HELD_PARTS ")";
 }
