@@ -20,6 +20,11 @@
 # and result batches in partitions (frontier(7), POSTGRESQL).
 # BENCH_ROBOTS=1 keeps robots.txt on in the pipelines (the default of a
 # crawl: each host's robots.txt is leased first, answered 200 and empty).
+# BENCH_LINKS=K has every answer carry K links, the same on all pages of a
+# host (/nav0 .. /nav<K-1>, as a site's navigation): a result batch then
+# adds URLs, most of them seen before, as a crawl's do. The pipelines'
+# URL/s then count every page answered (the N/10 and the hosts' nav pages),
+# and each scaling line ends with links=K.
 # FRONTIER_BIN picks the tools (default bin); BACKENDS="sqlite" (or
 # "postgresql") measures one. PG_RTT_MS=1 puts the server behind
 # tests/tools/latency_proxy.py, which adds that round-trip time to every
@@ -86,10 +91,25 @@ now() { date +%s.%N; }
 rate() { awk -v n="$1" -v a="$2" -v b="$3" 'BEGIN {printf "%.0f", n / (b - a)}'; }
 python3 "$root/tests/bench/gen-urls.py" "$N" "$((N / 100))" > "$work/urls.jsonl"
 python3 "$root/tests/bench/gen-urls.py" "$((N / 10))" "$((N / 1000 > 0 ? N / 1000 : 1))" > "$work/small.jsonl"
+links=${BENCH_LINKS:-0}
+nav=""  # the sed replacement's links: \1 is the page's scheme and host
+for ((i = 0; i < links; i++)); do nav+="${nav:+,}\"\\1/nav$i\""; done
 respond() {  # lease lines -> results (status 200), one per line as they come
-    if [ "${BENCH_RESPONDER:-}" = sed ]; then
+    if [ "$links" -gt 0 ]; then
+        # robots.txt answers as below; a page's answer with the host's links.
+        stdbuf -oL sed -E -e '/"robots":true/ s/^\{("url":"[^"]*",("robots":true,)?"lease":"[^"]*").*/{\1,"status":200,"duration_ms":1}/' \
+            -e '/"robots":true/! s#^\{"url":"(https?://[^/"]*)([^"]*)",("lease":"[^"]*").*#{"url":"\1\2",\3,"status":200,"duration_ms":1,"links":['"$nav"']}#'
+    elif [ "${BENCH_RESPONDER:-}" = sed ]; then
         stdbuf -oL sed -E 's/^\{("url":"[^"]*",("robots":true,)?"lease":"[^"]*").*/{\1,"status":200,"duration_ms":1}/'
     else python3 "$root/tests/tools/respond.py"; fi
+}
+# answered F EXPECTED [CMD...]: the pages the pipelines answered: EXPECTED,
+# or with BENCH_LINKS the URLs done in F (the nav pages too).
+answered() {
+    local f=$1 n=$2; shift 2
+    if [ "$links" -gt 0 ]; then
+        "$@" frontier-report -f "$f" --json | python3 -c 'import json, sys; print(json.load(sys.stdin)["urls"]["done"])'
+    else echo "$n"; fi
 }
 results='import json, sys
 for l in open(sys.argv[1]):
@@ -121,7 +141,7 @@ drain() {
     done
     wait "${pids[@]}" || true  # not the latency proxy
     t1=$(now)
-    if [ "$(left "$f")" = 0 ]; then rate "$((N / 10))" "$t0" "$t1"; else echo timeout; fi
+    if [ "$(left "$f")" = 0 ]; then rate "$(answered "$f" "$((N / 10))")" "$t0" "$t1"; else echo timeout; fi
 }
 
 printf '%-10s %10s %10s %10s %10s %10s %10s\n' backend "add/s" "lease/s" "done/s" "W=1 URL/s" "W=4 URL/s" "W=16 URL/s"
@@ -211,15 +231,17 @@ for rtt in ${PG_SCALING_RTTS:-0 1 5}; do
         t1=$(now)
         c1=$(cpu "$sproxy")
         kill "$sampler"; wait "$sampler" 2>/dev/null || true; sampler=
-        if [ "$(left "$sbase/$db" in_s)" = 0 ]; then line+=" W$W=$(rate "$((N / 10))" "$t0" "$t1")"; else line+=" W$W=timeout"; fi
+        pages=$(answered "$sbase/$db" "$((N / 10))" in_s)
+        if [ "$(left "$sbase/$db" in_s)" = 0 ]; then line+=" W$W=$(rate "$pages" "$t0" "$t1")"; else line+=" W$W=timeout"; fi
         sleep 0.3  # the proxy logs a connection once it is closed
-        details+=("$(awk -v w="$W" -v rtt="$rtt" -v m="$mode" -v n="$((N / 10))" -v f="$work/samples" -v a="$t0" -v b="$t1" \
+        details+=("$(awk -v w="$W" -v rtt="$rtt" -v m="$mode" -v n="$pages" -v f="$work/samples" -v a="$t0" -v b="$t1" \
             -v c="$(( c1 - c0 ))" -v hz="$tick" '{ t += $2 } END {
                 while ((getline x < f) > 0) { split(x, v, "|"); s++; if (v[1] > 0) { k++; q += v[1] } if (v[2] > 0) r++; h[v[3]]++ }
                 printf "pg-scaling-detail rtt=%sms %s W%s rt/url=%.1f lockwait=%.0f%% waiting=%.1f rowwait=%.0f%% holder-client=%.0f%% proxy=%.0f%%",
                     rtt, m, w, t / n, s ? 100 * k / s : 0, k ? q / k : 0, s ? 100 * r / s : 0, s ? 100 * h["client"] / s : 0, 100 * c / hz / (b - a) }' \
             "$work/rt.log")")
     done
+    [ "$links" -gt 0 ] && line+=" links=$links"
     echo "$line"
     printf '%s\n' "${details[@]}"
     done
@@ -234,5 +256,6 @@ for W in 1 4 16; do
     # shellcheck disable=SC2046
     line+=" W$W=$(drain "$F" "$W" $(scale_opts "$W"))"
 done
+[ "$links" -gt 0 ] && line+=" links=$links"
 echo "$line"
 echo "load: $(cut -d' ' -f1-3 /proc/loadavg)"
