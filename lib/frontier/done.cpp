@@ -254,17 +254,47 @@ void DoneProcessor::prefetch(const InputLine* lines, size_t n) {
     store_.prefetch_leases(ids);
 }
 
-bool DoneProcessor::only_ends_leases(const InputLine* lines, size_t n) {
+namespace {
+
+// Does each of these lines only end the URL lease it names (or is it a line
+// to reject), its links, if any, passing `links_ok`?
+template <typename LinksOk>
+bool ends_leases(const InputLine* lines, size_t n, LinksOk links_ok) {
     for (size_t i = 0; i < n; ++i) {
         if (!lines[i].error.empty()) continue;
         const Record& r = lines[i].record;
         if (!url_lease(r) || r.find("location") || r.find("robots")) return false;
         if (const JsonValue* links = r.find("links");
             links && links->kind != JsonValue::Kind::null &&
-            !(links->kind == JsonValue::Kind::array && links->raw.find_first_not_of("[] \t\r\n") == std::string::npos))
+            !(links->kind == JsonValue::Kind::array && links->raw.find_first_not_of("[] \t\r\n") == std::string::npos) &&
+            !links_ok(*links))
             return false;
     }
     return true;
+}
+
+}  // namespace
+
+bool DoneProcessor::only_ends_leases(const InputLine* lines, size_t n) {
+    return ends_leases(lines, n, [](const JsonValue&) { return false; });
+}
+
+bool DoneProcessor::runs_in_partitions(const InputLine* lines, size_t n, double now) {
+    return ends_leases(lines, n, [&](const JsonValue& v) {
+        std::vector<LinkIn> links;
+        if (!read_links(v, links, now)) return false;
+        for (const LinkIn& l : links) {
+            if (l.nofollow) continue;  // counted, never added
+            // A relative link resolves against the row's URL, read later.
+            if (l.url.rfind("http://", 0) != 0 && l.url.rfind("https://", 0) != 0) return false;
+            Discovered d;
+            d.url = l.url;
+            d.discovery = l.discovery.empty() ? std::string_view("link") : std::string_view(l.discovery);
+            d.last_modified = l.last_modified;
+            if (!enqueuer_.known(d)) return false;
+        }
+        return true;
+    });
 }
 
 std::string DoneProcessor::process(const InputLine& line, double now, bool& rejected) {

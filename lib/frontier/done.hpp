@@ -46,6 +46,11 @@ public:
     // (or a line to reject)? Such a batch writes only its leases' URL and
     // queue rows and the totals (Store::begin_result_batch, in partitions).
     static bool only_ends_leases(const InputLine* lines, size_t n);
+    // only_ends_leases, but a result may carry links where each is
+    // nofollow or an absolute plain link this process found in the frontier
+    // under the current settings (Enqueuer::known): adding it writes
+    // nothing. Where the settings moved since, false (they are read here).
+    bool runs_in_partitions(const InputLine* lines, size_t n, double now);
 
     // Totals of everything process() returned so far.
     const DoneTally& tally() const { return tally_; }

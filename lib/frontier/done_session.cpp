@@ -3,6 +3,7 @@
 #include "frontier/done_session.hpp"
 
 #include <cstdio>
+#include <utility>
 #include <vector>
 
 #include "core/clock.hpp"
@@ -50,6 +51,22 @@ StoreDoneBackend::StoreDoneBackend(Store& store) : store_(store), proc_(store) {
     // and written in row order either way, so a larger cache buys little.
     store_.set_page_cache_mib(8);
     store_.settings();  // loaded before the first transaction (Store::begin_result_batch)
+}
+
+// A batch begun in partitions because its links were known: the settings
+// its transaction read may have moved since (a link may then write), so
+// it is checked again; if it no longer holds, the transaction (which has
+// written nothing yet) is rolled back and the batch begins again under
+// the writer lock.
+bool StoreDoneBackend::settle_batch(double now) {
+    bool again = store_.settle_result_batch(now);
+    const InputLine* lines = std::exchange(parts_lines_, nullptr);
+    if (!lines || proc_.runs_in_partitions(lines, parts_n_, now)) return again;
+    store_.rollback();
+    store_.begin_result_batch(now, false);
+    proc_.prefetch(lines, parts_n_);
+    if (store_.settle_result_batch(now)) proc_.prefetch(lines, parts_n_);
+    return false;
 }
 
 int DoneSession::run() {

@@ -23,7 +23,7 @@ public:
     // Opens the transaction of a batch at `now` (Store::begin_result_batch).
     virtual void begin_batch(double now) = 0;
     // begin_batch for these lines, in partitions where they allow it
-    // (DoneProcessor::only_ends_leases): true when the transaction may
+    // (DoneProcessor::runs_in_partitions): true when the transaction may
     // hold only this batch (it is committed after it).
     virtual bool begin_batch_of(double now, const InputLine*, size_t) {
         begin_batch(now);
@@ -47,12 +47,14 @@ public:
     size_t records_read_together() override { return store_.records_read_together(); }
     void begin_batch(double now) override { store_.begin_result_batch(now); }
     bool begin_batch_of(double now, const InputLine* lines, size_t n) override {
-        const bool parts = store_.results_in_partitions() && DoneProcessor::only_ends_leases(lines, n);
+        parts_lines_ = nullptr;
+        const bool parts = store_.results_in_partitions() && proc_.runs_in_partitions(lines, n, now);
+        if (parts) parts_lines_ = lines, parts_n_ = n;
         store_.begin_result_batch(now, parts);
         return parts;
     }
     void prefetch(const InputLine* lines, size_t n) override { proc_.prefetch(lines, n); }
-    bool settle_batch(double now) override { return store_.settle_result_batch(now); }
+    bool settle_batch(double now) override;
     std::string apply(const InputLine& line, double now, bool& rejected) override {
         return proc_.process(line, now, rejected);
     }
@@ -62,6 +64,10 @@ public:
 private:
     Store& store_;
     DoneProcessor proc_;
+    // A batch begun in partitions for its known links: checked again once
+    // its transaction has read the settings (settle_batch).
+    const InputLine* parts_lines_ = nullptr;
+    size_t parts_n_ = 0;
 };
 
 struct DoneSessionOptions {

@@ -62,6 +62,10 @@ public:
     // canonicalisation, no database read (frontier-done(1), PERFORMANCE).
     // URLs are never deleted, so a URL once present stays present.
     AddResult add_discovered(const Discovered& d, double now);
+    // Whether add_discovered would find `d` a duplicate at once (the plain
+    // link is known to be in the frontier, under these settings): then it
+    // writes nothing.
+    bool known(const Discovered& d) { return known_present(d); }
 
     // add() in three steps over one EnqueueResult, for frontier-add's
     // pipeline (lib/frontier/add_session.hpp): read_fields copies a record's

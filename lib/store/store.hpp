@@ -221,7 +221,7 @@ public:
     // fewer, one under the writer lock); on SQLite the settings are
     // refreshed before BEGIN and housekeeping runs at once.
     // `in_partitions`: the batch only ends the leases it names
-    // (DoneProcessor::only_ends_leases) and results_in_partitions() said
+    // (DoneProcessor::runs_in_partitions) and results_in_partitions() said
     // it may run beside other writers (Store::begin).
     void begin_result_batch(double now, bool in_partitions = false);
     bool results_in_partitions() const;

@@ -62,5 +62,57 @@ awk -v t="$t" 'BEGIN { exit !(t >= 1) }' || fail "the result did not wait for it
 # 4. Nothing is left held: the next URL of a.example is leased at once.
 FRONTIER_PG_PARTITIONS=1 frontier-lease -q -n 5 > third.jsonl || fail "third lease"
 grep -q '"url":"http://a.example/2"' third.jsonl || fail "a.example/2 not leased after: $(cat third.jsonl)"
+
+# 5. A result whose links this frontier-done already found in the frontier
+#    (it added them itself) writes nothing for them: it runs in partitions,
+#    beside the shared writers' lock; the result that added them ran alone.
+lease_of() { sed -E 's/.*"lease":"([^"]*)".*/\1/' "$1"; }
+until_sql() {  # until_sql SQL VALUE: waits up to 10 s for SQL to read VALUE
+    for _ in $(seq 100); do [ "$(sql "$1")" = "$2" ] && return; sleep 0.1; done
+    fail "waited for $1 = $2: $(sql "$1")"
+}
+rm -f results.fifo && mkfifo results.fifo
+open_done() {  # open_done NAME: a frontier-done in partitions reading fd 3, NAME.out
+    FRONTIER_PG_PARTITIONS=1 frontier-done < results.fifo > "$1.out" 2> "$1.err" &
+    done_pid=$!
+    exec 3> results.fifo
+}
+close_done() { exec 3>&-; wait "$done_pid" || fail "frontier-done: $(cat "$1.err")"; }
+# answer URL LEASES: URL's result, with a link to a.example/nav, once applied;
+# the seconds that took in $t.
+answer() {
+    local t0
+    t0=$(date +%s.%N)
+    grep "\"url\":\"$1\"" "$2" > one.jsonl || fail "$1 not leased: $(cat "$2")"
+    echo "{\"url\":\"$1\",\"lease\":\"$(lease_of one.jsonl)\",\"status\":200,\"links\":[\"http://a.example/nav\"]}" >&3
+    until_sql "SELECT state FROM urls WHERE url = '$1'" 2
+    t=$(elapsed "$t0")
+}
+open_done done5
+answer http://b.example/1 second.jsonl
+hold "pg_advisory_xact_lock_shared($writers)" 4
+answer http://a.example/2 third.jsonl
+close_done done5
+wait "$holder"
+awk -v t="$t" 'BEGIN { exit !(t < 2.5) }' || fail "a result with a known link waited ${t} s for the shared writers' lock"
+[ "$(sql "SELECT count(*) FROM urls WHERE url LIKE 'http://a.example/nav%'")" = 1 ] || fail "the link was added twice"
+grep -q '"links_added":1' done5.out || fail "the first result did not add its link: $(cat done5.out)"
+
+# 6. The settings moved after the process learnt a link: the batch, begun
+#    in partitions, finds that once its transaction reads them, and runs
+#    again under the writers' lock (it waits for the shared holder).
+printf 'http://c.example/1\nhttp://c.example/2\n' | frontier-add -q || fail "add c.example"
+FRONTIER_PG_PARTITIONS=1 frontier-lease -q -n 10 --per-queue 2 > sixth.jsonl || fail "sixth lease"
+open_done done6
+answer http://c.example/1 sixth.jsonl
+frontier-config scope.max-depth 50 >/dev/null || fail "config"
+hold "pg_advisory_xact_lock_shared($writers)" 3
+answer http://c.example/2 sixth.jsonl
+close_done done6
+wait "$holder"
+awk -v t="$t" 'BEGIN { exit !(t >= 1) }' || fail "the batch after a settings change did not wait for the writers' lock (${t} s)"
+[ "$(grep -c '"result":"done"' done6.out)" = 2 ] || fail "results after a settings change: $(cat done6.out)"
+
 frontier-report --check >/dev/null || fail "the frontier's checks fail"
-echo "ok: a lease in partitions beside a shared writers' lock, a held partition skipped, its result waited for"
+echo "ok: a lease in partitions beside a shared writers' lock, a held partition skipped, its result waited for;" \
+    "a result with known links in partitions, under the writers' lock once the settings moved"

@@ -3,7 +3,11 @@
 #include <catch2/catch.hpp>
 
 #include "frontier/done_session.hpp"
+#include "frontier/enqueue.hpp"
 #include "session_fakes.hpp"
+#include "store/store.hpp"
+#include "store_setup.hpp"
+#include "temp_dir.hpp"
 
 using namespace frontier;
 using namespace frontier::test;
@@ -158,4 +162,56 @@ TEST_CASE("a result batch runs in partitions only when each result just ends its
     CHECK_FALSE(only_ends_leases({R"({"url":"http://a.example/","lease":"12-1","status":301,"location":"/b"})"}));
     CHECK_FALSE(only_ends_leases({R"({"url":"http://a.example/robots.txt","lease":"r3-1","robots":true,"status":200})"}));
     CHECK_FALSE(only_ends_leases({R"({"url":"http://a.example/","status":200})"}));
+}
+
+TEST_CASE("a result batch with links runs in partitions when this process knows each is in the frontier",
+          "[done]") {
+    constexpr double kNow = 1800000000;
+    TempDir dir;
+    Store store(dir.path + "/f.db", Store::Mode::create);
+    store.set_setting("robots.enabled", "false");
+    politeness_off(store);
+    DoneProcessor proc(store);
+    Enqueuer enq(store);
+    store.begin();
+    for (const char* u : {"http://a.example/", "http://a.example/2"}) {
+        Record r;
+        REQUIRE(parse_record(std::string("{\"url\":\"") + u + "\"}", r));
+        REQUIRE(enq.add(r, kNow).outcome.status == AddStatus::added);
+    }
+    store.commit();
+    LeaseRequest req;
+    req.n = 2;
+    req.per_queue = 2;
+    req.now = kNow;
+    req.ttl = 60;
+    LeaseOutcome leased = store.lease(req);
+    REQUIRE(leased.items.size() == 2);
+    auto result = [&](const LeaseItem& it, const std::string& links) {
+        return R"({"url":")" + it.url + R"(","lease":")" + it.lease + R"(","status":200,"links":)" + links + "}";
+    };
+    auto in_partitions = [&](const std::string& text) {
+        std::vector<InputLine> l = lines_of({text});
+        return proc.runs_in_partitions(l.data(), l.size(), kNow);
+    };
+    const LeaseItem& first = leased.items[0];
+    // Not known to this process yet: a link may add a URL.
+    CHECK_FALSE(in_partitions(result(first, R"(["http://a.example/nav"])")));
+    // The first result adds it; from then on this process knows it.
+    std::vector<InputLine> one = lines_of({result(first, R"(["http://a.example/nav"])")});
+    store.begin();
+    bool rejected = false;
+    proc.process(one[0], kNow, rejected);
+    store.commit();
+    REQUIRE_FALSE(rejected);
+    const LeaseItem& second = leased.items[1];
+    CHECK(in_partitions(result(second, R"(["http://a.example/nav"])")));
+    CHECK(in_partitions(result(second, R"(["http://a.example/nav",{"url":"http://b.example/","nofollow":true}])")));
+    CHECK_FALSE(in_partitions(result(second, R"(["http://a.example/nav","http://a.example/new"])")));
+    CHECK_FALSE(in_partitions(result(second, R"(["/nav"])")));  // relative: resolved against the row's URL
+    CHECK_FALSE(in_partitions(result(second, R"([{"url":"http://a.example/nav","discovery":"sitemap"}])")));
+    CHECK_FALSE(in_partitions(R"({"url":"http://a.example/","lease":"12-1","status":301,"location":"/b"})"));
+    // Settings moved: what a link does may have changed with them.
+    store.set_setting("scope.max-depth", "5");
+    CHECK_FALSE(in_partitions(result(second, R"(["http://a.example/nav"])")));
 }
