@@ -137,6 +137,20 @@ Problem check_facts(const FetchFacts& f, double now) {
     return {};
 }
 
+// fetch gives absolute URLs; relative ones (hand-made records) are
+// resolved against the page.
+bool absolute_url(std::string_view url) { return url.rfind("http://", 0) == 0 || url.rfind("https://", 0) == 0; }
+
+// A link of the page as add_discovered takes it (its url: `url`, absolute);
+// the caller sets where it was found (via, depth).
+Discovered link_discovered(const LinkIn& l, std::string_view url) {
+    Discovered d;
+    d.url = url;
+    d.discovery = l.discovery.empty() ? std::string_view("link") : std::string_view(l.discovery);
+    d.last_modified = l.last_modified;
+    return d;
+}
+
 void count(DoneCounts& counts, const AddResult& er) {
     if (er.status == AddStatus::added) ++counts.links_added;
     else if (er.status == AddStatus::rejected) ++counts.links_rejected;
@@ -151,17 +165,11 @@ void add_links(Enqueuer& enq, const DoneOutcome& o, const std::vector<LinkIn>& l
             ++counts.links_rejected;
             continue;
         }
-        // fetch gives absolute URLs; relative ones (hand-made records) are
-        // resolved against the page.
         std::string abs;
-        if (l.url.rfind("http://", 0) != 0 && l.url.rfind("https://", 0) != 0)
-            abs = resolve_url(o.url, l.url).value_or(l.url);
-        Discovered d;
-        d.url = abs.empty() ? std::string_view(l.url) : std::string_view(abs);
+        if (!absolute_url(l.url)) abs = resolve_url(o.url, l.url).value_or(l.url);
+        Discovered d = link_discovered(l, abs.empty() ? std::string_view(l.url) : std::string_view(abs));
         d.via = o.url;
         d.depth = o.depth + 1;
-        d.discovery = l.discovery.empty() ? std::string_view("link") : std::string_view(l.discovery);
-        d.last_modified = l.last_modified;
         count(counts, enq.add_discovered(d, now));
     }
     if (location && !location->empty()) {
@@ -286,12 +294,7 @@ bool DoneProcessor::runs_in_partitions(const InputLine* lines, size_t n, double 
         for (const LinkIn& l : links) {
             if (l.nofollow) continue;  // counted, never added
             // A relative link resolves against the row's URL, read later.
-            if (l.url.rfind("http://", 0) != 0 && l.url.rfind("https://", 0) != 0) return false;
-            Discovered d;
-            d.url = l.url;
-            d.discovery = l.discovery.empty() ? std::string_view("link") : std::string_view(l.discovery);
-            d.last_modified = l.last_modified;
-            if (!enqueuer_.known(d)) return false;
+            if (!absolute_url(l.url) || !enqueuer_.known(link_discovered(l, l.url))) return false;
         }
         return true;
     });

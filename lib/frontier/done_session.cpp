@@ -53,19 +53,20 @@ StoreDoneBackend::StoreDoneBackend(Store& store) : store_(store), proc_(store) {
     store_.settings();  // loaded before the first transaction (Store::begin_result_batch)
 }
 
-// A batch begun in partitions because its links were known: the settings
-// its transaction read may have moved since (a link may then write), so
-// it is checked again; if it no longer holds, the transaction (which has
-// written nothing yet) is rolled back and the batch begins again under
-// the writer lock.
-bool StoreDoneBackend::settle_batch(double now) {
+// A batch begun in partitions because its links were known: if the
+// settings its transaction read moved since (a link may then write), it is
+// checked again; if it no longer holds, the transaction (which has written
+// nothing yet) is rolled back and the batch begins again under the writer
+// lock.
+bool StoreDoneBackend::settle_batch(double now, const InputLine* lines, size_t n) {
     bool again = store_.settle_result_batch(now);
-    const InputLine* lines = std::exchange(parts_lines_, nullptr);
-    if (!lines || proc_.runs_in_partitions(lines, parts_n_, now)) return again;
+    if (!std::exchange(parts_, false) || store_.settings_generation() == parts_settings_ ||
+        proc_.runs_in_partitions(lines, n, now))
+        return again;
     store_.rollback();
     store_.begin_result_batch(now, false);
-    proc_.prefetch(lines, parts_n_);
-    if (store_.settle_result_batch(now)) proc_.prefetch(lines, parts_n_);
+    proc_.prefetch(lines, n);
+    if (store_.settle_result_batch(now)) proc_.prefetch(lines, n);
     return false;
 }
 
@@ -93,7 +94,8 @@ int DoneSession::run() {
             pacer.restart();
         }
         backend_.prefetch(batch.lines.data(), batch.n);
-        if (first && backend_.settle_batch(frontier::now())) backend_.prefetch(batch.lines.data(), batch.n);
+        if (first && backend_.settle_batch(frontier::now(), batch.lines.data(), batch.n))
+            backend_.prefetch(batch.lines.data(), batch.n);
         for (size_t i = 0; i < batch.n && !o_.stop(); ++i) {
             bool bad = false;
             std::string res = backend_.apply(batch.lines[i], frontier::now(), bad);

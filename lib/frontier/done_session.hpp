@@ -31,9 +31,9 @@ public:
     }
     // Reads ahead what applying these lines will read (DoneProcessor::prefetch).
     virtual void prefetch(const InputLine* lines, size_t n) = 0;
-    // After the first prefetch of a transaction: true when it must be read
-    // again (Store::settle_result_batch).
-    virtual bool settle_batch(double now) = 0;
+    // After the first prefetch of a transaction, with the lines that began
+    // it: true when they must be read again (Store::settle_result_batch).
+    virtual bool settle_batch(double now, const InputLine* lines, size_t n) = 0;
     // Applies one line; its output record's JSON text (DoneProcessor::process).
     virtual std::string apply(const InputLine& line, double now, bool& rejected) = 0;
     virtual void commit() = 0;
@@ -47,14 +47,13 @@ public:
     size_t records_read_together() override { return store_.records_read_together(); }
     void begin_batch(double now) override { store_.begin_result_batch(now); }
     bool begin_batch_of(double now, const InputLine* lines, size_t n) override {
-        parts_lines_ = nullptr;
-        const bool parts = store_.results_in_partitions() && proc_.runs_in_partitions(lines, n, now);
-        if (parts) parts_lines_ = lines, parts_n_ = n;
-        store_.begin_result_batch(now, parts);
-        return parts;
+        parts_ = store_.results_in_partitions() && proc_.runs_in_partitions(lines, n, now);
+        parts_settings_ = store_.settings_generation();
+        store_.begin_result_batch(now, parts_);
+        return parts_;
     }
     void prefetch(const InputLine* lines, size_t n) override { proc_.prefetch(lines, n); }
-    bool settle_batch(double now) override;
+    bool settle_batch(double now, const InputLine* lines, size_t n) override;
     std::string apply(const InputLine& line, double now, bool& rejected) override {
         return proc_.process(line, now, rejected);
     }
@@ -64,10 +63,10 @@ public:
 private:
     Store& store_;
     DoneProcessor proc_;
-    // A batch begun in partitions for its known links: checked again once
-    // its transaction has read the settings (settle_batch).
-    const InputLine* parts_lines_ = nullptr;
-    size_t parts_n_ = 0;
+    // The batch began in partitions, under these settings (their
+    // generation): checked again if its transaction read others (settle_batch).
+    bool parts_ = false;
+    uint64_t parts_settings_ = 0;
 };
 
 struct DoneSessionOptions {

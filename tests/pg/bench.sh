@@ -94,13 +94,15 @@ python3 "$root/tests/bench/gen-urls.py" "$((N / 10))" "$((N / 1000 > 0 ? N / 100
 links=${BENCH_LINKS:-0}
 nav=""  # the sed replacement's links: \1 is the page's scheme and host
 for ((i = 0; i < links; i++)); do nav+="${nav:+,}\"\\1/nav$i\""; done
+# A lease line answered 200 (sed -E).
+answer='s/^\{("url":"[^"]*",("robots":true,)?"lease":"[^"]*").*/{\1,"status":200,"duration_ms":1}/'
 respond() {  # lease lines -> results (status 200), one per line as they come
     if [ "$links" -gt 0 ]; then
-        # robots.txt answers as below; a page's answer with the host's links.
-        stdbuf -oL sed -E -e '/"robots":true/ s/^\{("url":"[^"]*",("robots":true,)?"lease":"[^"]*").*/{\1,"status":200,"duration_ms":1}/' \
+        # robots.txt answered so; a page's answer with the host's links.
+        stdbuf -oL sed -E -e "/\"robots\":true/ $answer" \
             -e '/"robots":true/! s#^\{"url":"(https?://[^/"]*)([^"]*)",("lease":"[^"]*").*#{"url":"\1\2",\3,"status":200,"duration_ms":1,"links":['"$nav"']}#'
     elif [ "${BENCH_RESPONDER:-}" = sed ]; then
-        stdbuf -oL sed -E 's/^\{("url":"[^"]*",("robots":true,)?"lease":"[^"]*").*/{\1,"status":200,"duration_ms":1}/'
+        stdbuf -oL sed -E "$answer"
     else python3 "$root/tests/tools/respond.py"; fi
 }
 # answered F EXPECTED [CMD...]: the pages the pipelines answered: EXPECTED,

@@ -26,7 +26,7 @@ public:
         return alone;
     }
     void prefetch(const InputLine*, size_t n) override { log_.push_back("prefetch:" + std::to_string(n)); }
-    bool settle_batch(double) override {
+    bool settle_batch(double, const InputLine*, size_t) override {
         log_.push_back("settle");
         return settle_again;
     }
