@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <unordered_set>
 
 #include <simdjson.h>
 
@@ -287,14 +288,27 @@ bool DoneProcessor::only_ends_leases(const InputLine* lines, size_t n) {
     return ends_leases(lines, n, [](const JsonValue&) { return false; });
 }
 
-bool DoneProcessor::runs_in_partitions(const InputLine* lines, size_t n, double now) {
+bool DoneProcessor::runs_in_partitions(const InputLine* lines, size_t n, double now,
+                                       std::vector<std::string>* queues) {
+    const bool new_links = queues && store_.settings().max_queued < 0;
+    std::unordered_set<std::string> asked;
     return ends_leases(lines, n, [&](const JsonValue& v) {
         std::vector<LinkIn> links;
         if (!read_links(v, links, now)) return false;
         for (const LinkIn& l : links) {
             if (l.nofollow) continue;  // counted, never added
             // A relative link resolves against the row's URL, read later.
-            if (!absolute_url(l.url) || !enqueuer_.known(link_discovered(l, l.url))) return false;
+            if (!absolute_url(l.url)) return false;
+            const Discovered d = link_discovered(l, l.url);
+            if (enqueuer_.known(d)) continue;
+            // A plain link to a stored URL changes nothing of it (readd):
+            // a new one writes its queue's rows, and its host's.
+            if (!new_links || d.discovery != "link" || d.last_modified) return false;
+            std::optional<std::string> q = enqueuer_.queue_of(d);
+            if (!q || asked.count(*q)) continue;
+            if (asked.size() >= kMaxLinkQueues) return false;
+            asked.insert(*q);
+            queues->push_back(std::move(*q));
         }
         return true;
     });

@@ -47,10 +47,18 @@ public:
     // queue rows and the totals (Store::begin_result_batch, in partitions).
     static bool only_ends_leases(const InputLine* lines, size_t n);
     // only_ends_leases, but a result may carry links where each is
-    // nofollow or an absolute plain link this process found in the frontier
-    // under the current settings (Enqueuer::known): adding it writes
-    // nothing. Where the settings moved since, false (they are read here).
-    bool runs_in_partitions(const InputLine* lines, size_t n, double now);
+    // nofollow or an absolute plain link: one this process found in the
+    // frontier under the current settings (Enqueuer::known), whose adding
+    // writes nothing; or, where `queues` is given and the settings let a
+    // link write only its own queue's rows (no scope.max-queued), any
+    // other, whose queue's key (Enqueuer::queue_of) is added to `queues`
+    // (each once; at most kMaxLinkQueues of them, else false).
+    bool runs_in_partitions(const InputLine* lines, size_t n, double now,
+                            std::vector<std::string>* queues = nullptr);
+    // The most queues the links of a batch in partitions may go to: the
+    // locks of a batch are taken in one statement, and its queue rows are
+    // written once, at its commit.
+    static constexpr size_t kMaxLinkQueues = 2048;
 
     // Totals of everything process() returned so far.
     const DoneTally& tally() const { return tally_; }

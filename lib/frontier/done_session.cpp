@@ -53,15 +53,19 @@ StoreDoneBackend::StoreDoneBackend(Store& store) : store_(store), proc_(store) {
     store_.settings();  // loaded before the first transaction (Store::begin_result_batch)
 }
 
-// A batch begun in partitions because its links were known: if the
-// settings its transaction read moved since (a link may then write), it is
-// checked again; if it no longer holds, the transaction (which has written
-// nothing yet) is rolled back and the batch begins again under the writer
-// lock.
+// A batch begun in partitions: if the settings its transaction read moved
+// since (a link may then write, or go to another queue), it is checked
+// again, and it may go on only if its links are all known to be in the
+// frontier; a queue of its links made by another writer while it took its
+// locks may be in a partition it does not hold. Else the transaction
+// (which has written nothing yet) is rolled back and the batch begins
+// again under the writers' lock.
 bool StoreDoneBackend::settle_batch(double now, const InputLine* lines, size_t n) {
     bool again = store_.settle_result_batch(now);
-    if (!std::exchange(parts_, false) || store_.settings_generation() == parts_settings_ ||
-        proc_.runs_in_partitions(lines, n, now))
+    if (!std::exchange(parts_, false)) return again;
+    const bool held = store_.link_queues_held();
+    if (held && (store_.settings_generation() == parts_settings_ ||
+                 (!parts_queues_ && proc_.runs_in_partitions(lines, n, now))))
         return again;
     store_.rollback();
     store_.begin_result_batch(now, false);

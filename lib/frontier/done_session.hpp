@@ -7,6 +7,7 @@
 
 #include <cstdint>
 #include <string>
+#include <vector>
 
 #include "frontier/done.hpp"
 #include "frontier/session_io.hpp"
@@ -47,9 +48,11 @@ public:
     size_t records_read_together() override { return store_.records_read_together(); }
     void begin_batch(double now) override { store_.begin_result_batch(now); }
     bool begin_batch_of(double now, const InputLine* lines, size_t n) override {
-        parts_ = store_.results_in_partitions() && proc_.runs_in_partitions(lines, n, now);
+        std::vector<std::string> queues;
+        parts_ = store_.results_in_partitions() && proc_.runs_in_partitions(lines, n, now, &queues);
         parts_settings_ = store_.settings_generation();
-        store_.begin_result_batch(now, parts_);
+        parts_queues_ = !queues.empty();
+        store_.begin_result_batch(now, parts_, std::move(queues));
         return parts_;
     }
     void prefetch(const InputLine* lines, size_t n) override { proc_.prefetch(lines, n); }
@@ -67,6 +70,7 @@ private:
     // generation): checked again if its transaction read others (settle_batch).
     bool parts_ = false;
     uint64_t parts_settings_ = 0;
+    bool parts_queues_ = false;  // its links went to queues it locked
 };
 
 struct DoneSessionOptions {

@@ -147,7 +147,8 @@ AddResult Enqueuer::add_discovered(const Discovered& d, double now) {
     return r;
 }
 
-AddResult Enqueuer::add_discovered_uncached(const Discovered& d, double now) {
+namespace {
+EnqueueResult discovered_record(const Discovered& d) {
     EnqueueResult e;
     UrlRecord& f = e.req.record;
     f.url = d.url;
@@ -156,9 +157,23 @@ AddResult Enqueuer::add_discovered_uncached(const Discovered& d, double now) {
     f.discovery = d.discovery;
     f.type = d.type;
     f.last_modified = d.last_modified;
+    return e;
+}
+}  // namespace
+
+AddResult Enqueuer::add_discovered_uncached(const Discovered& d, double now) {
+    EnqueueResult e = discovered_record(d);
     prepare(e, store_.settings());
     finish(e, now);
     return e.outcome;
+}
+
+std::optional<std::string> Enqueuer::queue_of(const Discovered& d) {
+    EnqueueResult e = discovered_record(d);
+    e.req.record.depth = 0;  // scope.max-depth rejects it before the store, if at all
+    prepare(e, store_.settings());
+    if (!e.scoped || e.outcome.reason != AddReason::none) return std::nullopt;
+    return std::move(e.req.queue_key);
 }
 
 namespace {

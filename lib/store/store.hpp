@@ -222,9 +222,16 @@ public:
     // refreshed before BEGIN and housekeeping runs at once.
     // `in_partitions`: the batch only ends the leases it names
     // (DoneProcessor::runs_in_partitions) and results_in_partitions() said
-    // it may run beside other writers (Store::begin).
-    void begin_result_batch(double now, bool in_partitions = false);
+    // it may run beside other writers (Store::begin). `link_queues`: the
+    // keys of the queues its new links go to (runs_in_partitions), whose
+    // partitions, and those of the queues that hold them, it holds too.
+    void begin_result_batch(double now, bool in_partitions = false, std::vector<std::string> link_queues = {});
     bool results_in_partitions() const;
+    // After settle_result_batch: false when a queue of those keys was made
+    // by another writer while the batch took its locks, in a partition it
+    // does not hold (its links may not be added): roll back, and begin the
+    // batch again under the writers' lock.
+    bool link_queues_held();
     // After the first prefetch_leases of that batch: reads what
     // begin_result_batch sent (the settings reloaded when they moved,
     // housekeeping applied at `now`). True when housekeeping changed rows:

@@ -39,6 +39,11 @@ public:
     virtual size_t records_read_together() const = 0;
     virtual void begin_result_batch(Store& store, Store::Impl& m, double now, bool in_partitions) = 0;
     virtual bool settle_result_batch(Store& store, Store::Impl& m, double now) = 0;
+    // The queue keys of a batch in partitions' new links, locked with the
+    // partitions of its leases (Store::begin_result_batch), and whether
+    // the queues of those keys are all in partitions it holds.
+    virtual void lock_link_queues(std::vector<std::string>) {}
+    virtual bool link_queues_held() { return true; }
 
     // ---- URL rows and fingerprints (UrlRows)
     // The URL rows of a chunk's fingerprints, and the queue and host rows

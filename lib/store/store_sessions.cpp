@@ -8,9 +8,12 @@ namespace frontier {
 
 size_t Store::records_read_together() const { return impl_->backend->records_read_together(); }
 
-void Store::begin_result_batch(double now, bool in_partitions) {
+void Store::begin_result_batch(double now, bool in_partitions, std::vector<std::string> link_queues) {
+    if (in_partitions) impl_->backend->lock_link_queues(std::move(link_queues));
     impl_->backend->begin_result_batch(*this, *impl_, now, in_partitions);
 }
+
+bool Store::link_queues_held() { return impl_->backend->link_queues_held(); }
 
 bool Store::results_in_partitions() const { return impl_->backend->partitions_on(); }
 

@@ -1,10 +1,10 @@
 #!/usr/bin/env bash
 # Partitions on PostgreSQL (frontier(7), POSTGRESQL, Partitions): with
-# FRONTIER_PG_PARTITIONS=1 a lease and a result batch that only ends its
-# leases run while another session holds the writers' lock shared (a
-# writer without it waits), a lease skips a queue whose partition another
-# session holds and takes the next queue, and a result for that queue
-# waits for the partition, then is applied.
+# FRONTIER_PG_PARTITIONS=1 a lease and a result batch (its links, new or
+# known, included) run while another session holds the writers' lock
+# shared (a writer without it waits), a lease skips a queue whose
+# partition another session holds and takes the next queue, and a result
+# for that queue waits for the partition, then is applied.
 # Run by tests/pg/run.sh with PARTS_FRONTIER (a database URL).
 set -u
 : "${PARTS_FRONTIER:?}" "${ROOT:?}"
@@ -113,6 +113,68 @@ wait "$holder"
 awk -v t="$t" 'BEGIN { exit !(t >= 1) }' || fail "the batch after a settings change did not wait for the writers' lock (${t} s)"
 [ "$(grep -c '"result":"done"' done6.out)" = 2 ] || fail "results after a settings change: $(cat done6.out)"
 
-frontier-report --check >/dev/null || fail "the frontier's checks fail"
+# 7. Results whose links are new run in partitions too: two frontier-done
+#    at once, beside the shared writers' lock, each with the same links (to
+#    a host not in the frontier, and to one that is): each URL stored once,
+#    in one queue, the queues' totals right.
+printf 'http://d.example/1\nhttp://d.example/2\n' | frontier-add -q || fail "add d.example"
+FRONTIER_PG_PARTITIONS=1 frontier-lease -q -n 10 --per-queue 2 > seventh.jsonl || fail "seventh lease"
+# result URL LEASES LINK...: URL's result line, with these links.
+result() {
+    local url=$1 leases=$2 links=""
+    shift 2
+    for l in "$@"; do links+="${links:+,}\"$l\""; done
+    grep "\"url\":\"$url\"" "$leases" > one.jsonl || fail "$url not leased: $(cat "$leases")"
+    echo "{\"url\":\"$url\",\"lease\":\"$(lease_of one.jsonl)\",\"status\":200,\"links\":[$links]}"
+}
+hold "pg_advisory_xact_lock_shared($writers)" 4
+t0=$(date +%s.%N)
+pids=()
+for i in 1 2; do
+    result "http://d.example/$i" seventh.jsonl http://www.d.example/new http://b.example/new |
+        FRONTIER_PG_PARTITIONS=1 frontier-done > "done7$i.out" 2> "done7$i.err" &
+    pids+=($!)
+done
+for p in "${pids[@]}"; do wait "$p" || fail "frontier-done beside another: $(cat done7*.err)"; done
+t=$(elapsed "$t0")
+wait "$holder"
+awk -v t="$t" 'BEGIN { exit !(t < 2.5) }' || fail "results with new links waited ${t} s for the shared writers' lock"
+for u in http://www.d.example/new http://b.example/new; do
+    [ "$(sql "SELECT count(*) FROM urls WHERE url = '$u'")" = 1 ] || fail "$u stored $(sql "SELECT count(*) FROM urls WHERE url = '$u'") times"
+done
+[ "$(cat done71.out done72.out | grep -o '"links_added":[0-9]*' | sort | tr '\n' ' ')" = '"links_added":0 "links_added":2 ' ] ||
+    fail "links added: $(cat done71.out done72.out)"
+[ "$(sql "SELECT queued || ' ' || enqueued FROM queues WHERE key = 'www.d.example'")" = "1 1" ] ||
+    fail "www.d.example's queue: $(sql "SELECT queued, enqueued FROM queues WHERE key = 'www.d.example'")"
+
+# 8. A queue of a batch's links made by another writer while the batch
+#    waited for its partitions (after its lock's snapshot): the batch finds
+#    that queue outside its partitions and runs again under the writers'
+#    lock (it waits for the shared holder), adding its link to that queue.
+printf 'http://g.example/1\nhttp://h.example/1\n' | frontier-add -q || fail "add g, h"
+FRONTIER_PG_PARTITIONS=1 frontier-lease -q -n 10 > eighth.jsonl || fail "eighth lease"
+qg=$(sql "SELECT id FROM queues WHERE key = 'g.example'")
+hold "pg_advisory_xact_lock_shared($writers)" 5
+shared=$holder
+t0=$(date +%s.%N)
+hold "pg_advisory_xact_lock($parts, $((qg % 1024)))" 2
+result http://g.example/1 eighth.jsonl http://www.g.example/1 |
+    FRONTIER_PG_PARTITIONS=1 frontier-done > done8a.out 2> done8a.err &
+late=$!
+sleep 0.5
+result http://h.example/1 eighth.jsonl http://www.g.example/2 |
+    FRONTIER_PG_PARTITIONS=1 frontier-done > done8b.out 2> done8b.err || fail "done beside: $(cat done8b.err)"
+tb=$(elapsed "$t0")
+wait "$late" || fail "the late batch: $(cat done8a.err)"
+t=$(elapsed "$t0")
+wait "$holder" "$shared"
+awk -v t="$tb" 'BEGIN { exit !(t < 2) }' || fail "the batch that made www.g.example waited (${tb} s)"
+awk -v t="$t" 'BEGIN { exit !(t >= 4) }' || fail "the batch whose queue was made meanwhile did not run again under the writers' lock (${t} s)"
+[ "$(sql "SELECT count(*) FROM urls u JOIN queues q ON q.id = u.queue_id WHERE q.key = 'www.g.example'")" = 2 ] ||
+    fail "www.g.example's URLs: $(sql "SELECT url, queue_id FROM urls WHERE url LIKE 'http://www.g.example/%'")"
+[ "$(sql "SELECT count(*) FROM queues WHERE key = 'www.g.example'")" = 1 ] || fail "www.g.example made twice"
+
+frontier-report --check >/dev/null || fail "the frontier's checks fail: $(frontier-report --check 2>&1)"
 echo "ok: a lease in partitions beside a shared writers' lock, a held partition skipped, its result waited for;" \
-    "a result with known links in partitions, under the writers' lock once the settings moved"
+    "results with known and new links in partitions, under the writers' lock once the settings moved" \
+    "or a link's queue was made meanwhile"

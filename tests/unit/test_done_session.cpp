@@ -164,7 +164,8 @@ TEST_CASE("a result batch runs in partitions only when each result just ends its
     CHECK_FALSE(only_ends_leases({R"({"url":"http://a.example/","status":200})"}));
 }
 
-TEST_CASE("a result batch with links runs in partitions when this process knows each is in the frontier",
+TEST_CASE("a result batch with links runs in partitions when this process knows each is in the frontier, "
+          "or, asked for them, with the queues its new links go to",
           "[done]") {
     constexpr double kNow = 1800000000;
     TempDir dir;
@@ -214,4 +215,24 @@ TEST_CASE("a result batch with links runs in partitions when this process knows 
     // Settings moved: what a link does may have changed with them.
     store.set_setting("scope.max-depth", "5");
     CHECK_FALSE(in_partitions(result(second, R"(["http://a.example/nav"])")));
+
+    // Where new links may be added too: the keys of their queues, each once
+    // (scope.seed-domains, checked as a URL is stored, has not rejected
+    // other.test yet); a link the scope's expressions reject needs none.
+    store.set_setting("scope.exclude", R"(["/skip"])");
+    auto queues_of = [&](const std::string& text, std::vector<std::string>& queues) {
+        std::vector<InputLine> l = lines_of({text});
+        queues.clear();
+        return proc.runs_in_partitions(l.data(), l.size(), kNow, &queues);
+    };
+    std::vector<std::string> queues;
+    CHECK(queues_of(result(second, R"(["http://a.example/nav","http://a.example/new","http://www.a.example/x",)"
+                                   R"("http://a.example/new2","http://other.test/","http://a.example/skip"])"),
+                    queues));
+    CHECK(queues == std::vector<std::string>{"a.example", "www.a.example", "other.test"});
+    CHECK_FALSE(queues_of(result(second, R"(["/nav"])"), queues));
+    CHECK_FALSE(queues_of(result(second, R"([{"url":"http://a.example/s","discovery":"sitemap"}])"), queues));
+    // A frontier-wide cap on queued URLs: a new link waits for the lock.
+    store.set_setting("scope.max-queued", "1000");
+    CHECK_FALSE(queues_of(result(second, R"(["http://a.example/new"])"), queues));
 }

@@ -10,6 +10,9 @@
 #pragma once
 
 #include <string>
+#include <string_view>
+
+#include <xxhash.h>
 
 #include "store/partitions.hpp"
 #include "store/sql_codes.hpp"
@@ -108,12 +111,30 @@ inline const std::string kLockFifoParts = pg_add_parts_sql(pg_try_lock(
     " LIMIT 8 * ?1", "?1"));
 // clang-format on
 
-// A result batch's lock (parameter: the URL ids of its leases): the
-// partitions of their queues, waiting for each, in increasing order (so
-// that two batches never wait for each other), added to frontier.parts.
+// A result batch's lock (parameters: ?1 the URL ids of its leases, ?2
+// the keys of the queues its new links go to, ?3 the key locks of those
+// keys, pg_key_lock): the partitions of their queues, and the key locks,
+// waiting for each, in increasing order (a partition before any key
+// lock), so that two batches never wait for each other; the partitions
+// added to frontier.parts. A queue of those keys made after this
+// statement's snapshot is found by kUnheldLinkQueues.
 inline const std::string kLockResultParts =
     "SELECT set_config('frontier.parts', CAST(ARRAY(SELECT p FROM (SELECT p, pg_advisory_xact_lock(" PG_PART_LOCK_CLASS
-    ", CAST(p AS integer)) AS locked FROM (SELECT DISTINCT queue_id % " PG_PARTITIONS " AS p FROM urls WHERE id = ANY(CAST(? AS bigint[])) "
-    "ORDER BY p) AS d) AS l UNION " PG_HELD_PARTS ") AS TEXT), true)";
+    ", CAST(p AS integer)) AS locked FROM (SELECT DISTINCT p FROM (SELECT queue_id % " PG_PARTITIONS " AS p FROM urls "
+    "WHERE id = ANY(CAST(?1 AS bigint[])) UNION ALL SELECT id % " PG_PARTITIONS " FROM queues "
+    "WHERE key = ANY(CAST(?2 AS TEXT[])) UNION ALL SELECT unnest(CAST(?3 AS bigint[]))) AS a "
+    "ORDER BY p) AS d OFFSET 0) AS l WHERE p < " PG_PARTITIONS " UNION " PG_HELD_PARTS ") AS TEXT), true)";
+// The lock of a queue key (the partition lock class, past the
+// partitions): held by the writer that may make a queue of that key or
+// add a URL to it, so that two writers never both find a URL new.
+inline int64_t pg_key_lock(std::string_view key) {
+    return kQueuePartitions + static_cast<int64_t>(XXH3_64bits(key.data(), key.size()) % kQueuePartitions);
+}
+// After kLockResultParts (parameter: its ?2): how many queues of those
+// keys are in partitions this transaction does not hold (made by others
+// meanwhile).
+inline const char* const kUnheldLinkQueues =
+    "SELECT count(*) FROM queues WHERE key = ANY(CAST(? AS TEXT[])) AND (id % " PG_PARTITIONS ") NOT IN ("
+    PG_HELD_PARTS ")";
 
 }  // namespace frontier

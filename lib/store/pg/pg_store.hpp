@@ -57,6 +57,8 @@ public:
     bool partitions_on() const override { return partitions_; }
     std::string held_condition(const char* queue_col) const override;
     bool settle_result_batch(Store& store, Store::Impl& m, double now) override;
+    void lock_link_queues(std::vector<std::string> keys) override;
+    bool link_queues_held() override;
 
     void probe_fingerprints(Store& store, Store::Impl& m, const std::vector<uint64_t>& fps,
                             const std::vector<const AddRequest*>& reqs) override;
@@ -100,7 +102,10 @@ public:
 
     bool report_scans_queues() const override { return false; }
     bool move_buffered(Db&, int64_t, int64_t, MoveCursor&) override { return true; }  // the lease order is an index
-    void committed() override { last_url_id_.reset(); }
+    void committed() override {
+        last_url_id_.reset();
+        unheld_links_ = nullptr;
+    }
     void rolled_back() override;
 
 private:
@@ -108,6 +113,10 @@ private:
     PgLeaseWrites lease_writes_;
     // Leases and result batches run in partitions (FRONTIER_PG_PARTITIONS).
     bool partitions_ = false;
+    // The next result batch's link queues and their key locks
+    // (lock_link_queues), and the check sent after its locks.
+    PgArray link_queues_, link_locks_;
+    Stmt* unheld_links_ = nullptr;
 
     // frontier-add (once probe_fingerprints was called): new URL rows
     // collected as one array per column and inserted together, one

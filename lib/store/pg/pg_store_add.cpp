@@ -139,6 +139,9 @@ void PgStoreBackend::flush_pending_urls(bool behind) {
 
 void PgStoreBackend::rolled_back() {
     lease_writes_.clear();
+    link_queues_.clear();
+    link_locks_.clear();
+    unheld_links_ = nullptr;
     pending_cols_.clear();
     pending_ids_.clear();
     last_url_id_.reset();

@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <string>
 #include <unordered_set>
+#include <utility>
 
 #include <cstdlib>
 #include <string_view>
@@ -93,6 +94,24 @@ std::vector<QueueInfo> PgStoreBackend::read_sent_queues(Stmt& st) {
     return rows;
 }
 
+void PgStoreBackend::lock_link_queues(std::vector<std::string> keys) {
+    link_queues_.clear();
+    link_locks_.clear();
+    unheld_links_ = nullptr;
+    for (const std::string& k : keys) {
+        link_queues_.add_text(k, false);
+        link_locks_.add(pg_key_lock(k));
+    }
+}
+
+bool PgStoreBackend::link_queues_held() {
+    Stmt* st = std::exchange(unheld_links_, nullptr);
+    if (!st) return true;
+    const bool held = st->step() && st->i64(0) == 0;
+    st->reset();
+    return held;
+}
+
 // frontier-done: the URL rows of a batch's leases in one statement (a
 // primary-key probe per id).
 void PgStoreBackend::read_leased_ahead(Store::Impl& m, const std::vector<int64_t>& url_ids) {
@@ -104,14 +123,23 @@ void PgStoreBackend::read_leased_ahead(Store::Impl& m, const std::vector<int64_t
         arr.add(id);
         m.urls.prefetched_leases.try_emplace(id);  // none stored: no such row
     }
+    // In partitions: their queues' partitions locked first (with those of
+    // the batch's links: lock_link_queues), so that the rows below are
+    // read as their last holders left them.
+    if (m.in_partitions) {
+        st_.q(kLockResultParts.c_str()).bind(1, arr).bind(2, link_queues_).bind(3, link_locks_).exec();
+        if (link_queues_.size()) {
+            unheld_links_ = &st_.q(kUnheldLinkQueues);
+            unheld_links_->bind(1, link_queues_).send();
+        }
+        link_queues_.clear();
+        link_locks_.clear();
+    }
     if (!arr.size()) return;
     // A transaction's first batch (a frontier-done in a pipeline commits
     // after every few results): its queue rows and Crawl-delays go in the
     // URL rows' round trip. Later batches read only the rows not known yet.
     const bool ahead = m.totals.fetch_deltas.empty() && m.prefetched_queues.empty();
-    // In partitions: their queues' partitions locked first, so that the
-    // rows below are read as their last holders left them.
-    if (m.in_partitions) st_.q(kLockResultParts.c_str()).bind(1, arr).exec();
     ResultRowsSent sent;
     if (ahead) sent = send_result_rows(arr);
     Stmt& st = st_.q(leased_rows.c_str());
