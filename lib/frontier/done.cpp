@@ -261,6 +261,37 @@ void DoneProcessor::prefetch(const InputLine* lines, size_t n) {
         if (parse_lease(l->s, id, seq) == LeaseId::ok) ids.push_back(id);
     }
     store_.prefetch_leases(ids);
+    if (store_.records_read_together() > 1) prefetch_links(lines, n);
+}
+
+// Where each read is a round trip: the stored rows of the batch's
+// absolute plain links not known to be in the frontier, with the ids of
+// their queues and hosts and whether their domains are seed domains, in
+// one read (after the leases' partitions are locked), so that adding them
+// reads nothing more but for the rows it makes.
+void DoneProcessor::prefetch_links(const InputLine* lines, size_t n) {
+    std::vector<uint64_t> fps;
+    std::unordered_set<uint64_t> asked;
+    LinkRows rows;
+    std::vector<LinkIn> links;
+    for (size_t i = 0; i < n; ++i) {
+        if (!lines[i].error.empty() || !url_lease(lines[i].record)) continue;
+        const JsonValue* v = lines[i].record.find("links");
+        links.clear();
+        if (!v || v->kind != JsonValue::Kind::array || !read_links(*v, links, now())) continue;
+        for (const LinkIn& l : links) {
+            if (l.nofollow || !absolute_url(l.url)) continue;
+            const Discovered d = link_discovered(l, l.url);
+            if (d.discovery != "link" || enqueuer_.known(d)) continue;
+            std::optional<Enqueuer::Target> t = enqueuer_.target_of(d);
+            if (!t || !asked.insert(t->fp).second) continue;
+            fps.push_back(t->fp);
+            rows.queue_keys.push_back(std::move(t->queue_key));
+            rows.host_keys.push_back(std::move(t->host_key));
+            rows.domains.push_back(std::move(t->domain));
+        }
+    }
+    if (!fps.empty()) store_.prefetch_links(fps, rows);
 }
 
 namespace {
@@ -304,11 +335,11 @@ bool DoneProcessor::runs_in_partitions(const InputLine* lines, size_t n, double 
             // A plain link to a stored URL changes nothing of it (readd):
             // a new one writes its queue's rows, and its host's.
             if (!new_links || d.discovery != "link" || d.last_modified) return false;
-            std::optional<std::string> q = enqueuer_.queue_of(d);
-            if (!q || asked.count(*q)) continue;
+            std::optional<Enqueuer::Target> t = enqueuer_.target_of(d);
+            if (!t || asked.count(t->queue_key)) continue;
             if (asked.size() >= kMaxLinkQueues) return false;
-            asked.insert(*q);
-            queues->push_back(std::move(*q));
+            asked.insert(t->queue_key);
+            queues->push_back(std::move(t->queue_key));
         }
         return true;
     });

@@ -65,6 +65,7 @@ public:
 
 private:
     void tally_result(std::string_view result, const DoneCounts& links);
+    void prefetch_links(const InputLine* lines, size_t n);
 
     Store& store_;
     Enqueuer enqueuer_;

@@ -168,12 +168,12 @@ AddResult Enqueuer::add_discovered_uncached(const Discovered& d, double now) {
     return e.outcome;
 }
 
-std::optional<std::string> Enqueuer::queue_of(const Discovered& d) {
+std::optional<Enqueuer::Target> Enqueuer::target_of(const Discovered& d) {
     EnqueueResult e = discovered_record(d);
     e.req.record.depth = 0;  // scope.max-depth rejects it before the store, if at all
     prepare(e, store_.settings());
     if (!e.scoped || e.outcome.reason != AddReason::none) return std::nullopt;
-    return std::move(e.req.queue_key);
+    return Target{std::move(e.req.queue_key), std::move(e.req.host_key), std::move(e.domain), e.req.fp};
 }
 
 namespace {

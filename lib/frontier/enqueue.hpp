@@ -66,10 +66,15 @@ public:
     // link is known to be in the frontier, under these settings): then it
     // writes nothing.
     bool known(const Discovered& d) { return known_present(d); }
-    // The key of the queue add_discovered would put `d` in, were it new
-    // (at any depth): none when its checks before the store reject it.
-    // The URL is canonicalised and scored, as add_discovered does again.
-    std::optional<std::string> queue_of(const Discovered& d);
+    // Where add_discovered would put `d`, were it new (at any depth): its
+    // queue's key and its fingerprint; none when the checks it makes before
+    // the store reject it. The URL is canonicalised and scored, as
+    // add_discovered does again.
+    struct Target {
+        std::string queue_key, host_key, domain;
+        uint64_t fp = 0;
+    };
+    std::optional<Target> target_of(const Discovered& d);
 
     // add() in three steps over one EnqueueResult, for frontier-add's
     // pipeline (lib/frontier/add_session.hpp): read_fields copies a record's

@@ -83,6 +83,7 @@ void Store::commit() {
     impl_->urls.prefetched.clear();
     impl_->urls.prefetched_leases.clear();
     impl_->prefetched_queues.clear();
+    impl_->other_domains.clear();
     impl_->urls.seen.committed();
     // After the commit, which stands whatever happens here: a move that
     // fails (busy past the timeout, the server gone) leaves its pairs in
@@ -123,6 +124,7 @@ void Store::rollback() {
     impl_->host_ids.clear();
     impl_->host_queues.clear();
     impl_->seed_domains.clear();
+    impl_->other_domains.clear();
     impl_->seed_hosts.clear();
     impl_->other_hosts.clear();
     impl_->statements.reset_all();  // results and queued runs of the undone transaction
@@ -274,6 +276,7 @@ int64_t Store::data_version() {
 
 bool Store::is_seed_domain(const std::string& domain) {
     if (impl_->seed_domains.contains(domain)) return true;
+    if (impl_->other_domains.contains(domain)) return false;
     Stmt& st = impl_->q("SELECT 1 FROM seed_domains WHERE domain = ?");
     st.bind(1, domain);
     bool found = st.step();

@@ -42,6 +42,12 @@ struct DoneOutcome {
 };
 
 
+// Keys of the rows that discovered links may need (Store::prefetch_links),
+// each list in any order, repeats allowed.
+struct LinkRows {
+    std::vector<std::string> queue_keys, host_keys, domains;
+};
+
 class Store {
 public:
     // The store's state, defined and used only inside lib/store/
@@ -200,6 +206,11 @@ public:
     // may reject them (scope, seed domains); with scope.max-queued set, no
     // row is made ahead.
     void prefetch_for_add(const std::vector<uint64_t>& fps, const std::vector<const AddRequest*>& reqs);
+    // The same for discovered links, which make no row ahead: the URL rows
+    // of `fps`, and the ids of the queue and host rows and the seed-domain
+    // marks of `rows` that are stored and not cached (PostgreSQL; no-op on
+    // SQLite). Call inside a transaction.
+    void prefetch_links(const std::vector<uint64_t>& fps, const LinkRows& rows);
 
     // Reads the URL rows of these leases (the URL ids of their lease ids)
     // in one statement, so that finish() for them asks the database nothing
@@ -229,8 +240,8 @@ public:
     bool results_in_partitions() const;
     // After settle_result_batch: false when a queue of those keys was made
     // by another writer while the batch took its locks, in a partition it
-    // does not hold (its links may not be added): roll back, and begin the
-    // batch again under the writers' lock.
+    // did not lock then and another writer holds now (its links may not be
+    // added): roll back, and begin the batch again under the writers' lock.
     bool link_queues_held();
     // After the first prefetch_leases of that batch: reads what
     // begin_result_batch sent (the settings reloaded when they moved,

@@ -143,6 +143,10 @@ AddResult Store::Impl::add_known(const Settings& s, const AddRequest& r, const K
 // A new URL: its row (now, or batched), the queue's delta and the counters.
 void Store::Impl::add_new(const Settings& s, const AddRequest& r) {
     const UrlRecord& rec = r.record;
+    // Beside other writers, only a queue whose key the transaction locked
+    // may be made or grow (Store::begin_result_batch).
+    if (in_partitions && !backend->holds_queue_key(r.queue_key))
+        throw DbError("a URL of queue " + r.queue_key + " added in partitions without its key's lock");
     auto [hid, qid] = ids_for(r.host_key, r.queue_key, s);
     NewUrl row{r, qid, hid, s.fifo ? 0.0 : r.priority,
                recrawl_tier({r.recrawl, rec.last_modified, std::nullopt, 0, std::nullopt, rec.visit_now, r.now,

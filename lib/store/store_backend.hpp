@@ -11,6 +11,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <unordered_map>
 #include <vector>
 
@@ -44,6 +45,8 @@ public:
     // the queues of those keys are all in partitions it holds.
     virtual void lock_link_queues(std::vector<std::string>) {}
     virtual bool link_queues_held() { return true; }
+    // Whether this transaction in partitions locked the key `queue_key`.
+    virtual bool holds_queue_key(std::string_view) const { return false; }
 
     // ---- URL rows and fingerprints (UrlRows)
     // The URL rows of a chunk's fingerprints, and the queue and host rows
@@ -52,6 +55,8 @@ public:
     // nothing, each URL then probed as it is added.
     virtual void probe_fingerprints(Store& store, Store::Impl& m, const std::vector<uint64_t>& fps,
                                     const std::vector<const AddRequest*>& reqs) = 0;
+    // Store::prefetch_links: nothing, each URL then probed as it is added.
+    virtual void probe_links(Store::Impl&, const std::vector<uint64_t>&, const LinkRows&) {}
     // A new URL row with its fingerprint pair (and its lease order entry
     // where the order is kept in tables), written now or held for a batch.
     virtual void insert_url(Store::Impl& m, const NewUrl& row) = 0;

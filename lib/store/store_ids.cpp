@@ -64,4 +64,8 @@ void Store::prefetch_for_add(const std::vector<uint64_t>& fps, const std::vector
     impl_->backend->probe_fingerprints(*this, *impl_, fps, reqs);
 }
 
+void Store::prefetch_links(const std::vector<uint64_t>& fps, const LinkRows& rows) {
+    impl_->backend->probe_links(*impl_, fps, rows);
+}
+
 }  // namespace frontier

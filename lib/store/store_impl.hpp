@@ -116,6 +116,9 @@ struct Store::Impl {
     };
     HostQueues host_queues;
     BoundedCache<std::string, bool> seed_domains{kIdCacheMax};
+    // Domains found not to be seed domains in this transaction
+    // (Store::prefetch_links); a seed added later counts from the next one.
+    BoundedCache<std::string, bool> other_domains{kIdCacheMax};
     // Host ids known to be seed hosts / not (yet) seed hosts. other_hosts
     // is cleared at the start of every lease call: a seed added meanwhile
     // by another process counts from the next call.

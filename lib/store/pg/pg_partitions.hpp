@@ -130,11 +130,14 @@ inline const std::string kLockResultParts =
 inline int64_t pg_key_lock(std::string_view key) {
     return kQueuePartitions + static_cast<int64_t>(XXH3_64bits(key.data(), key.size()) % kQueuePartitions);
 }
-// After kLockResultParts (parameter: its ?2): how many queues of those
-// keys are in partitions this transaction does not hold (made by others
-// meanwhile).
-inline const char* const kUnheldLinkQueues =
-    "SELECT count(*) FROM queues WHERE key = ANY(CAST(? AS TEXT[])) AND (id % " PG_PARTITIONS ") NOT IN ("
-    PG_HELD_PARTS ")";
+// After kLockResultParts (parameter: its ?2): the partitions of queues of
+// those keys that this transaction does not hold (made by others
+// meanwhile), locked if no one holds them and added to frontier.parts;
+// one row: how many of them another writer holds.
+inline const std::string kUnheldLinkQueues =
+    "WITH u AS MATERIALIZED (SELECT DISTINCT id % " PG_PARTITIONS " AS p FROM queues WHERE key = ANY(CAST(? AS TEXT[])) "
+    "AND (id % " PG_PARTITIONS ") NOT IN (" PG_HELD_PARTS ")), l AS MATERIALIZED (SELECT p, pg_try_advisory_xact_lock("
+    PG_PART_LOCK_CLASS ", CAST(p AS integer)) AS ok FROM u) SELECT (SELECT count(*) FROM l WHERE NOT ok), "
+    "set_config('frontier.parts', CAST(ARRAY(SELECT p FROM l WHERE ok UNION " PG_HELD_PARTS ") AS TEXT), true)";
 
 }  // namespace frontier

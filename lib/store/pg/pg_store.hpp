@@ -8,7 +8,9 @@
 #include <cstdint>
 #include <map>
 #include <optional>
+#include <set>
 #include <string>
+#include <string_view>
 #include <unordered_set>
 #include <vector>
 
@@ -59,9 +61,11 @@ public:
     bool settle_result_batch(Store& store, Store::Impl& m, double now) override;
     void lock_link_queues(std::vector<std::string> keys) override;
     bool link_queues_held() override;
+    bool holds_queue_key(std::string_view key) const override { return locked_keys_.count(key) > 0; }
 
     void probe_fingerprints(Store& store, Store::Impl& m, const std::vector<uint64_t>& fps,
                             const std::vector<const AddRequest*>& reqs) override;
+    void probe_links(Store::Impl& m, const std::vector<uint64_t>& fps, const LinkRows& rows) override;
     void insert_url(Store::Impl& m, const NewUrl& row) override;
     void write_new_urls(Store::Impl&) override { flush_pending_urls(); }
     void write_url_updates(UrlRows& urls) override;
@@ -105,6 +109,7 @@ public:
     void committed() override {
         last_url_id_.reset();
         unheld_links_ = nullptr;
+        locked_keys_.clear();
     }
     void rolled_back() override;
 
@@ -117,6 +122,8 @@ private:
     // (lock_link_queues), and the check sent after its locks.
     PgArray link_queues_, link_locks_;
     Stmt* unheld_links_ = nullptr;
+    // The keys this transaction locked.
+    std::set<std::string, std::less<>> locked_keys_;
 
     // frontier-add (once probe_fingerprints was called): new URL rows
     // collected as one array per column and inserted together, one
@@ -130,7 +137,9 @@ private:
     std::optional<int64_t> last_url_id_;  // the last id given (or stored); this transaction's
     size_t pending_rows_ = 0;
     std::unordered_set<int64_t> pending_fps_;
+    bool pending_in_parts_ = false;       // inserted in partitions: ids from the sequence
     std::string last_url_id_text_, insert_urls_text_;  // built once, from the backend's sequence SQL
+    std::string insert_urls_seq_text_;                 // the same, ids from the sequence
     const char* last_url_id_sql();
     void read_last_url_id(Stmt& st) {
         last_url_id_ = st.step() ? st.i64(0) : 0;

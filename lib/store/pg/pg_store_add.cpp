@@ -34,6 +34,17 @@ std::string known_by_fps() {
            " FROM urls WHERE urls.id = f.id OFFSET 0) AS u";
 }
 const char* const kIndexOnly = "SET LOCAL enable_seqscan = off";
+// The new URL columns' arrays unnested (parameters ?1 to ?18, in
+// SQL_NEW_URL_COLUMNS' order).
+std::string new_url_arrays() {
+    static const char* const kTypes[kNewUrlColumns] = {
+        "bigint", "text", "bigint", "bigint", "float8", "float8", "bigint", "float8", "bigint",
+        "bigint", "bigint", "text", "text", "text", "text", "bigint", "float8", "float8"};
+    std::string sql;
+    for (int i = 0; i < kNewUrlColumns; ++i)
+        sql += std::string(i ? ", " : "") + "unnest(?" + std::to_string(i + 1) + "::" + kTypes[i] + "[])";
+    return sql;
+}
 const char* const kIndexOnlyEnd = "SET LOCAL enable_seqscan TO DEFAULT";
 
 
@@ -55,8 +66,9 @@ void PgStoreBackend::probe_fps(Store::Impl& m, const std::vector<uint64_t>& fps)
         arr.add(static_cast<int64_t>(fp));
         m.urls.prefetched.try_emplace(static_cast<int64_t>(fp));
     }
-    // Sent with the probe: no round trip of their own.
-    Stmt* last_id = last_url_id_ ? nullptr : &st_.q(last_url_id_sql());
+    // Sent with the probe: no round trip of their own. Beside other
+    // writers, new rows take their ids from the sequence instead.
+    Stmt* last_id = last_url_id_ || m.in_partitions ? nullptr : &st_.q(last_url_id_sql());
     if (last_id) last_id->send();
     st_.q(kIndexOnly).exec();
     Stmt& f = st_.q(known_by_fps_sql.c_str());
@@ -70,7 +82,7 @@ void PgStoreBackend::probe_fps(Store::Impl& m, const std::vector<uint64_t>& fps)
 
 // A new URL: one array per column while probe_fingerprints batches, else
 // one statement that inserts its row and its fingerprint pair.
-void PgStoreBackend::insert_url(Store::Impl&, const NewUrl& row) {
+void PgStoreBackend::insert_url(Store::Impl& m, const NewUrl& row) {
     if (!batch_inserts_) {
 #define INSERT_URL "INSERT INTO urls(" SQL_NEW_URL_COLUMNS ") VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)"
         Stmt& ins = st_.q("WITH n AS (" INSERT_URL " RETURNING fp, id) "
@@ -88,8 +100,12 @@ void PgStoreBackend::insert_url(Store::Impl&, const NewUrl& row) {
         else
             col.add(v);
     });
-    if (!last_url_id_) read_last_url_id(st_.q(last_url_id_sql()));
-    pending_ids_.add(++*last_url_id_);
+    // Beside other writers (in partitions) the ids come from the sequence.
+    pending_in_parts_ = m.in_partitions;
+    if (!m.in_partitions) {
+        if (!last_url_id_) read_last_url_id(st_.q(last_url_id_sql()));
+        pending_ids_.add(++*last_url_id_);
+    }
     pending_fps_.insert(static_cast<int64_t>(row.r.fp));
     if (++pending_rows_ >= kPendingRows) flush_pending_urls();
 }
@@ -113,20 +129,18 @@ void PgStoreBackend::flush_pending_urls(bool behind) {
     // the two inserts.
     // The arrays unnested in the select list, read as they go: zipped as
     // unnest(a, b, ...) in FROM, each array would be copied first.
-    if (insert_urls_text_.empty())
-        insert_urls_text_ =
-            "WITH a AS (INSERT INTO urls(id, " SQL_NEW_URL_COLUMNS
-            ") SELECT unnest(?19::bigint[]), unnest(?1::bigint[]), unnest(?2::text[]), "
-            "unnest(?3::bigint[]), unnest(?4::bigint[]), unnest(?5::float8[]), unnest(?6::float8[]), "
-            "unnest(?7::bigint[]), unnest(?8::float8[]), unnest(?9::bigint[]), unnest(?10::bigint[]), "
-            "unnest(?11::bigint[]), unnest(?12::text[]), unnest(?13::text[]), unnest(?14::text[]), "
-            "unnest(?15::text[]), unnest(?16::bigint[]), unnest(?17::float8[]), unnest(?18::float8[])), "
-            "b AS (INSERT INTO url_fps_new(fp, id) SELECT unnest(?1::bigint[]), unnest(?19::bigint[])) "
-            "SELECT " +
-            st_.db.id_sequence_set_sql("urls", "?20");
-    Stmt& ins = st_.q(insert_urls_text_.c_str());
+    if (insert_urls_text_.empty()) {
+        const std::string columns = new_url_arrays();
+        insert_urls_text_ = "WITH a AS (INSERT INTO urls(id, " SQL_NEW_URL_COLUMNS ") SELECT unnest(?19::bigint[]), " +
+                            columns + "), b AS (INSERT INTO url_fps_new(fp, id) SELECT unnest(?1::bigint[]), "
+                            "unnest(?19::bigint[])) SELECT " + st_.db.id_sequence_set_sql("urls", "?20");
+        // In partitions: no ids given, each row's pair made from what it returns.
+        insert_urls_seq_text_ = "WITH a AS (INSERT INTO urls(" SQL_NEW_URL_COLUMNS ") SELECT " + columns +
+                                " RETURNING fp, id) INSERT INTO url_fps_new(fp, id) SELECT fp, id FROM a";
+    }
+    Stmt& ins = st_.q((pending_in_parts_ ? insert_urls_seq_text_ : insert_urls_text_).c_str());
     for (size_t i = 0; i < pending_cols_.size(); ++i) ins.bind(static_cast<int>(i) + 1, pending_cols_[i]);
-    ins.bind(kNewUrlColumns + 1, pending_ids_).bind(kNewUrlColumns + 2, *last_url_id_);
+    if (!pending_in_parts_) ins.bind(kNewUrlColumns + 1, pending_ids_).bind(kNewUrlColumns + 2, *last_url_id_);
     if (behind)
         ins.exec_behind();
     else
@@ -142,6 +156,7 @@ void PgStoreBackend::rolled_back() {
     link_queues_.clear();
     link_locks_.clear();
     unheld_links_ = nullptr;
+    locked_keys_.clear();
     pending_cols_.clear();
     pending_ids_.clear();
     last_url_id_.reset();
@@ -166,6 +181,31 @@ bool stored(const std::unordered_map<int64_t, std::vector<KnownUrl>>& prefetched
     for (const KnownUrl& k : it->second)
         if (k.url == r.url.url) return true;
     return false;
+}
+
+// The seed domains among some domains, one index probe each.
+const char* const kSeedDomainsIn =
+    "SELECT k.key, 1 FROM unnest(CAST(? AS TEXT[])) AS k(key), LATERAL (SELECT 1 FROM seed_domains "
+    "WHERE seed_domains.domain = k.key OFFSET 0) AS t";
+
+// These keys' rows, sent: their rows come with the next read's round trip.
+Stmt* send_keys(Store::Impl& m, const char* sql, const std::vector<std::string>& keys) {
+    if (keys.empty()) return nullptr;
+    PgArray arr;
+    for (const std::string& k : keys) arr.add_text(k, false);
+    Stmt& st = m.q(sql);
+    st.bind(1, arr).send();
+    return &st;
+}
+
+// Of `keys`, those `cached` does not know, each once.
+template <class Cached>
+std::vector<std::string> uncached(const std::vector<std::string>& keys, Cached&& cached) {
+    std::vector<std::string> out;
+    std::unordered_set<std::string_view> asked;
+    for (const std::string& k : keys)
+        if (!cached(k) && asked.insert(k).second) out.push_back(k);
+    return out;
 }
 
 // Reads "key, id" rows into the cache (`remember`), noting the keys found
@@ -203,16 +243,8 @@ void PgStoreBackend::probe_fingerprints(Store& store, Store::Impl& m, const std:
         if (!m.host_ids.contains(r->host_key) && asked_h.insert(r->host_key).second)
             hosts.push_back(r->host_key);
     }
-    auto send = [&m](const std::string& sql, const std::vector<std::string>& keys) -> Stmt* {
-        if (keys.empty()) return nullptr;
-        PgArray arr;
-        for (const std::string& k : keys) arr.add_text(k, false);
-        Stmt& st = m.q(sql.c_str());
-        st.bind(1, arr).send();  // its rows come with the fingerprints' round trip
-        return &st;
-    };
-    Stmt* qs = send(kQueueIdsByKey, queues);
-    Stmt* hs = send(kHostIdsByName, hosts);
+    Stmt* qs = send_keys(m, kQueueIdsByKey.c_str(), queues);
+    Stmt* hs = send_keys(m, kHostIdsByName.c_str(), hosts);
     probe_fps(m, fps);
     std::unordered_set<std::string> found_q, found_h;
     read_ids(qs, &found_q, [&m](const std::string& k, int64_t id) { m.queue_ids.put(k, id); });
@@ -228,6 +260,26 @@ void PgStoreBackend::probe_fingerprints(Store& store, Store::Impl& m, const std:
             new_h.push_back(r->host_key);
     }
     if (!new_q.empty() || !new_h.empty()) create_rows(m, new_q, new_h, store.settings());
+}
+
+// Links' rows: the URL rows of their fingerprints, and, in the same round
+// trip, their queue and host ids and seed-domain marks not cached.
+void PgStoreBackend::probe_links(Store::Impl& m, const std::vector<uint64_t>& fps, const LinkRows& rows) {
+    Stmt* qs = send_keys(m, kQueueIdsByKey.c_str(),
+                         uncached(rows.queue_keys, [&m](const std::string& k) { return m.queue_ids.contains(k); }));
+    Stmt* hs = send_keys(m, kHostIdsByName.c_str(),
+                         uncached(rows.host_keys, [&m](const std::string& k) { return m.host_ids.contains(k); }));
+    const std::vector<std::string> domains = uncached(rows.domains, [&m](const std::string& k) {
+        return m.seed_domains.contains(k) || m.other_domains.contains(k);
+    });
+    Stmt* ds = send_keys(m, kSeedDomainsIn, domains);
+    probe_fps(m, fps);
+    read_ids(qs, nullptr, [&m](const std::string& k, int64_t id) { m.queue_ids.put(k, id); });
+    read_ids(hs, nullptr, [&m](const std::string& k, int64_t id) { m.host_ids.put(k, id); });
+    std::unordered_set<std::string> seeds;
+    read_ids(ds, &seeds, [&m](const std::string& k, int64_t) { m.seed_domains.insert(k); });
+    for (const std::string& d : domains)
+        if (!seeds.count(d)) m.other_domains.insert(d);
 }
 
 // New queue and host rows for these keys (none stored), in one round trip

@@ -98,9 +98,11 @@ void PgStoreBackend::lock_link_queues(std::vector<std::string> keys) {
     link_queues_.clear();
     link_locks_.clear();
     unheld_links_ = nullptr;
-    for (const std::string& k : keys) {
+    locked_keys_.clear();
+    for (std::string& k : keys) {
         link_queues_.add_text(k, false);
         link_locks_.add(pg_key_lock(k));
+        locked_keys_.insert(std::move(k));
     }
 }
 
@@ -129,7 +131,7 @@ void PgStoreBackend::read_leased_ahead(Store::Impl& m, const std::vector<int64_t
     if (m.in_partitions) {
         st_.q(kLockResultParts.c_str()).bind(1, arr).bind(2, link_queues_).bind(3, link_locks_).exec();
         if (link_queues_.size()) {
-            unheld_links_ = &st_.q(kUnheldLinkQueues);
+            unheld_links_ = &st_.q(kUnheldLinkQueues.c_str());
             unheld_links_->bind(1, link_queues_).send();
         }
         link_queues_.clear();
