@@ -2,6 +2,7 @@
 #include "policy/lease_id.hpp"
 
 #include <algorithm>
+#include <cctype>
 #include <cmath>
 #include <unordered_set>
 
@@ -297,32 +298,57 @@ void DoneProcessor::prefetch_links(const InputLine* lines, size_t n) {
 namespace {
 
 // Does each of these lines only end the URL lease it names (or is it a line
-// to reject), its links, if any, passing `links_ok`?
-template <typename LinksOk>
-bool ends_leases(const InputLine* lines, size_t n, LinksOk links_ok) {
+// to reject), its links, if any, passing `links_ok`, or end a robots.txt
+// lease that `robots_ok` takes (without links)?
+template <typename LinksOk, typename RobotsOk>
+bool ends_leases(const InputLine* lines, size_t n, LinksOk links_ok, RobotsOk robots_ok) {
     for (size_t i = 0; i < n; ++i) {
         if (!lines[i].error.empty()) continue;
         const Record& r = lines[i].record;
-        if (!url_lease(r) || r.find("location") || r.find("robots")) return false;
-        if (const JsonValue* links = r.find("links");
-            links && links->kind != JsonValue::Kind::null &&
-            !(links->kind == JsonValue::Kind::array && links->raw.find_first_not_of("[] \t\r\n") == std::string::npos) &&
-            !links_ok(*links))
+        if (r.find("location")) return false;
+        const JsonValue* links = r.find("links");
+        const bool no_links =
+            !links || links->kind == JsonValue::Kind::null ||
+            (links->kind == JsonValue::Kind::array && links->raw.find_first_not_of("[] \t\r\n") == std::string::npos);
+        if (!url_lease(r)) {
+            if (no_links && robots_ok(r)) continue;
             return false;
+        }
+        if (r.find("robots")) return false;
+        if (!no_links && !links_ok(*links)) return false;
     }
     return true;
+}
+
+// A robots.txt result whose body names no sitemap (which would add URLs):
+// the host of its lease ("r<host>-<seq>"), or none.
+std::optional<int64_t> robots_host(const Record& r) {
+    const JsonValue* l = r.find("lease");
+    if (!l || l->kind != JsonValue::Kind::string || l->s.size() < 2 || l->s[0] != 'r') return std::nullopt;
+    if (const JsonValue* b = r.find("body"); b && b->kind == JsonValue::Kind::string) {
+        std::string lower(b->s);
+        std::transform(lower.begin(), lower.end(), lower.begin(), [](unsigned char c) { return std::tolower(c); });
+        if (lower.find("sitemap") != std::string::npos) return std::nullopt;
+    }
+    int64_t host, seq;
+    if (parse_lease(std::string_view(l->s).substr(1), host, seq) != LeaseId::ok) return std::nullopt;
+    return host;
 }
 
 }  // namespace
 
 bool DoneProcessor::only_ends_leases(const InputLine* lines, size_t n) {
-    return ends_leases(lines, n, [](const JsonValue&) { return false; });
+    return ends_leases(lines, n, [](const JsonValue&) { return false; }, [](const Record&) { return false; });
 }
 
-bool DoneProcessor::runs_in_partitions(const InputLine* lines, size_t n, double now,
-                                       std::vector<std::string>* queues) {
-    const bool new_links = queues && store_.settings().max_queued < 0;
+bool DoneProcessor::runs_in_partitions(const InputLine* lines, size_t n, double now, BatchLocks* locks) {
+    const bool new_links = locks && store_.settings().max_queued < 0;
     std::unordered_set<std::string> asked;
+    auto robots_ok = [&](const Record& r) {
+        std::optional<int64_t> host = locks ? robots_host(r) : std::nullopt;
+        if (host) locks->robots_hosts.push_back(*host);
+        return host.has_value();
+    };
     return ends_leases(lines, n, [&](const JsonValue& v) {
         std::vector<LinkIn> links;
         if (!read_links(v, links, now)) return false;
@@ -339,10 +365,10 @@ bool DoneProcessor::runs_in_partitions(const InputLine* lines, size_t n, double 
             if (!t || asked.count(t->queue_key)) continue;
             if (asked.size() >= kMaxLinkQueues) return false;
             asked.insert(t->queue_key);
-            queues->push_back(std::move(t->queue_key));
+            locks->link_queues.push_back(std::move(t->queue_key));
         }
         return true;
-    });
+    }, robots_ok);
 }
 
 std::string DoneProcessor::process(const InputLine& line, double now, bool& rejected) {

@@ -49,12 +49,14 @@ public:
     // only_ends_leases, but a result may carry links where each is
     // nofollow or an absolute plain link: one this process found in the
     // frontier under the current settings (Enqueuer::known), whose adding
-    // writes nothing; or, where `queues` is given and the settings let a
+    // writes nothing; or, where `locks` is given and the settings let a
     // link write only its own queue's rows (no scope.max-queued), any
-    // other, whose queue's key (Enqueuer::queue_of) is added to `queues`
-    // (each once; at most kMaxLinkQueues of them, else false).
-    bool runs_in_partitions(const InputLine* lines, size_t n, double now,
-                            std::vector<std::string>* queues = nullptr);
+    // other, whose queue's key (Enqueuer::target_of) is added to
+    // locks->link_queues (each once; at most kMaxLinkQueues of them, else
+    // false). Where `locks` is given, a robots.txt result whose body names
+    // no sitemap may be among them too: its host is added to
+    // locks->robots_hosts.
+    bool runs_in_partitions(const InputLine* lines, size_t n, double now, BatchLocks* locks = nullptr);
     // The most queues the links of a batch in partitions may go to: the
     // locks of a batch are taken in one statement, and its queue rows are
     // written once, at its commit.

@@ -48,11 +48,11 @@ public:
     size_t records_read_together() override { return store_.records_read_together(); }
     void begin_batch(double now) override { store_.begin_result_batch(now); }
     bool begin_batch_of(double now, const InputLine* lines, size_t n) override {
-        std::vector<std::string> queues;
-        parts_ = store_.results_in_partitions() && proc_.runs_in_partitions(lines, n, now, &queues);
+        BatchLocks locks;
+        parts_ = store_.results_in_partitions() && proc_.runs_in_partitions(lines, n, now, &locks);
         parts_settings_ = store_.settings_generation();
-        parts_queues_ = !queues.empty();
-        store_.begin_result_batch(now, parts_, std::move(queues));
+        parts_queues_ = !locks.link_queues.empty() || !locks.robots_hosts.empty();
+        store_.begin_result_batch(now, parts_, std::move(locks));
         return parts_;
     }
     void prefetch(const InputLine* lines, size_t n) override { proc_.prefetch(lines, n); }

@@ -42,6 +42,14 @@ struct DoneOutcome {
 };
 
 
+// What a result batch in partitions locks beside its URL leases' queues
+// (Store::begin_result_batch): the keys of the queues its new links go to,
+// and the hosts of its robots.txt leases (their queues).
+struct BatchLocks {
+    std::vector<std::string> link_queues;
+    std::vector<int64_t> robots_hosts;
+};
+
 // Keys of the rows that discovered links may need (Store::prefetch_links),
 // each list in any order, repeats allowed.
 struct LinkRows {
@@ -233,10 +241,11 @@ public:
     // refreshed before BEGIN and housekeeping runs at once.
     // `in_partitions`: the batch only ends the leases it names
     // (DoneProcessor::runs_in_partitions) and results_in_partitions() said
-    // it may run beside other writers (Store::begin). `link_queues`: the
-    // keys of the queues its new links go to (runs_in_partitions), whose
-    // partitions, and those of the queues that hold them, it holds too.
-    void begin_result_batch(double now, bool in_partitions = false, std::vector<std::string> link_queues = {});
+    // it may run beside other writers (Store::begin). `locks`: the keys of
+    // the queues its new links go to (runs_in_partitions), whose locks and
+    // the partitions of the queues of those keys it holds too, and the
+    // hosts of its robots.txt leases, whose queues' partitions it holds.
+    void begin_result_batch(double now, bool in_partitions = false, BatchLocks locks = {});
     bool results_in_partitions() const;
     // After settle_result_batch: false when a queue of those keys was made
     // by another writer while the batch took its locks, in a partition it

@@ -40,10 +40,10 @@ public:
     virtual size_t records_read_together() const = 0;
     virtual void begin_result_batch(Store& store, Store::Impl& m, double now, bool in_partitions) = 0;
     virtual bool settle_result_batch(Store& store, Store::Impl& m, double now) = 0;
-    // The queue keys of a batch in partitions' new links, locked with the
-    // partitions of its leases (Store::begin_result_batch), and whether
-    // the queues of those keys are all in partitions it holds.
-    virtual void lock_link_queues(std::vector<std::string>) {}
+    // What a batch in partitions locks with the partitions of its URL
+    // leases (Store::begin_result_batch), and whether the queues of its
+    // links' keys are all in partitions it holds.
+    virtual void lock_batch(BatchLocks) {}
     virtual bool link_queues_held() { return true; }
     // Whether this transaction in partitions locked the key `queue_key`.
     virtual bool holds_queue_key(std::string_view) const { return false; }

@@ -8,8 +8,8 @@ namespace frontier {
 
 size_t Store::records_read_together() const { return impl_->backend->records_read_together(); }
 
-void Store::begin_result_batch(double now, bool in_partitions, std::vector<std::string> link_queues) {
-    if (in_partitions) impl_->backend->lock_link_queues(std::move(link_queues));
+void Store::begin_result_batch(double now, bool in_partitions, BatchLocks locks) {
+    if (in_partitions) impl_->backend->lock_batch(std::move(locks));
     impl_->backend->begin_result_batch(*this, *impl_, now, in_partitions);
 }
 

@@ -190,7 +190,24 @@ awk -v t="$t" 'BEGIN { exit !(t >= 2.5 && t < 5) }' || fail "the batch whose que
 late_link 2 1
 awk -v t="$t" 'BEGIN { exit !(t >= 5.5) }' || fail "the batch whose queue was made in a held partition did not run again under the writers' lock (${t} s)"
 
+# 9. A robots.txt result (no sitemap named) runs in partitions too.
+frontier-config robots.enabled true >/dev/null || fail "config"
+echo http://r.example/1 | frontier-add -q || fail "add r.example"
+FRONTIER_PG_PARTITIONS=1 frontier-lease -q -n 10 > ninth.jsonl || fail "ninth lease"
+grep -q 'r.example/robots.txt' ninth.jsonl || fail "no robots.txt lease: $(cat ninth.jsonl)"
+robots_lease=$(grep 'r.example/robots.txt' ninth.jsonl | lease_of /dev/stdin)
+hold "pg_advisory_xact_lock_shared($writers)" 4
+t0=$(date +%s.%N)
+echo "{\"url\":\"http://r.example/robots.txt\",\"lease\":\"$robots_lease\",\"robots\":true,\"status\":200,\"body\":\"User-agent: *\\nDisallow: /private\"}" |
+    FRONTIER_PG_PARTITIONS=1 frontier-done > done9.out 2> done9.err || fail "robots result: $(cat done9.err)"
+t=$(elapsed "$t0")
+wait "$holder"
+awk -v t="$t" 'BEGIN { exit !(t < 2.5) }' || fail "a robots.txt result waited ${t} s for the shared writers' lock"
+grep -q '"result":"done"' done9.out || fail "robots result: $(cat done9.out)"
+[ "$(sql "SELECT robots_rules IS NOT NULL FROM hosts WHERE name = 'http://r.example'")" = t ] ||
+    fail "r.example's rules not stored: $(sql "SELECT robots_state, robots_rules FROM hosts WHERE name = 'http://r.example'")"
+
 frontier-report --check >/dev/null || fail "the frontier's checks fail: $(frontier-report --check 2>&1)"
 echo "ok: a lease in partitions beside a shared writers' lock, a held partition skipped, its result waited for;" \
     "results with known and new links in partitions, under the writers' lock once the settings moved" \
-    "or a link's queue was made meanwhile"
+    "or a link's queue was made meanwhile; a robots.txt result in partitions"

@@ -222,8 +222,10 @@ TEST_CASE("a result batch with links runs in partitions when this process knows 
     store.set_setting("scope.exclude", R"(["/skip"])");
     auto queues_of = [&](const std::string& text, std::vector<std::string>& queues) {
         std::vector<InputLine> l = lines_of({text});
-        queues.clear();
-        return proc.runs_in_partitions(l.data(), l.size(), kNow, &queues);
+        BatchLocks locks;
+        const bool ok = proc.runs_in_partitions(l.data(), l.size(), kNow, &locks);
+        queues = locks.link_queues;
+        return ok;
     };
     std::vector<std::string> queues;
     CHECK(queues_of(result(second, R"(["http://a.example/nav","http://a.example/new","http://www.a.example/x",)"
@@ -232,6 +234,19 @@ TEST_CASE("a result batch with links runs in partitions when this process knows 
     CHECK(queues == std::vector<std::string>{"a.example", "www.a.example", "other.test"});
     CHECK_FALSE(queues_of(result(second, R"(["/nav"])"), queues));
     CHECK_FALSE(queues_of(result(second, R"([{"url":"http://a.example/s","discovery":"sitemap"}])"), queues));
+    // A robots.txt result without sitemaps: its host's queue is locked; one
+    // naming a sitemap adds URLs that are not plain links.
+    {
+        std::vector<InputLine> l = lines_of({R"({"url":"http://a.example/robots.txt","lease":"r7-2","robots":true,)"
+                                             R"("status":200,"body":"User-agent: *\nDisallow: /p"})"});
+        BatchLocks locks;
+        CHECK(proc.runs_in_partitions(l.data(), l.size(), kNow, &locks));
+        CHECK(locks.robots_hosts == std::vector<int64_t>{7});
+        CHECK_FALSE(proc.runs_in_partitions(l.data(), l.size(), kNow));  // not asked for locks
+        l = lines_of({R"({"url":"http://a.example/robots.txt","lease":"r7-2","robots":true,"status":200,)"
+                      R"("body":"SITEMAP: http://a.example/s.xml"})"});
+        CHECK_FALSE(proc.runs_in_partitions(l.data(), l.size(), kNow, &locks));
+    }
     // A frontier-wide cap on queued URLs: a new link waits for the lock.
     store.set_setting("scope.max-queued", "1000");
     CHECK_FALSE(queues_of(result(second, R"(["http://a.example/new"])"), queues));

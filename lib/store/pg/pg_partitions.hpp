@@ -113,7 +113,8 @@ inline const std::string kLockFifoParts = pg_add_parts_sql(pg_try_lock(
 
 // A result batch's lock (parameters: ?1 the URL ids of its leases, ?2
 // the keys of the queues its new links go to, ?3 the key locks of those
-// keys, pg_key_lock): the partitions of their queues, and the key locks,
+// keys, pg_key_lock, ?4 the hosts of its robots.txt leases): the
+// partitions of their queues, and the key locks,
 // waiting for each, in increasing order (a partition before any key
 // lock), so that two batches never wait for each other; the partitions
 // added to frontier.parts. A queue of those keys made after this
@@ -122,7 +123,8 @@ inline const std::string kLockResultParts =
     "SELECT set_config('frontier.parts', CAST(ARRAY(SELECT p FROM (SELECT p, pg_advisory_xact_lock(" PG_PART_LOCK_CLASS
     ", CAST(p AS integer)) AS locked FROM (SELECT DISTINCT p FROM (SELECT queue_id % " PG_PARTITIONS " AS p FROM urls "
     "WHERE id = ANY(CAST(?1 AS bigint[])) UNION ALL SELECT id % " PG_PARTITIONS " FROM queues "
-    "WHERE key = ANY(CAST(?2 AS TEXT[])) UNION ALL SELECT unnest(CAST(?3 AS bigint[]))) AS a "
+    "WHERE key = ANY(CAST(?2 AS TEXT[])) UNION ALL SELECT unnest(CAST(?3 AS bigint[])) UNION ALL SELECT robots_queue % "
+    PG_PARTITIONS " FROM hosts WHERE id = ANY(CAST(?4 AS bigint[])) AND robots_queue IS NOT NULL) AS a "
     "ORDER BY p) AS d OFFSET 0) AS l WHERE p < " PG_PARTITIONS " UNION " PG_HELD_PARTS ") AS TEXT), true)";
 // The lock of a queue key (the partition lock class, past the
 // partitions): held by the writer that may make a queue of that key or

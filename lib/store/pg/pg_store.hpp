@@ -59,7 +59,7 @@ public:
     bool partitions_on() const override { return partitions_; }
     std::string held_condition(const char* queue_col) const override;
     bool settle_result_batch(Store& store, Store::Impl& m, double now) override;
-    void lock_link_queues(std::vector<std::string> keys) override;
+    void lock_batch(BatchLocks locks) override;
     bool link_queues_held() override;
     bool holds_queue_key(std::string_view key) const override { return locked_keys_.count(key) > 0; }
 
@@ -118,9 +118,10 @@ private:
     PgLeaseWrites lease_writes_;
     // Leases and result batches run in partitions (FRONTIER_PG_PARTITIONS).
     bool partitions_ = false;
-    // The next result batch's link queues and their key locks
-    // (lock_link_queues), and the check sent after its locks.
-    PgArray link_queues_, link_locks_;
+    // The next result batch's link queues and their key locks, and the
+    // hosts of its robots.txt leases (lock_batch); the check sent after
+    // its locks.
+    PgArray link_queues_, link_locks_, robots_hosts_;
     Stmt* unheld_links_ = nullptr;
     // The keys this transaction locked.
     std::set<std::string, std::less<>> locked_keys_;

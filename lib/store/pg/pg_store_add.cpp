@@ -155,6 +155,7 @@ void PgStoreBackend::rolled_back() {
     lease_writes_.clear();
     link_queues_.clear();
     link_locks_.clear();
+    robots_hosts_.clear();
     unheld_links_ = nullptr;
     locked_keys_.clear();
     pending_cols_.clear();

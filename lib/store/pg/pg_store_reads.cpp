@@ -94,12 +94,14 @@ std::vector<QueueInfo> PgStoreBackend::read_sent_queues(Stmt& st) {
     return rows;
 }
 
-void PgStoreBackend::lock_link_queues(std::vector<std::string> keys) {
+void PgStoreBackend::lock_batch(BatchLocks locks) {
     link_queues_.clear();
     link_locks_.clear();
+    robots_hosts_.clear();
     unheld_links_ = nullptr;
     locked_keys_.clear();
-    for (std::string& k : keys) {
+    for (int64_t h : locks.robots_hosts) robots_hosts_.add(h);
+    for (std::string& k : locks.link_queues) {
         link_queues_.add_text(k, false);
         link_locks_.add(pg_key_lock(k));
         locked_keys_.insert(std::move(k));
@@ -118,7 +120,7 @@ bool PgStoreBackend::link_queues_held() {
 // primary-key probe per id).
 void PgStoreBackend::read_leased_ahead(Store::Impl& m, const std::vector<int64_t>& url_ids) {
     static const std::string leased_rows = probe_each_sql("urls", "id", leased_row_columns());
-    if (url_ids.empty()) return;
+    if (url_ids.empty() && !m.in_partitions) return;
     PgArray arr;
     for (int64_t id : url_ids) {
         if (m.urls.updates.holds(id)) continue;  // read as updated, by leased_row (UrlRows::settle)
@@ -126,16 +128,18 @@ void PgStoreBackend::read_leased_ahead(Store::Impl& m, const std::vector<int64_t
         m.urls.prefetched_leases.try_emplace(id);  // none stored: no such row
     }
     // In partitions: their queues' partitions locked first (with those of
-    // the batch's links: lock_link_queues), so that the rows below are
-    // read as their last holders left them.
+    // the batch's links and robots.txt leases: lock_batch), so that the
+    // rows below are read as their last holders left them.
     if (m.in_partitions) {
-        st_.q(kLockResultParts.c_str()).bind(1, arr).bind(2, link_queues_).bind(3, link_locks_).exec();
+        st_.q(kLockResultParts.c_str())
+            .bind(1, arr).bind(2, link_queues_).bind(3, link_locks_).bind(4, robots_hosts_).exec();
         if (link_queues_.size()) {
             unheld_links_ = &st_.q(kUnheldLinkQueues.c_str());
             unheld_links_->bind(1, link_queues_).send();
         }
         link_queues_.clear();
         link_locks_.clear();
+        robots_hosts_.clear();
     }
     if (!arr.size()) return;
     // A transaction's first batch (a frontier-done in a pipeline commits
