@@ -119,13 +119,15 @@ awk -v t="$t" 'BEGIN { exit !(t >= 1) }' || fail "the batch after a settings cha
 #    in one queue, the queues' totals right.
 printf 'http://d.example/1\nhttp://d.example/2\n' | frontier-add -q || fail "add d.example"
 FRONTIER_PG_PARTITIONS=1 frontier-lease -q -n 10 --per-queue 2 > seventh.jsonl || fail "seventh lease"
-# result URL LEASES LINK...: URL's result line, with these links.
+# result URL LEASES LINK...: URL's result line, with these links. Runs
+# beside other result calls: no file of its own.
 result() {
-    local url=$1 leases=$2 links=""
+    local url=$1 leases=$2 links="" lease
     shift 2
     for l in "$@"; do links+="${links:+,}\"$l\""; done
-    grep "\"url\":\"$url\"" "$leases" > one.jsonl || fail "$url not leased: $(cat "$leases")"
-    echo "{\"url\":\"$url\",\"lease\":\"$(lease_of one.jsonl)\",\"status\":200,\"links\":[$links]}"
+    lease=$(grep "\"url\":\"$url\"" "$leases" | lease_of /dev/stdin)
+    [ -n "$lease" ] || fail "$url not leased: $(cat "$leases")"
+    echo "{\"url\":\"$url\",\"lease\":\"$lease\",\"status\":200,\"links\":[$links]}"
 }
 hold "pg_advisory_xact_lock_shared($writers)" 4
 t0=$(date +%s.%N)
