@@ -326,9 +326,10 @@ std::optional<int64_t> robots_host(const Record& r) {
     const JsonValue* l = r.find("lease");
     if (!l || l->kind != JsonValue::Kind::string || l->s.size() < 2 || l->s[0] != 'r') return std::nullopt;
     if (const JsonValue* b = r.find("body"); b && b->kind == JsonValue::Kind::string) {
-        std::string lower(b->s);
-        std::transform(lower.begin(), lower.end(), lower.begin(), [](unsigned char c) { return std::tolower(c); });
-        if (lower.find("sitemap") != std::string::npos) return std::nullopt;
+        constexpr std::string_view kSitemap = "sitemap";
+        auto same = [](char a, char b) { return std::tolower(static_cast<unsigned char>(a)) == b; };
+        if (std::search(b->s.begin(), b->s.end(), kSitemap.begin(), kSitemap.end(), same) != b->s.end())
+            return std::nullopt;
     }
     int64_t host, seq;
     if (parse_lease(std::string_view(l->s).substr(1), host, seq) != LeaseId::ok) return std::nullopt;

@@ -65,7 +65,7 @@ bool StoreDoneBackend::settle_batch(double now, const InputLine* lines, size_t n
     if (!std::exchange(parts_, false)) return again;
     const bool held = store_.link_queues_held();
     if (held && (store_.settings_generation() == parts_settings_ ||
-                 (!parts_queues_ && proc_.runs_in_partitions(lines, n, now))))
+                 (!took_locks_ && proc_.runs_in_partitions(lines, n, now))))
         return again;
     store_.rollback();
     store_.begin_result_batch(now, false);

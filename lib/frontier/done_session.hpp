@@ -51,7 +51,7 @@ public:
         BatchLocks locks;
         parts_ = store_.results_in_partitions() && proc_.runs_in_partitions(lines, n, now, &locks);
         parts_settings_ = store_.settings_generation();
-        parts_queues_ = !locks.link_queues.empty() || !locks.robots_hosts.empty();
+        took_locks_ = !locks.link_queues.empty() || !locks.robots_hosts.empty();
         store_.begin_result_batch(now, parts_, std::move(locks));
         return parts_;
     }
@@ -70,7 +70,9 @@ private:
     // generation): checked again if its transaction read others (settle_batch).
     bool parts_ = false;
     uint64_t parts_settings_ = 0;
-    bool parts_queues_ = false;  // its links went to queues it locked
+    // It locked more than its leases' partitions: its links' queues (by
+    // key) or its robots.txt leases' hosts.
+    bool took_locks_ = false;
 };
 
 struct DoneSessionOptions {
