@@ -8,6 +8,7 @@
 #  - a fetched_at before 1990-01-01 or more than a day after now: bad-field,
 #    field fetched_at (-1e18 and year 9999 used to be stored).
 # A link's last_modified outside that window counts as absent.
+# An empty lease is no lease: the url matches it, as without one.
 T=1800000000
 frontier-config -f f.db robots.enabled false
 printf '%s\n' http://a.example/1 http://b.example/1 http://c.example/1 http://d.example/1 | frontier-add -q -f f.db
@@ -47,3 +48,12 @@ frontier-done -f f.db <<'IN'
 IN
 echo "exit=$?"
 frontier-export -q -f f.db | jq -c 'select(.table == "urls") | {url, status, error_class, fetched_at, last_modified}'
+echo "-- an empty lease is no lease: matched by the url (while leased), else missing-lease"
+echo http://e.example/1 | frontier-add -q -f f.db
+frontier-lease -f f.db -n 1 | cut -d, -f1,2
+frontier-done -f f.db <<'IN'
+{"lease":"","status":200}
+{"lease":"","url":"http://e.example/1","status":200}
+{"lease":"","url":"http://e.example/1","status":200}
+IN
+echo "exit=$?"
