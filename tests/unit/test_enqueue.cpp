@@ -134,3 +134,31 @@ TEST_CASE("discovered links: outcomes only, a known link at once", "[add][enqueu
     CHECK(enq.add_discovered(d, kNow).reason == AddReason::bad_scheme);
     store.commit();
 }
+
+TEST_CASE("a link's target: its queue, host, domain and fingerprint, under the settings", "[add][enqueue]") {
+    TempDir dir;
+    Store store(dir.path + "/f.db", Store::Mode::create);
+    Enqueuer enq(store);
+    Discovered d;
+    d.url = "http://WWW.a.example:80/x#frag";
+    d.via = "http://a.example/";
+    d.depth = 1;
+    d.discovery = "link";
+    std::optional<Enqueuer::Target> t = enq.target_of(d);
+    REQUIRE(t);
+    CHECK(t->queue_key == "www.a.example");
+    CHECK(t->host_key == "http://www.a.example");
+    CHECK(t->domain == "a.example");
+    CHECK(t->fp == url_fingerprint("http://www.a.example/x"));
+    // Out of scope once the settings say so; in again after.
+    store.set_setting("scope.exclude", R"(["^http://www\\.a\\.example/"])");
+    CHECK_FALSE(enq.target_of(d));
+    store.set_setting("scope.exclude", "[]");
+    REQUIRE(enq.target_of(d));
+    // Past scope.max-depth: still a target (max-depth is checked by depth, later).
+    store.set_setting("scope.max-depth", "0");
+    REQUIRE(enq.target_of(d));
+    CHECK(enq.target_of(d)->fp == t->fp);
+    d.url = "mailto:x@a.example";
+    CHECK_FALSE(enq.target_of(d));
+}
