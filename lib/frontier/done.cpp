@@ -2,12 +2,12 @@
 #include "policy/lease_id.hpp"
 
 #include <algorithm>
-#include <cctype>
 #include <cmath>
 #include <unordered_set>
 
 #include <simdjson.h>
 
+#include "core/ascii.hpp"
 #include "core/clock.hpp"
 
 namespace frontier {
@@ -327,7 +327,7 @@ std::optional<int64_t> robots_host(const Record& r) {
     if (!l || l->kind != JsonValue::Kind::string || l->s.size() < 2 || l->s[0] != 'r') return std::nullopt;
     if (const JsonValue* b = r.find("body"); b && b->kind == JsonValue::Kind::string) {
         constexpr std::string_view kSitemap = "sitemap";
-        auto same = [](char a, char b) { return std::tolower(static_cast<unsigned char>(a)) == b; };
+        auto same = [](char a, char b) { return ascii_lower(a) == b; };
         if (std::search(b->s.begin(), b->s.end(), kSitemap.begin(), kSitemap.end(), same) != b->s.end())
             return std::nullopt;
     }
