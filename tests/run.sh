@@ -38,10 +38,11 @@ fi
 for suite in tests/cli/run.sh tests/e2e/run.sh tests/pg/run.sh; do
     [ -x "$suite" ] || continue
     [ "$suite" = tests/pg/run.sh ] && [ "${FRONTIER_TEST_PG:-1}" = 0 ] && continue
+    start=$SECONDS
     res=$("$suite" 2>&1)
     p=$(echo "$res" | grep -c '^PASS '); f=$(echo "$res" | grep -c '^FAIL ')
     [ "$f" -gt 0 ] && echo "$res" | grep -v '^PASS'
-    echo "$(basename "$(dirname "$suite")"): $p passed, $f failed"
+    echo "$(basename "$(dirname "$suite")"): $p passed, $f failed ($((SECONDS - start)) s)"
     passed=$((passed + p)); failed=$((failed + f))
 done
 

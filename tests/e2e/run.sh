@@ -15,13 +15,13 @@ trap 'rm -rf "$out"' EXIT
 
 # One test: its result line, then (when it failed) its log's tail, in $out/NAME.
 run_one() {
-    local t=$1 name dir log rc
+    local t=$1 name dir log rc start=$SECONDS
     name=$(basename "$t" .sh)
     dir=$(mktemp -d)
     log=$(cd "$dir" && ROOT="$root" timeout "${E2E_TIMEOUT:-300}" bash "$t" 2>&1)
     rc=$?
     rm -rf "$dir"
-    if [ $rc -eq 0 ]; then echo "PASS $name"; else echo "FAIL $name (exit $rc)"; printf '%s\n' "$log" | tail -30; fi \
+    if [ $rc -eq 0 ]; then echo "PASS $name ($((SECONDS - start)) s)"; else echo "FAIL $name (exit $rc, $((SECONDS - start)) s)"; printf '%s\n' "$log" | tail -30; fi \
         > "$out/$name"
 }
 export -f run_one

@@ -69,14 +69,14 @@ pg_script() {
     [ -n "$filter" ] && [[ "$name" != *$filter* ]] && return
     local db="e2e_${prefix//-/_}_$name"
     psql -qX "$base/postgres" -c "CREATE DATABASE $db" >/dev/null
-    local dir rc log
+    local dir rc log start=$SECONDS
     dir=$(mktemp -d)
     log=$(cd "$dir" && unset FRONTIER FRONTIER_NOW LC_ALL && env PATH="$bin:$PATH" ROOT="$root" "$var=$base/$db" "$@" \
         timeout "${E2E_TIMEOUT:-300}" bash "$here/$name.sh" 2>&1)
     rc=$?
     rm -rf "$dir"
-    if [ $rc -eq 0 ]; then echo "PASS $prefix:$name"; printf '%s\n' "$log" | tail -1
-    else failures=$((failures + 1)); echo "FAIL $prefix:$name (exit $rc)"; printf '%s\n' "$log" | tail -30; fi
+    if [ $rc -eq 0 ]; then echo "PASS $prefix:$name ($((SECONDS - start)) s)"; printf '%s\n' "$log" | tail -1
+    else failures=$((failures + 1)); echo "FAIL $prefix:$name (exit $rc, $((SECONDS - start)) s)"; printf '%s\n' "$log" | tail -30; fi
 }
 # A crawl moved from a SQLite file to PostgreSQL and back.
 pg_script test_move MOVE_FRONTIER
@@ -114,7 +114,7 @@ PG_PREFIX=pg-parts pg_script test_machines MACHINES_FRONTIER FRONTIER_PG_PARTITI
 e2e_case() {
     local prefix=$1 t=$2; shift 2
     [ -n "$filter" ] && [[ "$t" != *$filter* ]] && return
-    db="e2e_${prefix//-/_}_$t"
+    db="e2e_${prefix//-/_}_$t" start=$SECONDS
     psql -qX "$base/postgres" -c "CREATE DATABASE $db" >/dev/null
     dir=$(mktemp -d)
     log=$(cd "$dir" && unset FRONTIER_NOW LC_ALL && env PATH="$bin:$PATH" ROOT="$root" E2E_FRONTIER="$base/$db" CONC_FRONTIER="$base/$db" CRAWL_PIPELINES=3 \
@@ -123,9 +123,9 @@ e2e_case() {
     rc=$?
     rm -rf "$dir"
     if [ $rc -eq 0 ]; then
-        echo "PASS $prefix:$t"
+        echo "PASS $prefix:$t ($((SECONDS - start)) s)"
         if [ $t = test_concurrency ]; then printf '%s\n' "$log" | tail -1; fi
-    else failures=$((failures + 1)); echo "FAIL $prefix:$t (exit $rc)"; printf '%s\n' "$log" | tail -30; fi
+    else failures=$((failures + 1)); echo "FAIL $prefix:$t (exit $rc, $((SECONDS - start)) s)"; printf '%s\n' "$log" | tail -30; fi
 }
 for t in test_crawl test_crash test_concurrency test_lease_round_robin test_lease_large_batch test_done_429_cached test_lease_holder test_follow_capped; do
     e2e_case pg $t
