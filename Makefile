@@ -114,7 +114,7 @@ asan: deps
 	@$(MAKE) --no-print-directory -j$$(nproc) BUILD=build-asan BIN=bin-asan \
 	    CXXFLAGS="-O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer -DFRONTIER_CHECK_COLUMN_TYPES" \
 	    LDFLAGS="-fsanitize=address,undefined" all bin-asan/unit-tests bin-asan/html-scan bin-asan/robots-check
-	@FRONTIER_BIN=bin-asan E2E_JOBS=$${E2E_JOBS:-1} UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 tests/run.sh
+	@FRONTIER_BIN=bin-asan UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 tests/run.sh
 
 # libFuzzer targets (clang; tests/fuzz/): FUZZ_SECONDS each (default 300).
 fuzz:

@@ -34,7 +34,12 @@ for t in "$here"/test_*.sh; do
     [ -n "$filter" ] && [[ "$name" != *$filter* ]] && continue
     tests+=("$t")
 done
-[ ${#tests[@]} -gt 0 ] && printf '%s\0' "${tests[@]}" | xargs -0 -n 1 -P "${E2E_JOBS:-2}" bash -c 'run_one "$0"'
+# The longest tests (their headers say "# e2e: long") start first, so that
+# the parallel runs end together instead of one waiting on a late long test.
+order=()
+for t in "${tests[@]}"; do grep -q '^# e2e: long' "$t" && order+=("$t"); done
+for t in "${tests[@]}"; do grep -q '^# e2e: long' "$t" || order+=("$t"); done
+[ ${#tests[@]} -gt 0 ] && printf '%s\0' "${order[@]}" | xargs -0 -n 1 -P "${E2E_JOBS:-2}" bash -c 'run_one "$0"'
 failures=0
 for t in "${tests[@]}"; do
     name=$(basename "$t" .sh)

@@ -9,6 +9,7 @@
 # cache must not answer "duplicate" where the settings now reject). Links
 # repeat within a page and across pages, point outside the seeds' domains,
 # carry nofollow, and come in relative and absolute spellings.
+# e2e: long (tests/e2e/run.sh starts it first)
 set -euo pipefail
 export FRONTIER_NOW=1800000000
 source "$ROOT/tests/tools/throughput.bash"

@@ -6,6 +6,7 @@
 #   lister-visits.sh   visits in the recrawl tiers, schedules revisits, leaves undue URLs alone
 # Also: every example is linked from the README, and every tool's --help ends
 # with an Examples section whose commands use only options the tools have.
+# e2e: long (tests/e2e/run.sh starts it first)
 set -euo pipefail
 : "${ROOT:?}"
 EX="$ROOT/examples"

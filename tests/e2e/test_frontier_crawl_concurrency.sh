@@ -7,6 +7,7 @@
 # answers after a second; politeness.max-in-flight 2, no delay. Transfers
 # at once are counted from nginx's access log (start = $msec -
 # $request_time).
+# e2e: long (tests/e2e/run.sh starts it first)
 set -euo pipefail
 : "${ROOT:?}"
 export PATH="$ROOT/${FRONTIER_BIN:-bin}:$PATH"

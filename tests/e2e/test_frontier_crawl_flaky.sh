@@ -26,6 +26,7 @@
 # setting and option at its default; it must end in less than 3 minutes.
 # Prints its figures. Real time: about 5 minutes (it waits for nginx to
 # log the 120 s requests).
+# e2e: long (tests/e2e/run.sh starts it first)
 set -euo pipefail
 : "${ROOT:?}"
 export PATH="$ROOT/${FRONTIER_BIN:-bin}:$PATH"

@@ -10,6 +10,7 @@
 # how many URLs wait until when, both reports; a new frontier's retry
 # settings (10 s, 3 retries) give up on a page that keeps answering 503 at
 # the fourth answer; --set and an existing frontier's settings win.
+# e2e: long (tests/e2e/run.sh starts it first)
 set -euo pipefail
 : "${ROOT:?}"
 export PATH="$ROOT/${FRONTIER_BIN:-bin}:$PATH"

@@ -4,6 +4,7 @@
 # AddressSanitizer and UndefinedBehaviorSanitizer): each replays its checked-in
 # corpus (tests/fuzz/corpus/, crashes found earlier among them) and then
 # mutates for FUZZ_SECONDS (3 here; `make fuzz` runs 300 each).
+# e2e: long (tests/e2e/run.sh starts it first)
 set -euo pipefail
 out=$(FUZZ_SECONDS=${FUZZ_SECONDS:-3} "$ROOT/tests/fuzz/run.sh")
 echo "$out"

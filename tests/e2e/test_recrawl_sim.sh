@@ -9,6 +9,7 @@
 # that dies is disabled after recrawl.max-failures failures, not fetched
 # again until listed again, then revisited; the lister group is fresher
 # than the same change rate without dates. Prints freshness per policy.
+# e2e: long (tests/e2e/run.sh starts it first)
 set -euo pipefail
 : "${ROOT:?}"
 SIM="$ROOT/tests/server/recrawl_sim.py"

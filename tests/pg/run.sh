@@ -39,12 +39,13 @@ ln -s "$here/wrap/cp" "$work/wrap/cp"
 export PG_BASE="$base" PG_REAL_BIN="$bin"
 
 export FRONTIER_NOW=1800000000 LC_ALL=C
-n=0
-for case in "$root"/tests/cli/cases/*.sh; do
+# One CLI case on its own databases (c<N>_<name>): its result line, then
+# (when it failed) the diff, in $out/NAME. CLI_JOBS cases run at once
+# (default 2), their lines printed in name order.
+out="$work/cases"; mkdir -p "$out"
+pg_cli_case() {
+    local n=$1 case=$2 name dir state actual
     name=$(basename "$case" .sh)
-    [ -n "$filter" ] && [[ "$name" != *$filter* ]] && continue
-    if why=$(grep "^$name " "$here/skip" 2>/dev/null); then echo "SKIP pg:$why"; continue; fi
-    n=$((n + 1))
     dir=$(mktemp -d); state=$(mktemp -d)
     actual=$(cd "$dir" && PATH="$work/wrap:$bin:$PATH" PG_CASE=$n PG_CASE_DIR="$state" CASES="$root/tests/cli/cases" \
         ROOT="$root" timeout 120 bash "$case" 2>&1)
@@ -55,9 +56,24 @@ for case in "$root"/tests/cli/cases/*.sh; do
     if [ -f "$root/tests/cli/cases/$name.out" ] && [ "$actual" == "$(cat "$root/tests/cli/cases/$name.out")" ]; then
         echo "PASS pg:$name"
     else
-        failures=$((failures + 1)); echo "FAIL pg:$name"
-        diff <(cat "$root/tests/cli/cases/$name.out") <(printf '%s\n' "$actual") | head -${PG_DIFF_LINES:-20}
-    fi
+        echo "FAIL pg:$name"
+        diff <(cat "$root/tests/cli/cases/$name.out") <(printf '%s\n' "$actual") | head -"${PG_DIFF_LINES:-20}"
+    fi > "$out/$name"
+}
+export -f pg_cli_case
+export work bin root out
+n=0; cases=()
+for case in "$root"/tests/cli/cases/*.sh; do
+    name=$(basename "$case" .sh)
+    [ -n "$filter" ] && [[ "$name" != *$filter* ]] && continue
+    if why=$(grep "^$name " "$here/skip" 2>/dev/null); then echo "SKIP pg:$why"; continue; fi
+    n=$((n + 1)); cases+=("$n" "$case")
+done
+[ ${#cases[@]} -gt 0 ] && printf '%s\0' "${cases[@]}" | xargs -0 -n 2 -P "${CLI_JOBS:-2}" bash -c 'pg_cli_case "$0" "$1"'
+for ((i = 1; i < ${#cases[@]}; i += 2)); do
+    name=$(basename "${cases[$i]}" .sh)
+    if [ -s "$out/$name" ]; then cat "$out/$name"; else echo "FAIL pg:$name (no result)"; fi
+    head -1 "$out/$name" 2>/dev/null | grep -q '^PASS ' || failures=$((failures + 1))
 done
 
 # pg_script NAME VAR [ENV=VALUE...]: runs tests/pg/NAME.sh in a temp dir
