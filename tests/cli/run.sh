@@ -38,17 +38,13 @@ run_case() {
 export -f run_case
 export here root out regen
 
-cases=()
+cases=(); names=()
 for case in "$here"/cases/*.sh; do
     name=$(basename "$case" .sh)
     [ -n "$filter" ] && [[ "$name" != *$filter* ]] && continue
-    cases+=("$case")
+    cases+=("$case"); names+=("$name")
 done
 [ ${#cases[@]} -gt 0 ] && printf '%s\0' "${cases[@]}" | xargs -0 -n 1 -P "${CLI_JOBS:-2}" bash -c 'run_case "$0"'
-failures=0
-for case in "${cases[@]}"; do
-    name=$(basename "$case" .sh)
-    if [ -s "$out/$name" ]; then cat "$out/$name"; else echo "FAIL $name (no result)"; fi
-    head -1 "$out/$name" 2>/dev/null | grep -q '^PASS ' || failures=$((failures + 1))
-done
-[ "$failures" -eq 0 ]
+. "$root/tests/tools/results.bash"
+print_results "$out" "" "${names[@]}"
+[ "$result_failures" -eq 0 ]

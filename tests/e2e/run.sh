@@ -27,12 +27,12 @@ run_one() {
 export -f run_one
 export root out
 
-tests=()
+tests=(); names=()
 for t in "$here"/test_*.sh; do
     [ -e "$t" ] || continue
     name=$(basename "$t" .sh)
     [ -n "$filter" ] && [[ "$name" != *$filter* ]] && continue
-    tests+=("$t")
+    tests+=("$t"); names+=("$name")
 done
 # The longest tests (their headers say "# e2e: long") start first, so that
 # the parallel runs end together instead of one waiting on a late long test.
@@ -40,10 +40,6 @@ order=()
 for t in "${tests[@]}"; do grep -q '^# e2e: long' "$t" && order+=("$t"); done
 for t in "${tests[@]}"; do grep -q '^# e2e: long' "$t" || order+=("$t"); done
 [ ${#tests[@]} -gt 0 ] && printf '%s\0' "${order[@]}" | xargs -0 -n 1 -P "${E2E_JOBS:-2}" bash -c 'run_one "$0"'
-failures=0
-for t in "${tests[@]}"; do
-    name=$(basename "$t" .sh)
-    if [ -s "$out/$name" ]; then cat "$out/$name"; else echo "FAIL $name (no result)"; fi
-    head -1 "$out/$name" 2>/dev/null | grep -q '^PASS ' || failures=$((failures + 1))
-done
-[ "$failures" -eq 0 ]
+. "$root/tests/tools/results.bash"
+print_results "$out" "" "${names[@]}"
+[ "$result_failures" -eq 0 ]

@@ -62,19 +62,17 @@ pg_cli_case() {
 }
 export -f pg_cli_case
 export work bin root out
-n=0; cases=()
+n=0; cases=(); names=()
 for case in "$root"/tests/cli/cases/*.sh; do
     name=$(basename "$case" .sh)
     [ -n "$filter" ] && [[ "$name" != *$filter* ]] && continue
     if why=$(grep "^$name " "$here/skip" 2>/dev/null); then echo "SKIP pg:$why"; continue; fi
-    n=$((n + 1)); cases+=("$n" "$case")
+    n=$((n + 1)); cases+=("$n" "$case"); names+=("$name")
 done
 [ ${#cases[@]} -gt 0 ] && printf '%s\0' "${cases[@]}" | xargs -0 -n 2 -P "${CLI_JOBS:-2}" bash -c 'pg_cli_case "$0" "$1"'
-for ((i = 1; i < ${#cases[@]}; i += 2)); do
-    name=$(basename "${cases[$i]}" .sh)
-    if [ -s "$out/$name" ]; then cat "$out/$name"; else echo "FAIL pg:$name (no result)"; fi
-    head -1 "$out/$name" 2>/dev/null | grep -q '^PASS ' || failures=$((failures + 1))
-done
+. "$root/tests/tools/results.bash"
+print_results "$out" pg: "${names[@]}"
+failures=$((failures + result_failures))
 
 # pg_script NAME VAR [ENV=VALUE...]: runs tests/pg/NAME.sh in a temp dir
 # with its database (a fresh e2e_NAME) in $VAR; prints PASS/FAIL pg:NAME and,
