@@ -21,9 +21,8 @@ namespace frontier {
 // A page of ready queues: the keyset over the queues_ready index after
 // (best, served) = (?, ?), in pages of ? rows (LeaseOrder::page_size).
 #define SQL_READY_PAGE                                                                                       \
-    "FROM queues WHERE sched = " SQL_SCHED_READY " AND (best, served) > (?, ?)" SQL_HELD_READY             \
-    " ORDER BY best, served LIMIT " \
-                                                 "?"
+    "FROM" SQL_HELD_READY " WHERE sched = " SQL_SCHED_READY " AND (best, served) > (?, ?)"                 \
+    " ORDER BY best, served LIMIT ?"
 
 // A queue's next URL as read for leasing.
 struct LeaseHead {

@@ -30,9 +30,10 @@
 // only rows of the partitions it holds (Store::Impl::held,
 // StoreBackend::held_condition). Elsewhere a comment.
 #define SQL_HELD(col) " /*held:" col "*/"
-// The same for a read of ready queues to lease from (the queues table's
-// id): in partitions, only the ready queues the lease locked.
-#define SQL_HELD_READY SQL_HELD("ready")
+// Marks the queues table (in place of its name, after FROM) in a read of
+// ready queues to lease from: in partitions, only the ready queues the
+// lease locked.
+#define SQL_HELD_READY SQL_HELD("ready") " queues"
 
 // The work that comes due by time `t` (SQL): expired URL leases (urls),
 // expired robots.txt leases (hosts), retries and revisits (urls), sleeping

@@ -31,6 +31,7 @@
 # exchange (as a server on another machine; `tc netem` on loopback would
 # delay every other test's traffic too; 1 ms measures 1.4 ms with pgbench,
 # Python's thread wake-ups). Nothing leaves 127.0.0.1.
+# PG_ONESHOT=0 leaves out the rows above (the scaling rows alone).
 # Then the scaling rows (PG_SCALING=0 leaves them out): the server in a
 # network namespace of its own and each pipeline's two tools in another, a
 # "machine" joined to it by a veth pair (tests/tools/netns.bash; as root),
@@ -146,8 +147,10 @@ drain() {
     if [ "$(left "$f")" = 0 ]; then rate "$(answered "$f" "$((N / 10))")" "$t0" "$t1"; else echo timeout; fi
 }
 
-printf '%-10s %10s %10s %10s %10s %10s %10s\n' backend "add/s" "lease/s" "done/s" "W=1 URL/s" "W=4 URL/s" "W=16 URL/s"
+[ "${PG_ONESHOT:-1}" = 0 ] ||
+    printf '%-10s %10s %10s %10s %10s %10s %10s\n' backend "add/s" "lease/s" "done/s" "W=1 URL/s" "W=4 URL/s" "W=16 URL/s"
 for backend in $BACKENDS; do
+    [ "${PG_ONESHOT:-1}" = 0 ] && break
     F=$(new_frontier $backend bulk)
     setup "$F"
     t0=$(now); frontier-add -q -f "$F" "$work/urls.jsonl"; t1=$(now)

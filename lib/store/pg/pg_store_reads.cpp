@@ -33,10 +33,14 @@ PgStoreBackend::PgStoreBackend(Statements& st) : st_(st) {
 }
 
 std::string PgStoreBackend::held_condition(const char* queue_col) const {
-    // The ready queues the lease locked (pg_set_ready_sql): each probed by
-    // id, then sorted.
+    // The ready queues the lease locked (pg_set_ready_sql) in place of the
+    // table: each probed by id (a LATERAL join that OFFSET 0 keeps apart),
+    // then sorted. As a condition on the table (`id IN (...)`), the
+    // cached generic plan read every ready queue of the queues_ready index
+    // at every page, however few the lease held.
     if (std::string_view(queue_col) == "ready")
-        return " AND id IN (SELECT unnest(CAST(current_setting('frontier.ready') AS bigint[])))";
+        return " (SELECT q.* FROM unnest(CAST(current_setting('frontier.ready') AS bigint[])) AS r(id) "
+               "CROSS JOIN LATERAL (SELECT * FROM queues WHERE queues.id = r.id OFFSET 0) AS q) AS";
     // IN (a subquery): its rows hashed once per statement.
     return std::string(" AND (") + queue_col + " % " PG_PARTITIONS ") IN (" PG_HELD_PARTS ")";
 }
