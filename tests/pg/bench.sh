@@ -50,7 +50,9 @@
 # partition's), waiting (sessions waiting then, on average), rowwait
 # (samples with a session waiting for a row lock), holder-client (share of
 # samples where a lock holder sat idle in its transaction, waiting for its
-# client), proxy (the proxy's CPU over the run's wall time). Then, for
+# client), proxy (the proxy's CPU over the run's wall time), idle (the
+# machine's idle CPU share over the run: near 0, the row measures the
+# cores, not the round trips). Then, for
 # comparison, "sqlite-scaling rtt=0ms W1=... W4=... W16=..." with the same
 # input and options on a SQLite file.
 # Without namespaces (not root, no `ip netns`) it says so and skips them;
@@ -185,6 +187,7 @@ S=$(netns_server)
 in_s() { ip netns exec "$S" "$@"; }
 sbase=$(in_s "$root/tests/tools/pg.sh" start "$work/scluster")
 cpu() { awk '{print $14 + $15}' "/proc/$1/stat"; }  # clock ticks
+machine() { awk '/^cpu / {print $5 + $6, $2 + $3 + $4 + $5 + $6 + $7 + $8 + $9}' /proc/stat; }  # idle, all ticks
 tick=$(getconf CLK_TCK)
 echo
 # The scaling rows' pipelines, as many fetch machines would run them on
@@ -221,6 +224,7 @@ for rtt in ${PG_SCALING_RTTS:-0 1 5}; do
         sampler=$!
         : > "$work/rt.log"
         c0=$(cpu "$sproxy")
+        m0=$(machine)
         t0=$(now)
         pids=()
         for w in $(seq "$W"); do
@@ -235,15 +239,17 @@ for rtt in ${PG_SCALING_RTTS:-0 1 5}; do
         wait "${pids[@]}" || true
         t1=$(now)
         c1=$(cpu "$sproxy")
+        m1=$(machine)
         kill "$sampler"; wait "$sampler" 2>/dev/null || true; sampler=
         pages=$(answered "$sbase/$db" "$((N / 10))" in_s)
         if [ "$(left "$sbase/$db" in_s)" = 0 ]; then line+=" W$W=$(rate "$pages" "$t0" "$t1")"; else line+=" W$W=timeout"; fi
         sleep 0.3  # the proxy logs a connection once it is closed
         details+=("$(awk -v w="$W" -v rtt="$rtt" -v m="$mode" -v n="$pages" -v f="$work/samples" -v a="$t0" -v b="$t1" \
-            -v c="$(( c1 - c0 ))" -v hz="$tick" '{ t += $2 } END {
+            -v c="$(( c1 - c0 ))" -v hz="$tick" -v cpus="$m0 $m1" '{ t += $2 } END {
+                split(cpus, u, " "); idle = u[4] > u[2] ? 100 * (u[3] - u[1]) / (u[4] - u[2]) : 0
                 while ((getline x < f) > 0) { split(x, v, "|"); s++; if (v[1] > 0) { k++; q += v[1] } if (v[2] > 0) r++; h[v[3]]++ }
-                printf "pg-scaling-detail rtt=%sms %s W%s rt/url=%.1f lockwait=%.0f%% waiting=%.1f rowwait=%.0f%% holder-client=%.0f%% proxy=%.0f%%",
-                    rtt, m, w, t / n, s ? 100 * k / s : 0, k ? q / k : 0, s ? 100 * r / s : 0, s ? 100 * h["client"] / s : 0, 100 * c / hz / (b - a) }' \
+                printf "pg-scaling-detail rtt=%sms %s W%s rt/url=%.1f lockwait=%.0f%% waiting=%.1f rowwait=%.0f%% holder-client=%.0f%% proxy=%.0f%% idle=%.0f%%",
+                    rtt, m, w, t / n, s ? 100 * k / s : 0, k ? q / k : 0, s ? 100 * r / s : 0, s ? 100 * h["client"] / s : 0, 100 * c / hz / (b - a), idle }' \
             "$work/rt.log")")
     done
     [ "$links" -gt 0 ] && line+=" links=$links"
