@@ -7,7 +7,8 @@
 # refused at every try would give its whole host up, and the 95% below
 # is about the pages), one host answering everything after 6 s and
 # one answering its pages (not robots.txt nor the index) after 6 s, with
-# fetch's --timeout at 2 s (a loaded machine may take over 1 s to answer),
+# fetch's --timeout at 4 s (a machine loaded by the suites side by side
+# may take over 2 s to answer),
 # and one address where nothing listens.
 # Six pages a host, politeness.min-delay 1, host-down-delay 5 s, the new
 # frontier's retry settings. The crawl finishes (exit 0, nothing left),
@@ -38,7 +39,7 @@ if [ "${FLAKY_FULL:-0}" = 1 ]; then
     classes="ok:140 rules:10 r500:10 r429:10 r503:10 slow:5 slowp:5 dead:10"
     crawl=(-c 64 --set politeness.min-delay=1)
 else
-    PAGES=5 RA=1 SLOW=6 TIMEOUT=2 LIMIT=90
+    PAGES=5 RA=1 SLOW=6 TIMEOUT=4 LIMIT=90
     classes="ok:3 rules:1 r500:1 r429:2 r503:2 slow:1 slowp:1 dead:1"
     crawl=(-c 16 --timeout "$TIMEOUT" --set politeness.min-delay=1 --set politeness.delay-factor=0
            --set politeness.host-down-delay=5 --max-wait 30)
