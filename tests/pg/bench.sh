@@ -41,7 +41,8 @@
 # each RTT of PG_SCALING_RTTS (default "0 1 5" ms) and each writer mode of
 # PG_SCALING_MODES (default "lock partitions"), W = 1, 4, 16 pipelines drain
 # N/10 URLs over N/100 hosts of a fresh database, each pipeline with up to
-# 16 URLs of a queue per batch and 64 leases out (scale_opts below), and it
+# 16 URLs of a queue per batch and 64 leases out (throughput_lease_opts,
+# tests/tools/throughput.bash), and it
 # prints, for scripts:
 #   pg-scaling rtt=1ms W1=URL/s W4=URL/s W16=URL/s             (writer lock)
 #   pg-scaling-partitions rtt=1ms W1=URL/s W4=URL/s W16=URL/s  (partitions)
@@ -98,15 +99,14 @@ python3 "$root/tests/bench/gen-urls.py" "$((N / 10))" "$((N / 1000 > 0 ? N / 100
 links=${BENCH_LINKS:-0}
 nav=""  # the sed replacement's links: \1 is the page's scheme and host
 for ((i = 0; i < links; i++)); do nav+="${nav:+,}\"\\1/nav$i\""; done
-# A lease line answered 200 (sed -E).
-answer='s/^\{("url":"[^"]*",("robots":true,)?"lease":"[^"]*").*/{\1,"status":200,"duration_ms":1}/'
+source "$root/tests/tools/throughput.bash"
 respond() {  # lease lines -> results (status 200), one per line as they come
     if [ "$links" -gt 0 ]; then
         # robots.txt answered so; a page's answer with the host's links.
-        stdbuf -oL sed -E -e "/\"robots\":true/ $answer" \
+        stdbuf -oL sed -E -e "/\"robots\":true/ $throughput_answer" \
             -e '/"robots":true/! s#^\{"url":"(https?://[^/"]*)([^"]*)",("lease":"[^"]*").*#{"url":"\1\2",\3,"status":200,"duration_ms":1,"links":['"$nav"']}#'
     elif [ "${BENCH_RESPONDER:-}" = sed ]; then
-        stdbuf -oL sed -E "$answer"
+        stdbuf -oL sed -E "$throughput_answer"
     else python3 "$root/tests/tools/respond.py"; fi
 }
 # answered F EXPECTED [CMD...]: the pages the pipelines answered: EXPECTED,
@@ -122,7 +122,6 @@ for l in open(sys.argv[1]):
     r = json.loads(l)
     print(json.dumps({"url": r["url"], "lease": r["lease"], "status": 200, "duration_ms": 12}))'
 
-source "$root/tests/tools/throughput.bash"
 setup() { throughput_config "$1"; }  # politeness, robots.txt and queue holding off
 new_frontier() {  # backend name -> a fresh frontier
     if [ "$1" = sqlite ]; then echo "$work/$2.db"
@@ -150,10 +149,11 @@ drain() {
     if [ "$(left "$f")" = 0 ]; then rate "$(answered "$f" "$((N / 10))")" "$t0" "$t1"; else echo timeout; fi
 }
 
-[ "${PG_ONESHOT:-1}" = 0 ] ||
+oneshot=$BACKENDS
+[ "${PG_ONESHOT:-1}" = 0 ] && oneshot=""
+[ -n "$oneshot" ] &&
     printf '%-10s %10s %10s %10s %10s %10s %10s\n' backend "add/s" "lease/s" "done/s" "W=1 URL/s" "W=4 URL/s" "W=16 URL/s"
-for backend in $BACKENDS; do
-    [ "${PG_ONESHOT:-1}" = 0 ] && break
+for backend in $oneshot; do
     F=$(new_frontier $backend bulk)
     setup "$F"
     t0=$(now); frontier-add -q -f "$F" "$work/urls.jsonl"; t1=$(now)
@@ -191,13 +191,6 @@ cpu() { awk '{print $14 + $15}' "/proc/$1/stat"; }  # clock ticks
 machine() { awk '/^cpu / {print $5 + $6, $2 + $3 + $4 + $5 + $6 + $7 + $8 + $9}' /proc/stat; }  # idle, all ticks
 tick=$(getconf CLK_TCK)
 echo
-# The scaling rows' pipelines, as many fetch machines would run them on
-# many hosts with politeness off: up to 16 URLs of a queue in one batch, and
-# 64 leases out per pipeline (--max-in-flight counts frontier-wide, so W
-# pipelines say 64 x W). With one URL per queue and batch, the rows
-# measured the tail of the busiest host, one lease transaction per URL,
-# whatever W was.
-scale_opts() { echo "--follow --max-in-flight $((64 * $1)) -n 16 --per-queue 16 --poll-interval 0.02"; }
 python3 "$root/tests/bench/gen-urls.py" "$((N / 10))" "$((N / 100 > 0 ? N / 100 : 1))" > "$work/scale.jsonl"
 for rtt in ${PG_SCALING_RTTS:-0 1 5}; do
     : > "$work/rt.log"; rm -f "$work/sproxy.port"
@@ -233,7 +226,7 @@ for rtt in ${PG_SCALING_RTTS:-0 1 5}; do
             F="${sbase%@*}@$(netns_addr "$w"):$(cat "$work/sproxy.port")/$db"
             # shellcheck disable=SC2046
             ( export FRONTIER_PG_PARTITIONS=$parts
-              timeout "${BENCH_PG_TIMEOUT:-300}" ip netns exec "$M" frontier-lease -f "$F" $(scale_opts "$W") 2>/dev/null |
+              timeout "${BENCH_PG_TIMEOUT:-300}" ip netns exec "$M" frontier-lease -f "$F" $(throughput_lease_opts "$W") 2>/dev/null |
                 respond | ip netns exec "$M" frontier-done -q -f "$F" ) &
             pids+=($!)
         done
@@ -266,7 +259,7 @@ for W in 1 4 16; do
     setup "$F"
     frontier-add -q -f "$F" "$work/scale.jsonl"
     # shellcheck disable=SC2046
-    line+=" W$W=$(drain "$F" "$W" $(scale_opts "$W"))"
+    line+=" W$W=$(drain "$F" "$W" $(throughput_lease_opts "$W"))"
 done
 [ "$links" -gt 0 ] && line+=" links=$links"
 echo "$line"

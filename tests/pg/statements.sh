@@ -7,10 +7,11 @@
 # pg_stat_statements, adds N URLs over N/100 hosts (tests/bench/gen-urls.py;
 # INPUT=FILE: those records instead), drains them with W `frontier-lease
 # --follow | sed | frontier-done` pipelines as the scaling rows of
-# tests/pg/bench.sh run them (politeness off, 16 URLs of a queue a batch, 64
-# leases out a pipeline), then prints the URL/s and the statements by total
-# time: calls, execution ms (waits for locks included), planning ms, rows,
-# and the statement's start (TOP of them, default 15).
+# tests/pg/bench.sh run them (throughput_lease_opts: politeness off, 16 URLs
+# of a queue a batch, 64 leases out a pipeline), then prints the URL/s and
+# the statements by total time: calls, execution ms (waits for locks
+# included), planning ms, rows, and the statement's start (TOP of them,
+# default 15).
 # EXPLAIN_MS=M also logs the plan (auto_explain, with ANALYZE) of every
 # statement slower than M ms; PLANS=FILE keeps that log. FRONTIER_BIN picks
 # the tools. Not part of make check or make bench.
@@ -41,13 +42,12 @@ input=${INPUT:-$work/urls.jsonl}
 [ -n "${INPUT:-}" ] || python3 "$root/tests/bench/gen-urls.py" "$N" "$((N / 100 > 0 ? N / 100 : 1))" > "$input"
 frontier-add -q -f "$F" "$input"
 psql -qX "$base/postgres" -c "SELECT pg_stat_statements_reset()" > /dev/null
-# A lease line answered 200 (as bench.sh's sed responder).
-answer='s/^\{("url":"[^"]*",("robots":true,)?"lease":"[^"]*").*/{\1,"status":200,"duration_ms":1}/'
 t0=$(date +%s.%N)
 pids=()
 for _ in $(seq "$W"); do
-    ( timeout "${BENCH_PG_TIMEOUT:-300}" frontier-lease -f "$F" --follow --max-in-flight $((64 * W)) -n 16 \
-        --per-queue 16 --poll-interval 0.02 2>/dev/null | stdbuf -oL sed -E "$answer" | frontier-done -q -f "$F" ) &
+    # shellcheck disable=SC2046
+    ( timeout "${BENCH_PG_TIMEOUT:-300}" frontier-lease -f "$F" $(throughput_lease_opts "$W") 2>/dev/null |
+        stdbuf -oL sed -E "$throughput_answer" | frontier-done -q -f "$F" ) &
     pids+=($!)
 done
 wait "${pids[@]}" || true
