@@ -152,7 +152,9 @@ public:
     // in the partitions they lock (Store::begin(true))?
     virtual bool partitions_on() const { return false; }
     // The condition (" AND ...") that a column holding a queue id names a
-    // queue of a partition the transaction holds (SQL_HELD).
+    // queue of a partition the transaction holds (SQL_HELD); for "ready"
+    // (SQL_HELD_READY), what stands in for the queues table after FROM:
+    // the ready queues the lease locked, ending in "AS".
     virtual std::string held_condition(const char* /*queue_col*/) const { return {}; }
 
     // ---- transactions
