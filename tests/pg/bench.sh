@@ -16,9 +16,8 @@
 # BENCH_RESPONDER=sed answers with `sed` instead (the frontier's share), its
 # output line-buffered by stdbuf: `sed -u` reads its input a byte per
 # read(2), which costs more than the pipeline it answers.
-# FRONTIER_PG_PARTITIONS=0 in the environment runs the rows above the
-# scaling rows with every writer under the writer lock (frontier(7),
-# POSTGRESQL; the default: leases and result batches in partitions).
+# FRONTIER_PG_PARTITIONS=1 in the environment runs every tool with leases
+# and result batches in partitions (frontier(7), POSTGRESQL).
 # BENCH_ROBOTS=1 keeps robots.txt on in the pipelines (the default of a
 # crawl: each host's robots.txt is leased first, answered 200 and empty).
 # BENCH_LINKS=K has every answer carry K links, the same on all pages of a
