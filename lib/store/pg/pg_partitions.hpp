@@ -77,9 +77,12 @@ inline std::string pg_set_ready_sql(const std::string& ids) {
 // it may take from): the partitions with work that came due (expired
 // leases, retries and revisits, sleeping queues whose wake time passed),
 // then those of the inactive FIFO's first queues, then those of the first
-// ready queues, skipping any another writer holds. One row: the
-// partitions held, how many it locked of ready queues, and whether any
-// queue is ready (locked or not).
+// ready queues, skipping any another writer holds; if it could lock none
+// of them, it waits for the first ready queue's partition (holding no
+// other, it waits for no one who waits for it), as a lease under the
+// writers' lock waits for that lock. One row: the partitions held, how
+// many it locked of ready queues, and whether any queue is ready (locked
+// or not).
 // clang-format off
 inline const std::string kLockLeaseParts =
     "WITH due AS MATERIALIZED (" +
@@ -94,10 +97,14 @@ inline const std::string kLockLeaseParts =
     " UNION ALL " + pg_try_lock_queues("SELECT id FROM queues WHERE state = " SQL_QUEUE_INACTIVE
                 " ORDER BY inactive_seq LIMIT 16") +
     "), ready AS MATERIALIZED " + pg_lock_ready("", "?2") +
+    ", waited AS MATERIALIZED (SELECT id, p FROM (SELECT id, id % " PG_PARTITIONS " AS p FROM queues WHERE sched = "
+    SQL_SCHED_READY " ORDER BY best, served LIMIT 1) AS h WHERE CASE WHEN EXISTS (SELECT 1 FROM due) OR "
+    "EXISTS (SELECT 1 FROM ready) THEN false ELSE (SELECT true FROM pg_advisory_xact_lock(" PG_PART_LOCK_CLASS
+    ", CAST(h.p AS integer))) END)"
     " SELECT set_config('frontier.parts', CAST(ARRAY(SELECT p FROM due UNION SELECT p FROM ready UNION "
-    PG_HELD_PARTS ") AS TEXT), true), (SELECT count(*) FROM ready), "
-    "EXISTS (SELECT 1 FROM queues WHERE sched = " SQL_SCHED_READY "), " +
-    pg_set_ready_sql("SELECT id FROM due UNION SELECT id FROM ready");
+    "SELECT p FROM waited UNION " PG_HELD_PARTS ") AS TEXT), true), (SELECT count(*) FROM ready) + "
+    "(SELECT count(*) FROM waited), EXISTS (SELECT 1 FROM queues WHERE sched = " SQL_SCHED_READY "), " +
+    pg_set_ready_sql("SELECT id FROM due UNION SELECT id FROM ready UNION SELECT id FROM waited");
 // A lease's next page (parameters: ?1, ?2 the keyset, ?3 the page size):
 // the partitions of the ready queues after it, and those queues.
 inline const std::string kLockPageParts =
