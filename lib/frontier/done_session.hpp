@@ -49,7 +49,12 @@ public:
     void begin_batch(double now) override { store_.begin_result_batch(now); }
     bool begin_batch_of(double now, const InputLine* lines, size_t n) override {
         BatchLocks locks;
-        parts_ = store_.results_in_partitions() && proc_.runs_in_partitions(lines, n, now, &locks);
+        // A full batch is a backlog (a file, or a pipeline far behind): it
+        // is applied under the writers' lock, in one transaction with the
+        // batches after it, as the lock mode does: a batch in partitions
+        // commits on its own, which costs more than it saves there.
+        parts_ = store_.results_in_partitions() && n < store_.records_read_together() &&
+                 proc_.runs_in_partitions(lines, n, now, &locks);
         parts_settings_ = store_.settings_generation();
         took_locks_ = !locks.link_queues.empty() || !locks.robots_hosts.empty();
         store_.begin_result_batch(now, parts_, std::move(locks));
