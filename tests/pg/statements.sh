@@ -14,7 +14,9 @@
 # default 15).
 # EXPLAIN_MS=M also logs the plan (auto_explain, with ANALYZE) of every
 # statement slower than M ms; PLANS=FILE keeps that log. FRONTIER_BIN picks
-# the tools. Not part of make check or make bench.
+# the tools; LEASE_OPTS replaces frontier-lease's options (as tests/pg/bench.sh's
+# one-shot pipelines: "--follow --max-in-flight 64 -n 16 --poll-interval 0.02").
+# Not part of make check or make bench.
 set -euo pipefail
 source "$(dirname "$0")/../tools/bench_env.bash"
 N=${1:-40000} W=${2:-4}
@@ -46,7 +48,7 @@ t0=$(date +%s.%N)
 pids=()
 for _ in $(seq "$W"); do
     # shellcheck disable=SC2046
-    ( timeout "${BENCH_PG_TIMEOUT:-300}" frontier-lease -f "$F" $(throughput_lease_opts "$W") 2>/dev/null |
+    ( timeout "${BENCH_PG_TIMEOUT:-300}" frontier-lease -f "$F" ${LEASE_OPTS:-$(throughput_lease_opts "$W")} 2>/dev/null |
         stdbuf -oL sed -E "$throughput_answer" | frontier-done -q -f "$F" ) &
     pids+=($!)
 done
