@@ -39,6 +39,13 @@ inline std::string pg_add_parts_sql(const std::string& locked) {
            ") AS TEXT), true)";
 }
 
+// The ready order's queues after the keyset `after` (SQL, "" for the
+// first), each with its partition, at most `limit` (SQL): rows (id, p).
+inline std::string pg_ready_order(const char* after, const std::string& limit) {
+    return std::string("SELECT id, id % " PG_PARTITIONS " AS p FROM queues WHERE sched = " SQL_SCHED_READY) + after +
+           " ORDER BY best, served LIMIT " + limit;
+}
+
 // The ready queues a lease may take from (SQL_HELD_READY), in order after
 // the keyset `after` (SQL, "" for the first), each with its partition:
 // those whose partitions this transaction could lock without waiting, at
@@ -46,9 +53,7 @@ inline std::string pg_add_parts_sql(const std::string& locked) {
 // `limit` ready queues (the scan stops at the limit). A CTE of (id, p).
 #define PG_READY_WINDOW "32"
 inline std::string pg_lock_ready(const char* after, const char* limit) {
-    return std::string("(SELECT id, p FROM (SELECT id, id % " PG_PARTITIONS " AS p FROM queues WHERE sched = "
-                       SQL_SCHED_READY) +
-           after + " ORDER BY best, served LIMIT " PG_READY_WINDOW " * " + limit +
+    return "(SELECT id, p FROM (" + pg_ready_order(after, std::string(PG_READY_WINDOW " * ") + limit) +
            ") AS c WHERE pg_try_advisory_xact_lock(" PG_PART_LOCK_CLASS ", CAST(p AS integer)) LIMIT " + limit + ")";
 }
 // The queues that `queues` yields (a query of one column, in the order to
@@ -97,9 +102,8 @@ inline const std::string kLockLeaseParts =
     " UNION ALL " + pg_try_lock_queues("SELECT id FROM queues WHERE state = " SQL_QUEUE_INACTIVE
                 " ORDER BY inactive_seq LIMIT 16") +
     "), ready AS MATERIALIZED " + pg_lock_ready("", "?2") +
-    ", waited AS MATERIALIZED (SELECT id, p FROM (SELECT id, id % " PG_PARTITIONS " AS p FROM queues WHERE sched = "
-    SQL_SCHED_READY " ORDER BY best, served LIMIT 1) AS h WHERE CASE WHEN EXISTS (SELECT 1 FROM due) OR "
-    "EXISTS (SELECT 1 FROM ready) THEN false ELSE (SELECT true FROM pg_advisory_xact_lock(" PG_PART_LOCK_CLASS
+    ", waited AS MATERIALIZED (SELECT id, p FROM (" + pg_ready_order("", "1") +
+    ") AS h WHERE CASE WHEN EXISTS (SELECT 1 FROM due) OR EXISTS (SELECT 1 FROM ready) THEN false ELSE (SELECT true FROM pg_advisory_xact_lock(" PG_PART_LOCK_CLASS
     ", CAST(h.p AS integer))) END)"
     " SELECT set_config('frontier.parts', CAST(ARRAY(SELECT p FROM due UNION SELECT p FROM ready UNION "
     "SELECT p FROM waited UNION " PG_HELD_PARTS ") AS TEXT), true), (SELECT count(*) FROM ready) + "
