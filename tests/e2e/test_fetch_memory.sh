@@ -22,7 +22,7 @@ server="$ROOT/tests/server/hostile.py"
 python3 "$server" --make-sitemap-bomb sitemap-bomb.xml.gz   # served from here
 python3 "$server" port > /dev/null 2> server.log &
 pids+=($!)
-for _ in $(seq 200); do [ -s port ] && break; sleep 0.05; done
+for _ in $(seq 600); do [ -s port ] && break; sleep 0.05; done
 [ -s port ] || { echo "server did not start"; cat server.log; exit 1; }
 P=$(cat port)
 B="http://127.0.0.1:$P"

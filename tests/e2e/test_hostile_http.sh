@@ -25,7 +25,7 @@ start_hostile B huge
 start_hostile C binary
 start_hostile D redirect
 for n in A B C D; do
-    for _ in $(seq 200); do [ -s "port_$n" ] && break; sleep 0.05; done
+    for _ in $(seq 600); do [ -s "port_$n" ] && break; sleep 0.05; done
     [ -s "port_$n" ] || { echo "server $n did not start"; cat "server_$n.log"; exit 1; }
 done
 A=$(cat port_A); B=$(cat port_B); C=$(cat port_C); D=$(cat port_D)

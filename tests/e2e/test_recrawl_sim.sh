@@ -41,7 +41,7 @@ run_policy() {
     python3 "$SIM" serve port.txt now.txt ../schedule.json server.log 2>server.err &
     local pid=$!
     trap "kill $pid 2>/dev/null || true" EXIT  # run_policy runs in a subshell
-    for _ in $(seq 100); do [ -s port.txt ] && break; sleep 0.05; done
+    for _ in $(seq 600); do [ -s port.txt ] && break; sleep 0.05; done
     [ -s port.txt ] || { echo "simulation server did not start"; cat server.err; return 1; }
     BASE="http://127.0.0.1:$(cat port.txt)/p"
     frontier-config -f $F robots.enabled false

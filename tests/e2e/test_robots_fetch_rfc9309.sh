@@ -19,7 +19,7 @@ server=$!
 trap 'kill $server 2>/dev/null || true' EXIT
 modes="huge chunked loop chain5 chain6 ftp file final"
 for m in $modes; do
-    for _ in $(seq 200); do [ -s "port_$m" ] && break; sleep 0.05; done
+    for _ in $(seq 600); do [ -s "port_$m" ] && break; sleep 0.05; done
     [ -s "port_$m" ] || { echo "robots_server.py did not start"; cat server.log; exit 1; }
 done
 port() { cat "port_$1"; }

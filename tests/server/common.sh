@@ -8,8 +8,11 @@ start_server() {
     python3 "$ROOT/tests/server/serve.py" port.txt >/dev/null 2>server.log &
     SERVER_PID=$!
     trap 'kill $SERVER_PID 2>/dev/null || true' EXIT
-    for _ in $(seq 100); do
+    # Up to 30 s: on a loaded 2-core machine Python's start alone can take
+    # seconds; a server that died is reported at once.
+    for _ in $(seq 600); do
         [ -s port.txt ] && break
+        kill -0 "$SERVER_PID" 2>/dev/null || break
         sleep 0.05
     done
     [ -s port.txt ] || { echo "test server did not start"; cat server.log; exit 1; }
@@ -28,7 +31,11 @@ start_site() {
     python3 "$ROOT/tests/server/site.py" "$1" > /dev/null 2> "$1/server.log" &
     SITE_PIDS+=($!)
     trap 'kill "${SITE_PIDS[@]}" 2>/dev/null || true' EXIT
-    for _ in $(seq 200); do [ -s "$1/port" ] && break; sleep 0.05; done
+    for _ in $(seq 600); do
+        [ -s "$1/port" ] && break
+        kill -0 "${SITE_PIDS[-1]}" 2>/dev/null || break
+        sleep 0.05
+    done
     [ -s "$1/port" ] || { echo "site $1 did not start"; cat "$1/server.log"; exit 1; }
     SITE_PORT=$(cat "$1/port")
 }
