@@ -69,16 +69,22 @@ $(BIN)/robots-check: $(BUILD)/tests/tools/robots_check.o $(LIB_A)
 	@mkdir -p $(BIN)
 	$(CXX) $(CXXFLAGS) $(LDFLAGS) -o $@ $< $(LIB_A) $(LDLIBS)
 
+# The delaying TCP proxy of the PostgreSQL tests and bench (a server "a
+# network hop away"); it needs nothing of the library.
+$(BIN)/latency-proxy: $(BUILD)/tests/tools/latency_proxy.o
+	@mkdir -p $(BIN)
+	$(CXX) $(CXXFLAGS) $(LDFLAGS) -o $@ $< -lpthread
+
 # Every suite, then one total line "N passed, N failed".
 check: deps
-	@$(MAKE) --no-print-directory -j$$(nproc) all $(BIN)/unit-tests $(BIN)/html-scan $(BIN)/robots-check
+	@$(MAKE) --no-print-directory -j$$(nproc) all $(BIN)/unit-tests $(BIN)/html-scan $(BIN)/robots-check $(BIN)/latency-proxy
 	@FRONTIER_BIN=$(BIN) tests/run.sh
 
 # The PostgreSQL suite alone (part of `make check` too): the CLI golden cases,
 # a move file -> database -> file and four e2e tests against a private server
 # on 127.0.0.1 (tests/pg/run.sh).
 check-pg: deps
-	@$(MAKE) --no-print-directory -j$$(nproc) all
+	@$(MAKE) --no-print-directory -j$$(nproc) all $(BIN)/latency-proxy
 	@res=$$(tests/pg/run.sh 2>&1); echo "$$res" | grep -v '^PASS'; \
 	    p=$$(echo "$$res" | grep -c '^PASS '); f=$$(echo "$$res" | grep -c '^FAIL '); \
 	    echo "$$p passed, $$f failed"; [ $$f -eq 0 ]
@@ -95,14 +101,14 @@ demo: deps
 # tests/bench/run.sh. Then the SQLite vs PostgreSQL comparison of bench-pg
 # (SKIP_PG=1 leaves it out).
 bench: deps
-	@$(MAKE) --no-print-directory all
+	@$(MAKE) --no-print-directory all $(BIN)/latency-proxy
 	@FRONTIER_BIN=$(BIN) tests/bench/run.sh
 	@if [ "$${SKIP_PG:-0}" != 1 ]; then echo; echo "== SQLite vs PostgreSQL (make bench-pg)"; \
 	    FRONTIER_BIN=$(BIN) tests/pg/bench.sh $${BENCH_PG_N:-100000}; fi
 
 # SQLite vs PostgreSQL throughput (tests/pg/bench.sh; BENCH_PG_N URLs).
 bench-pg: deps
-	@$(MAKE) --no-print-directory all
+	@$(MAKE) --no-print-directory all $(BIN)/latency-proxy
 	@FRONTIER_BIN=$(BIN) tests/pg/bench.sh $${BENCH_PG_N:-100000}
 
 # The whole suite under AddressSanitizer and UndefinedBehaviorSanitizer,
@@ -113,7 +119,7 @@ bench-pg: deps
 asan: deps
 	@$(MAKE) --no-print-directory -j$$(nproc) BUILD=build-asan BIN=bin-asan \
 	    CXXFLAGS="-O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer -DFRONTIER_CHECK_COLUMN_TYPES" \
-	    LDFLAGS="-fsanitize=address,undefined" all bin-asan/unit-tests bin-asan/html-scan bin-asan/robots-check
+	    LDFLAGS="-fsanitize=address,undefined" all bin-asan/unit-tests bin-asan/html-scan bin-asan/robots-check bin-asan/latency-proxy
 	@FRONTIER_BIN=bin-asan UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 tests/run.sh
 
 # libFuzzer targets (clang; tests/fuzz/): FUZZ_SECONDS each (default 300).

@@ -27,7 +27,7 @@
 # and each scaling line ends with links=K.
 # FRONTIER_BIN picks the tools (default bin); BACKENDS="sqlite" (or
 # "postgresql") measures one. PG_RTT_MS=1 puts the server behind
-# tests/tools/latency_proxy.py, which adds that round-trip time to every
+# tests/tools/latency_proxy.cpp (bin/latency-proxy), which adds that round-trip time to every
 # exchange (as a server on another machine; `tc netem` on loopback would
 # delay every other test's traffic too; 1 ms measures 1.4 ms with pgbench,
 # Python's thread wake-ups). Nothing leaves 127.0.0.1.
@@ -35,7 +35,7 @@
 # Then the scaling rows (PG_SCALING=0 leaves them out): the server in a
 # network namespace of its own and each pipeline's two tools in another, a
 # "machine" joined to it by a veth pair (tests/tools/netns.bash; as root),
-# through tests/tools/latency_proxy.py in the server's namespace, which
+# through tests/tools/latency_proxy.cpp (bin/latency-proxy) in the server's namespace, which
 # holds each chunk for half the RTT each way and counts round trips. For
 # each RTT of PG_SCALING_RTTS (default "0 1 5" ms) and each writer mode of
 # PG_SCALING_MODES (default "lock partitions"), W = 1, 4, 16 pipelines drain
@@ -67,6 +67,9 @@ set -euo pipefail
 source "$(dirname "$0")/../tools/bench_env.bash"
 N=${1:-100000}
 source "$root/tests/tools/netns.bash"
+# The proxy is an instrument, not a tool under test: always this tree's.
+latency_proxy="$root/bin/latency-proxy"
+[ -x "$latency_proxy" ] || make -C "$root" --no-print-directory bin/latency-proxy >&2
 cleanup() {
     set +e  # one step failing (a process already gone) must not skip the rest
     [ -n "${proxy:-}" ] && kill "$proxy" 2>/dev/null
@@ -85,7 +88,7 @@ tools_base=${base:-}
 [ -n "${base:-}" ] && echo "PostgreSQL shared memory on huge pages: $("$root/tests/tools/pg.sh" hugepages "$work/cluster")" \
     "(PG_HUGE_PAGES; frontier(7), POSTGRESQL)" >&2
 if [ -n "${PG_RTT_MS:-}" ] && [ -n "${base:-}" ]; then
-    python3 "$root/tests/tools/latency_proxy.py" "${base##*:}" "$PG_RTT_MS" "$work/proxy.port" &
+    "$latency_proxy" "${base##*:}" "$PG_RTT_MS" "$work/proxy.port" &
     proxy=$!
     for _ in $(seq 50); do [ -s "$work/proxy.port" ] && break; sleep 0.1; done
     tools_base="${base%:*}:$(cat "$work/proxy.port")"
@@ -194,7 +197,7 @@ python3 "$root/tests/bench/gen-urls.py" "$((N / 10))" "$((N / 100 > 0 ? N / 100 
 for rtt in ${PG_SCALING_RTTS:-0 1 5}; do
     : > "$work/rt.log"; rm -f "$work/sproxy.port"
     # ip netns exec execs its command: $! is the proxy's pid (and below the sampler's).
-    LATENCY_PROXY_LOG="$work/rt.log" ip netns exec "$S" python3 "$root/tests/tools/latency_proxy.py" --listen 0.0.0.0 \
+    LATENCY_PROXY_LOG="$work/rt.log" ip netns exec "$S" "$latency_proxy" --listen 0.0.0.0 \
         "${sbase##*:}" "$rtt" "$work/sproxy.port" &
     sproxy=$!
     for _ in $(seq 50); do [ -s "$work/sproxy.port" ] && break; sleep 0.1; done

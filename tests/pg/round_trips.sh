@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Round trips and wall time of one-URL PostgreSQL tool runs: K
 # pairs of `frontier-lease -q --detached -n 1` and a `frontier-done` of its
-# result, behind tests/tools/latency_proxy.py at RTT_MS (default 1) added
+# result, behind tests/tools/latency_proxy.cpp (bin/latency-proxy) at RTT_MS (default 1) added
 # per round trip, which counts the round trips each connection waited for.
 # Two builds side by side, alternated over two rounds:
 #
@@ -21,8 +21,9 @@ root="$(cd "$here/../.." && pwd)"
 old=$1 new=$2 K=${3:-10}
 work=$(mktemp -d)
 chmod 755 "$work"
+[ -x "$root/bin/latency-proxy" ] || make -C "$root" --no-print-directory bin/latency-proxy >&2
 base=$("$root/tests/tools/pg.sh" start "$work/cluster") || exit 1
-LATENCY_PROXY_LOG="$work/proxy.log" python3 "$root/tests/tools/latency_proxy.py" "${base##*:}" "${RTT_MS:-1}" "$work/port" &
+LATENCY_PROXY_LOG="$work/proxy.log" "$root/bin/latency-proxy" "${base##*:}" "${RTT_MS:-1}" "$work/port" &
 proxy=$!
 trap 'kill $proxy 2>/dev/null; "$root/tests/tools/pg.sh" stop "$work/cluster"; rm -rf "$work"' EXIT
 for _ in $(seq 50); do [ -s "$work/port" ] && break; sleep 0.1; done

@@ -3,7 +3,7 @@
 # network namespaces as fetch machines, each running the whole pipeline
 # (frontier-lease --follow | fetch --links | frontier-done) against one
 # PostgreSQL frontier in a fifth namespace, 1 ms away through
-# tests/tools/latency_proxy.py, crawling H hosts that one nginx serves
+# bin/latency-proxy (tests/tools/latency_proxy.cpp), crawling H hosts that one nginx serves
 # there, each host an address of its own (10.78.0.K, routed to the server
 # over each machine's veth pair). Checks, from nginx's access log and the
 # frontier:
@@ -66,7 +66,7 @@ in_s /usr/sbin/nginx -c "$work/ng/nginx.conf" -p "$work/ng" -e "$work/ng/error.l
 sbase=$(in_s "$ROOT/tests/tools/pg.sh" start "$work/pgc")
 in_s psql -qX "$sbase/postgres" -c "CREATE DATABASE crawl" >/dev/null
 FS="$sbase/crawl"
-ip netns exec "$S" python3 "$ROOT/tests/tools/latency_proxy.py" --listen 0.0.0.0 "${sbase##*:}" 1 "$work/proxy.port" &
+ip netns exec "$S" "$ROOT/${FRONTIER_BIN:-bin}/latency-proxy" --listen 0.0.0.0 "${sbase##*:}" 1 "$work/proxy.port" &
 for _ in $(seq 50); do [ -s proxy.port ] && break; sleep 0.1; done
 frontier_of() { echo "${sbase%@*}@$(netns_addr "$1"):$(cat "$work/proxy.port")/crawl"; }
 for kv in "politeness.min-delay 0.2" "politeness.delay-factor 0" "politeness.max-in-flight 1" "lease.ttl 3"; do
