@@ -4,7 +4,10 @@
 # known, included) run while another session holds the writers' lock
 # shared (a writer without it waits), a lease skips a queue whose
 # partition another session holds and takes the next queue, and a result
-# for that queue waits for the partition, then is applied.
+# for that queue waits for the partition, then is applied; a lease that
+# finds every ready queue's partition held waits for the first one's, then
+# leases from it; a full batch of results (256 read at once) waits for the
+# writers' lock instead (a shorter one does not).
 # Run by tests/pg/run.sh with PARTS_FRONTIER (a database URL).
 set -u
 : "${PARTS_FRONTIER:?}" "${ROOT:?}"
@@ -209,7 +212,57 @@ grep -q '"result":"done"' done9.out || fail "robots result: $(cat done9.out)"
 [ "$(sql "SELECT robots_rules IS NOT NULL FROM hosts WHERE name = 'http://r.example'")" = t ] ||
     fail "r.example's rules not stored: $(sql "SELECT robots_state, robots_rules FROM hosts WHERE name = 'http://r.example'")"
 
+# 10. A lease with nothing to lock waits: no work due, and the one ready
+#     queue's partition held elsewhere: the lease waits for it, then leases
+#     from it (it does not return empty at once).
+frontier-config robots.enabled false >/dev/null || fail "config"
+FRONTIER_PG_PARTITIONS=1 frontier-lease -q -n 1000 --per-queue 1000 > drained.jsonl || fail "the lease that drains the ready queues"
+echo http://z.example/1 | frontier-add -q || fail "add z.example"
+[ "$(sql "SELECT string_agg(key, ' ') FROM queues WHERE sched <> 2")" = z.example ] ||
+    fail "queues ready or sleeping besides z.example: $(sql "SELECT key, sched FROM queues WHERE sched <> 2")"
+[ "$(sql "SELECT count(*) FROM urls WHERE due_at IS NOT NULL")" = 0 ] || fail "work due: $(sql "SELECT url FROM urls WHERE due_at IS NOT NULL")"
+qz=$(sql "SELECT id FROM queues WHERE key = 'z.example'")
+hold "pg_advisory_xact_lock($parts, $((qz % 1024)))" 4
+t0=$(date +%s.%N)
+FRONTIER_PG_PARTITIONS=1 frontier-lease -q -n 1 > tenth.jsonl 2> tenth.err || fail "a lease beside the held partition: exit $?: $(cat tenth.err)"
+t=$(elapsed "$t0")
+wait "$holder"
+awk -v t="$t" 'BEGIN { exit !(t >= 2) }' || fail "a lease with nothing to lock did not wait for the ready queue's partition (${t} s)"
+[ "$(grep -c . tenth.jsonl)" = 1 ] && grep -q '"url":"http://z.example/1"' tenth.jsonl ||
+    fail "the lease that waited took: $(cat tenth.jsonl)"
+
+# 11. A full batch (256 results read at once, from a file) runs under the
+#     writers' lock: it waits for the shared holder, then is applied. A
+#     file of 255 results (batches of fewer than 256) runs in partitions
+#     beside it.
+for i in $(seq 511); do echo "http://batch$i.example/1"; done | frontier-add -q || fail "add batch<N>.example"
+FRONTIER_PG_PARTITIONS=1 frontier-lease -q -n 511 > eleventh.jsonl || fail "eleventh lease"
+[ "$(grep -c '"url":"http://batch' eleventh.jsonl)" = 511 ] || fail "leased $(grep -c '"url":"http://batch' eleventh.jsonl) of 511"
+sed -E 's/^\{"url":"([^"]*)".*"lease":"([^"]*)".*/{"url":"\1","lease":"\2","status":200}/' eleventh.jsonl > results11.jsonl
+head -n 256 results11.jsonl > full.jsonl
+tail -n +257 results11.jsonl > short.jsonl
+[ "$(grep -c . full.jsonl) $(grep -c . short.jsonl)" = "256 255" ] || fail "results: $(wc -l full.jsonl short.jsonl)"
+# done_in FILE SECONDS: FILE's results to frontier-done in partitions
+# while the writers' lock is held shared for SECONDS; its seconds in $t;
+# then FILE's URLs done.
+done_in() {
+    hold "pg_advisory_xact_lock_shared($writers)" "$2"
+    t0=$(date +%s.%N)
+    FRONTIER_PG_PARTITIONS=1 frontier-done -q < "$1" 2> "$1.err" || fail "frontier-done < $1: $(cat "$1.err")"
+    t=$(elapsed "$t0")
+    wait "$holder"
+    local urls
+    urls=$(sed -E 's/^\{"url":"([^"]*)".*/\1/' "$1" | paste -sd,)
+    [ "$(sql "SELECT count(*) FROM urls WHERE state = 2 AND url = ANY(string_to_array('$urls', ','))")" = "$(grep -c . "$1")" ] ||
+        fail "the results of $1 were not all applied: $(sql "SELECT state, count(*) FROM urls WHERE url = ANY(string_to_array('$urls', ',')) GROUP BY state")"
+}
+done_in full.jsonl 4
+awk -v t="$t" 'BEGIN { exit !(t >= 2) }' || fail "a full batch did not wait for the writers' lock (${t} s)"
+done_in short.jsonl 6
+awk -v t="$t" 'BEGIN { exit !(t < 3.5) }' || fail "a batch of 255 results waited ${t} s for the shared writers' lock"
+
 frontier-report --check >/dev/null || fail "the frontier's checks fail: $(frontier-report --check 2>&1)"
 echo "ok: a lease in partitions beside a shared writers' lock, a held partition skipped, its result waited for;" \
     "results with known and new links in partitions, under the writers' lock once the settings moved" \
-    "or a link's queue was made meanwhile; a robots.txt result in partitions"
+    "or a link's queue was made meanwhile; a robots.txt result in partitions;" \
+    "a lease that waited for the held partition of the one ready queue; a full batch under the writers' lock, 255 results beside it"
