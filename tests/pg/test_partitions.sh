@@ -7,7 +7,7 @@
 # for that queue waits for the partition, then is applied; a lease that
 # finds every ready queue's partition held waits for the first one's, then
 # leases from it; a full batch of results (256 read at once) waits for the
-# writers' lock instead (a shorter one does not).
+# writers' lock instead (a shorter one does not), as does a bulk lease.
 # Run by tests/pg/run.sh with PARTS_FRONTIER (a database URL).
 set -u
 : "${PARTS_FRONTIER:?}" "${ROOT:?}"
@@ -261,8 +261,19 @@ awk -v t="$t" 'BEGIN { exit !(t >= 2) }' || fail "a full batch did not wait for 
 done_in short.jsonl 6
 awk -v t="$t" 'BEGIN { exit !(t < 3.5) }' || fail "a batch of 255 results waited ${t} s for the shared writers' lock"
 
+# 12. A bulk lease (-n 256 or more) runs under the writers' lock too: it
+#     waits for the shared holder, then leases.
+echo http://bulk.example/1 | frontier-add -q || fail "add bulk.example"
+hold "pg_advisory_xact_lock_shared($writers)" 4
+t0=$(date +%s.%N)
+FRONTIER_PG_PARTITIONS=1 frontier-lease -q -n 256 > twelfth.jsonl 2> twelfth.err || fail "bulk lease: exit $?: $(cat twelfth.err)"
+t=$(elapsed "$t0")
+wait "$holder"
+awk -v t="$t" 'BEGIN { exit !(t >= 2) }' || fail "a bulk lease did not wait for the writers' lock (${t} s)"
+grep -q '"url":"http://bulk.example/1"' twelfth.jsonl || fail "the bulk lease took: $(cat twelfth.jsonl)"
+
 frontier-report --check >/dev/null || fail "the frontier's checks fail: $(frontier-report --check 2>&1)"
 echo "ok: a lease in partitions beside a shared writers' lock, a held partition skipped, its result waited for;" \
     "results with known and new links in partitions, under the writers' lock once the settings moved" \
     "or a link's queue was made meanwhile; a robots.txt result in partitions;" \
-    "a lease that waited for the held partition of the one ready queue; a full batch under the writers' lock, 255 results beside it"
+    "a lease that waited for the held partition of the one ready queue; a full batch under the writers' lock, 255 results beside it; a bulk lease under it"
