@@ -16,8 +16,9 @@
 # BENCH_RESPONDER=sed answers with `sed` instead (the frontier's share), its
 # output line-buffered by stdbuf: `sed -u` reads its input a byte per
 # read(2), which costs more than the pipeline it answers.
-# FRONTIER_PG_PARTITIONS=1 in the environment runs every tool with leases
-# and result batches in partitions (frontier(7), POSTGRESQL).
+# FRONTIER_PG_PARTITIONS=0 in the environment runs the rows above the
+# scaling rows with every writer under the writer lock (frontier(7),
+# POSTGRESQL; the default: leases and result batches in partitions).
 # BENCH_ROBOTS=1 keeps robots.txt on in the pipelines (the default of a
 # crawl: each host's robots.txt is leased first, answered 200 and empty).
 # BENCH_LINKS=K has every answer carry K links, the same on all pages of a
@@ -41,8 +42,9 @@
 # PG_SCALING_MODES (default "lock partitions"), W = 1, 4, 16 pipelines drain
 # N/10 URLs over N/100 hosts of a fresh database, each pipeline with up to
 # 16 URLs of a queue per batch and 64 leases out (throughput_lease_opts,
-# tests/tools/throughput.bash), and it
-# prints, for scripts:
+# tests/tools/throughput.bash; PG_SCALING_EQUAL=1: every host N/1000 URLs
+# instead of gen-urls.py's skew, whose three busiest hosts hold a quarter
+# of them), and it prints, for scripts:
 #   pg-scaling rtt=1ms W1=URL/s W4=URL/s W16=URL/s             (writer lock)
 #   pg-scaling-partitions rtt=1ms W1=URL/s W4=URL/s W16=URL/s  (partitions)
 # and per W a pg-scaling-detail line: rt/url (round trips the tools waited
@@ -67,8 +69,9 @@ set -euo pipefail
 source "$(dirname "$0")/../tools/bench_env.bash"
 N=${1:-100000}
 source "$root/tests/tools/netns.bash"
-# The proxy is an instrument, not a tool under test: always this tree's.
-latency_proxy="$root/bin/latency-proxy"
+# The proxy is an instrument, not a tool under test: this tree's, whatever
+# FRONTIER_BIN says (LATENCY_PROXY=PROGRAM: another, same arguments).
+latency_proxy=${LATENCY_PROXY:-$root/bin/latency-proxy}
 [ -x "$latency_proxy" ] || make -C "$root" --no-print-directory bin/latency-proxy >&2
 cleanup() {
     set +e  # one step failing (a process already gone) must not skip the rest
@@ -193,7 +196,14 @@ cpu() { awk '{print $14 + $15}' "/proc/$1/stat"; }  # clock ticks
 machine() { awk '/^cpu / {print $5 + $6, $2 + $3 + $4 + $5 + $6 + $7 + $8 + $9}' /proc/stat; }  # idle, all ticks
 tick=$(getconf CLK_TCK)
 echo
-python3 "$root/tests/bench/gen-urls.py" "$((N / 10))" "$((N / 100 > 0 ? N / 100 : 1))" > "$work/scale.jsonl"
+if [ "${PG_SCALING_EQUAL:-0}" = 1 ]; then
+    # Every host the same size: no host's queue (and partition) holds a
+    # larger share of the work than the others.
+    awk -v n="$((N / 10))" -v h="$((N / 100 > 0 ? N / 100 : 1))" \
+        'BEGIN { for (i = 0; i < n; i++) printf "{\"url\":\"http://h%d.example/p%d\"}\n", i % h, i }' > "$work/scale.jsonl"
+else
+    python3 "$root/tests/bench/gen-urls.py" "$((N / 10))" "$((N / 100 > 0 ? N / 100 : 1))" > "$work/scale.jsonl"
+fi
 for rtt in ${PG_SCALING_RTTS:-0 1 5}; do
     : > "$work/rt.log"; rm -f "$work/sproxy.port"
     # ip netns exec execs its command: $! is the proxy's pid (and below the sampler's).

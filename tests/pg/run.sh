@@ -16,7 +16,10 @@
 # Prints "PASS name" / "FAIL name" lines, like the other suites (exit 1 when
 # any failed), and stops the cluster. `tests/pg/run.sh FILTER` runs the cases whose name contains FILTER.
 # Cases listed in tests/pg/skip (with the reason) test the SQLite file
-# itself and are reported as SKIP.
+# itself and are reported as SKIP. Everything runs with leases and result
+# batches in partitions (the default) but the cases listed in tests/pg/lock
+# and those named pg-lock:..., which run with the writer lock
+# (FRONTIER_PG_PARTITIONS=0).
 set -u
 failures=0  # exit 1 when any case failed
 here="$(cd "$(dirname "$0")" && pwd)"
@@ -47,7 +50,10 @@ pg_cli_case() {
     local n=$1 case=$2 name dir state actual
     name=$(basename "$case" .sh)
     dir=$(mktemp -d); state=$(mktemp -d)
-    actual=$(cd "$dir" && PATH="$work/wrap:$bin:$PATH" PG_CASE=$n PG_CASE_DIR="$state" CASES="$root/tests/cli/cases" \
+    # Cases listed in tests/pg/lock run with the writer lock (their reason there).
+    local parts=1
+    grep -q "^$name " "$root/tests/pg/lock" && parts=0
+    actual=$(cd "$dir" && FRONTIER_PG_PARTITIONS=$parts PATH="$work/wrap:$bin:$PATH" PG_CASE=$n PG_CASE_DIR="$state" CASES="$root/tests/cli/cases" \
         ROOT="$root" timeout 120 bash "$case" 2>&1)
     if [ -f "$state/map" ]; then
         while IFS=$'\t' read -r url orig; do actual=${actual//"$url"/"$orig"}; done < "$state/map"
@@ -113,14 +119,16 @@ pg_script test_lease_first_page PAGE_FRONTIER
 pg_script test_add_rows ROWS_FRONTIER
 # A chunk's new URL rows inserted behind the next chunk's probe: the answers SQLite gives.
 pg_script test_add_behind BEHIND_FRONTIER
-# A lease's heads read ahead and refilled together: the order SQLite gives.
-pg_script test_lease_order ORDER_FRONTIER
+# A lease's heads read ahead and refilled together: the order SQLite gives
+# (with the writer lock: in partitions a lease takes from the queues it
+# could lock).
+pg_script test_lease_order ORDER_FRONTIER FRONTIER_PG_PARTITIONS=0
 # Leases and results in partitions beside a shared lock and a held partition.
 pg_script test_partitions PARTS_FRONTIER
 # Four machines (network namespaces) crawl through one frontier 1 ms away
 # (a server of its own there): politeness, a budget cut and a kill -9.
 pg_script test_machines MACHINES_FRONTIER
-PG_PREFIX=pg-parts pg_script test_machines MACHINES_FRONTIER FRONTIER_PG_PARTITIONS=1
+PG_PREFIX=pg-lock pg_script test_machines MACHINES_FRONTIER FRONTIER_PG_PARTITIONS=0
 
 # End-to-end tests that take their frontier from the environment, each on a
 # fresh database: a real crawl, SIGKILLs at random moments, concurrent workers.
@@ -144,9 +152,9 @@ e2e_case() {
 for t in test_crawl test_crash test_concurrency test_lease_round_robin test_lease_large_batch test_done_429_cached test_lease_holder test_follow_capped; do
     e2e_case pg $t
 done
-# The same with leases and result batches in partitions (FRONTIER_PG_PARTITIONS):
-# three crawling pipelines, kills, concurrent workers with budget edits.
+# The same with the writer lock (FRONTIER_PG_PARTITIONS=0): three crawling
+# pipelines, kills, concurrent workers with budget edits.
 for t in test_crawl test_crash test_concurrency test_follow_capped; do
-    e2e_case pg-parts $t FRONTIER_PG_PARTITIONS=1
+    e2e_case pg-lock $t FRONTIER_PG_PARTITIONS=0
 done
 [ "$failures" -eq 0 ]

@@ -20,8 +20,8 @@
 #    cut host's URLs wait in a retired queue); frontier-report --check is clean.
 # Needs root and `ip netns` (tests/tools/netns.bash); prints "skipped" and
 # passes without them. Every address lives in the namespaces it makes.
-# Run by tests/pg/run.sh (pg:test_machines, and pg-parts:test_machines with
-# FRONTIER_PG_PARTITIONS=1 reaching every tool).
+# Run by tests/pg/run.sh (pg:test_machines in partitions, the default, and
+# pg-lock:test_machines with FRONTIER_PG_PARTITIONS=0 reaching every tool).
 set -euo pipefail
 : "${ROOT:?}"
 source "$ROOT/tests/tools/netns.bash"

@@ -28,8 +28,9 @@ std::unique_ptr<StoreBackend> make_pg_store_backend(Statements& st) { return std
 
 PgStoreBackend::PgStoreBackend(Statements& st) : st_(st) {
     st.hold(&lease_writes_);
+    // On unless FRONTIER_PG_PARTITIONS is 0 (frontier(7), ENVIRONMENT).
     const char* env = std::getenv("FRONTIER_PG_PARTITIONS");
-    partitions_ = env && std::string_view(env) == "1";
+    partitions_ = !env || std::string_view(env) != "0";
 }
 
 std::string PgStoreBackend::held_condition(const char* queue_col) const {
