@@ -39,14 +39,14 @@
 # through tests/tools/latency_proxy.cpp (bin/latency-proxy) in the server's namespace, which
 # holds each chunk for half the RTT each way and counts round trips. For
 # each RTT of PG_SCALING_RTTS (default "0 1 5" ms) and each writer mode of
-# PG_SCALING_MODES (default "lock partitions"), W = 1, 4, 16 pipelines drain
+# PG_SCALING_MODES (default "partitions lock"), W = 1, 4, 16 pipelines drain
 # N/10 URLs over N/100 hosts of a fresh database, each pipeline with up to
 # 16 URLs of a queue per batch and 64 leases out (throughput_lease_opts,
 # tests/tools/throughput.bash; PG_SCALING_EQUAL=1: every host N/1000 URLs
 # instead of gen-urls.py's skew, whose three busiest hosts hold a quarter
 # of them), and it prints, for scripts:
-#   pg-scaling rtt=1ms W1=URL/s W4=URL/s W16=URL/s             (writer lock)
-#   pg-scaling-partitions rtt=1ms W1=URL/s W4=URL/s W16=URL/s  (partitions)
+#   pg-scaling rtt=1ms W1=URL/s W4=URL/s W16=URL/s       (partitions, the default)
+#   pg-scaling-lock rtt=1ms W1=URL/s W4=URL/s W16=URL/s  (FRONTIER_PG_PARTITIONS=0)
 # and per W a pg-scaling-detail line: rt/url (round trips the tools waited
 # for, per URL), lockwait (share of pg_stat_activity samples, ~10 ms apart,
 # with a session waiting for an advisory lock: the writers' lock or a
@@ -211,11 +211,11 @@ for rtt in ${PG_SCALING_RTTS:-0 1 5}; do
         "${sbase##*:}" "$rtt" "$work/sproxy.port" &
     sproxy=$!
     for _ in $(seq 50); do [ -s "$work/sproxy.port" ] && break; sleep 0.1; done
-    for mode in ${PG_SCALING_MODES:-lock partitions}; do
-    # The writer lock is the default (pg-scaling); partitions is
-    # FRONTIER_PG_PARTITIONS=1 (pg-scaling-partitions).
-    parts=0 line="pg-scaling rtt=${rtt}ms" details=()
-    [ "$mode" = partitions ] && parts=1 line="pg-scaling-partitions rtt=${rtt}ms"
+    for mode in ${PG_SCALING_MODES:-partitions lock}; do
+    # Partitions are the tools' default (pg-scaling); the writer lock is
+    # FRONTIER_PG_PARTITIONS=0 (pg-scaling-lock).
+    parts=1 line="pg-scaling rtt=${rtt}ms" details=()
+    [ "$mode" = lock ] && parts=0 line="pg-scaling-lock rtt=${rtt}ms"
     for W in 1 4 16; do
         db="r${rtt}w${W}p$parts"
         in_s psql -qX "$sbase/postgres" -c "CREATE DATABASE $db" >/dev/null
