@@ -24,6 +24,16 @@ hold() {
     fail "the holding session never took $1"
 }
 elapsed() { awk -v a="$1" -v b="$(date +%s.%N)" 'BEGIN { printf "%.1f", b - a }'; }
+# lease_beside LOCK OUT ARGS...: a lease in partitions (frontier-lease -q
+# ARGS > OUT) while another session holds LOCK for 4 s; its seconds in $t.
+lease_beside() {
+    local lock=$1 out=$2
+    shift 2
+    hold "$lock" 4
+    t0=$(date +%s.%N)
+    FRONTIER_PG_PARTITIONS=1 frontier-lease -q "$@" > "$out" 2> "$out.err" || fail "lease beside $lock: exit $?: $(cat "$out.err")"
+    t=$(elapsed "$t0")
+}
 
 configure "$FRONTIER" "robots.enabled false" "politeness.min-delay 0" "politeness.delay-factor 0" \
     "politeness.max-in-flight 2" "budget.hold-queues false"
@@ -32,10 +42,7 @@ qa=$(sql "SELECT id FROM queues WHERE key = 'a.example'")
 
 # 1. The writers' lock held shared elsewhere: a lease in partitions goes on,
 #    a writer without them waits for it.
-hold "pg_advisory_xact_lock_shared($writers)" 4
-t0=$(date +%s.%N)
-FRONTIER_PG_PARTITIONS=1 frontier-lease -q -n 1 --per-queue 1 > first.jsonl || fail "lease in partitions"
-t=$(elapsed "$t0")
+lease_beside "pg_advisory_xact_lock_shared($writers)" first.jsonl -n 1 --per-queue 1
 awk -v t="$t" 'BEGIN { exit !(t < 2.5) }' || fail "a lease in partitions waited ${t} s for a shared writers' lock"
 grep -q '"url":"http://a.example/1"' first.jsonl || fail "the lease in partitions took $(cat first.jsonl)"
 t0=$(date +%s.%N)
@@ -222,10 +229,7 @@ echo http://z.example/1 | frontier-add -q || fail "add z.example"
     fail "queues ready or sleeping besides z.example: $(sql "SELECT key, sched FROM queues WHERE sched <> 2")"
 [ "$(sql "SELECT count(*) FROM urls WHERE due_at IS NOT NULL")" = 0 ] || fail "work due: $(sql "SELECT url FROM urls WHERE due_at IS NOT NULL")"
 qz=$(sql "SELECT id FROM queues WHERE key = 'z.example'")
-hold "pg_advisory_xact_lock($parts, $((qz % 1024)))" 4
-t0=$(date +%s.%N)
-FRONTIER_PG_PARTITIONS=1 frontier-lease -q -n 1 > tenth.jsonl 2> tenth.err || fail "a lease beside the held partition: exit $?: $(cat tenth.err)"
-t=$(elapsed "$t0")
+lease_beside "pg_advisory_xact_lock($parts, $((qz % 1024)))" tenth.jsonl -n 1
 wait "$holder"
 awk -v t="$t" 'BEGIN { exit !(t >= 2) }' || fail "a lease with nothing to lock did not wait for the ready queue's partition (${t} s)"
 [ "$(grep -c . tenth.jsonl)" = 1 ] && grep -q '"url":"http://z.example/1"' tenth.jsonl ||
@@ -264,10 +268,7 @@ awk -v t="$t" 'BEGIN { exit !(t < 3.5) }' || fail "a batch of 255 results waited
 # 12. A bulk lease (-n 256 or more) runs under the writers' lock too: it
 #     waits for the shared holder, then leases.
 echo http://bulk.example/1 | frontier-add -q || fail "add bulk.example"
-hold "pg_advisory_xact_lock_shared($writers)" 4
-t0=$(date +%s.%N)
-FRONTIER_PG_PARTITIONS=1 frontier-lease -q -n 256 > twelfth.jsonl 2> twelfth.err || fail "bulk lease: exit $?: $(cat twelfth.err)"
-t=$(elapsed "$t0")
+lease_beside "pg_advisory_xact_lock_shared($writers)" twelfth.jsonl -n 256
 wait "$holder"
 awk -v t="$t" 'BEGIN { exit !(t >= 2) }' || fail "a bulk lease did not wait for the writers' lock (${t} s)"
 grep -q '"url":"http://bulk.example/1"' twelfth.jsonl || fail "the bulk lease took: $(cat twelfth.jsonl)"
