@@ -21,14 +21,18 @@ struct Batch {
     explicit Batch(size_t max) : lines(max < 1 ? 1 : max) {}
     std::vector<InputLine> lines;
     size_t n = 0;
+    // As many lines as a batch holds, or as many bytes: a backlog.
+    bool full = false;
 
     bool read(RecordSource& input) {
         n = 0;
+        full = false;
         if (!input.next(lines[0])) return false;
         n = 1;
         size_t bytes = record_bytes(lines[0].record);
         while (n < lines.size() && bytes < kBytes && !input.idle() && input.next(lines[n]))
             bytes += record_bytes(lines[n++].record);
+        full = n == lines.size() || bytes >= kBytes;
         return true;
     }
     // A slot that held a large line gives its memory back (each keeps its
@@ -93,7 +97,7 @@ int DoneSession::run() {
         if (!batch.read(input_)) break;
         const bool first = !open;
         if (first) {
-            alone = backend_.begin_batch_of(frontier::now(), batch.lines.data(), batch.n);
+            alone = backend_.begin_batch_of(frontier::now(), batch.lines.data(), batch.n, batch.full);
             open = true;
             pacer.restart();
         }

@@ -24,9 +24,10 @@ public:
     // Opens the transaction of a batch at `now` (Store::begin_result_batch).
     virtual void begin_batch(double now) = 0;
     // begin_batch for these lines, in partitions where they allow it
-    // (DoneProcessor::runs_in_partitions): true when the transaction may
+    // (DoneProcessor::runs_in_partitions) and the batch is not `full` (as
+    // many lines or bytes as a batch holds): true when the transaction may
     // hold only this batch (it is committed after it).
-    virtual bool begin_batch_of(double now, const InputLine*, size_t) {
+    virtual bool begin_batch_of(double now, const InputLine*, size_t, bool /*full*/) {
         begin_batch(now);
         return false;
     }
@@ -47,13 +48,13 @@ public:
     explicit StoreDoneBackend(Store& store);
     size_t records_read_together() override { return store_.records_read_together(); }
     void begin_batch(double now) override { store_.begin_result_batch(now); }
-    bool begin_batch_of(double now, const InputLine* lines, size_t n) override {
+    bool begin_batch_of(double now, const InputLine* lines, size_t n, bool full) override {
         BatchLocks locks;
         // A full batch is a backlog (a file, or a pipeline far behind): it
         // is applied under the writers' lock, in one transaction with the
         // batches after it, as the lock mode does: a batch in partitions
         // commits on its own, which costs more than it saves there.
-        parts_ = store_.results_in_partitions() && n < store_.records_read_together() &&
+        parts_ = store_.results_in_partitions() && !full &&
                  proc_.runs_in_partitions(lines, n, now, &locks);
         parts_settings_ = store_.settings_generation();
         took_locks_ = !locks.link_queues.empty() || !locks.robots_hosts.empty();

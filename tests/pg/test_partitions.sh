@@ -6,8 +6,9 @@
 # partition another session holds and takes the next queue, and a result
 # for that queue waits for the partition, then is applied; a lease that
 # finds every ready queue's partition held waits for the first one's, then
-# leases from it; a full batch of results (256 read at once) waits for the
-# writers' lock instead (a shorter one does not), as does a bulk lease.
+# leases from it; a full batch of results (256 or 1 MiB read at once) waits
+# for the writers' lock instead (a shorter one does not), as does a bulk
+# lease.
 # Run by tests/pg/run.sh with PARTS_FRONTIER (a database URL).
 set -u
 : "${PARTS_FRONTIER:?}" "${ROOT:?}"
@@ -273,8 +274,26 @@ wait "$holder"
 awk -v t="$t" 'BEGIN { exit !(t >= 2) }' || fail "a bulk lease did not wait for the writers' lock (${t} s)"
 grep -q '"url":"http://bulk.example/1"' twelfth.jsonl || fail "the bulk lease took: $(cat twelfth.jsonl)"
 
+# 13. A batch full by its bytes (1 MiB read at once, a string counted as
+#     its text and its value: four results with a 150 kB string) runs under
+#     the writers' lock as a full batch of lines does; three of them (the
+#     whole input, 900 kB so counted) run in partitions beside it.
+for i in 1 2 3 4 5 6 7; do echo "http://bytes$i.example/1"; done | frontier-add -q || fail "add bytes<N>.example"
+FRONTIER_PG_PARTITIONS=1 frontier-lease -q -n 7 > thirteenth.jsonl || fail "thirteenth lease"
+[ "$(grep -c '"url":"http://bytes' thirteenth.jsonl)" = 7 ] || fail "leased $(cat thirteenth.jsonl)"
+pad=$(head -c 150000 /dev/zero | tr '\0' x)
+sed -E 's/^\{"url":"([^"]*)".*"lease":"([^"]*)".*/{"url":"\1","lease":"\2","status":200,"error":"PAD"}/' thirteenth.jsonl |
+    while IFS= read -r l; do printf '%s\n' "${l/PAD/$pad}"; done > results13.jsonl
+head -n 4 results13.jsonl > bytes_full.jsonl
+tail -n 3 results13.jsonl > bytes_short.jsonl
+done_in bytes_full.jsonl 4
+awk -v t="$t" 'BEGIN { exit !(t >= 2) }' || fail "a batch full by its bytes did not wait for the writers' lock (${t} s)"
+done_in bytes_short.jsonl 6
+awk -v t="$t" 'BEGIN { exit !(t < 3.5) }' || fail "three results of 150 kB waited ${t} s for the shared writers' lock"
+
 frontier-report --check >/dev/null || fail "the frontier's checks fail: $(frontier-report --check 2>&1)"
 echo "ok: a lease in partitions beside a shared writers' lock, a held partition skipped, its result waited for;" \
     "results with known and new links in partitions, under the writers' lock once the settings moved" \
     "or a link's queue was made meanwhile; a robots.txt result in partitions;" \
-    "a lease that waited for the held partition of the one ready queue; a full batch under the writers' lock, 255 results beside it; a bulk lease under it"
+    "a lease that waited for the held partition of the one ready queue; a full batch under the writers' lock, 255 results beside it; a bulk lease under it;" \
+    "a batch full by its bytes under it, a shorter one beside it"

@@ -21,7 +21,7 @@ public:
     FakeDoneBackend(EventLog& log, size_t together) : log_(log), together_(together) {}
     size_t records_read_together() override { return together_; }
     void begin_batch(double) override { log_.push_back("begin"); }
-    bool begin_batch_of(double now, const InputLine*, size_t) override {
+    bool begin_batch_of(double now, const InputLine*, size_t, bool) override {
         begin_batch(now);
         return alone;
     }
