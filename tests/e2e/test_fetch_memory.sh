@@ -22,8 +22,8 @@ server="$ROOT/tests/server/hostile.py"
 python3 "$server" --make-sitemap-bomb sitemap-bomb.xml.gz   # served from here
 python3 "$server" port > /dev/null 2> server.log &
 pids+=($!)
-for _ in $(seq 600); do [ -s port ] && break; sleep 0.05; done
-[ -s port ] || { echo "server did not start"; cat server.log; exit 1; }
+source "$ROOT/tests/tools/wait_port.bash"
+wait_for_port port "${pids[-1]}" server server.log
 P=$(cat port)
 B="http://127.0.0.1:$P"
 

@@ -46,7 +46,7 @@ open("proxy.port.tmp", "w").write(str(s.server_address[1])); os.rename("proxy.po
 s.serve_forever()
 PY
 pids+=($!)
-for _ in $(seq 600); do [ -s proxy.port ] && break; sleep 0.05; done
+wait_for_port proxy.port "${pids[-1]}" "the proxy" /dev/null
 PP=$(cat proxy.port)
 printf '%s\n' "$BASE/headers" "{\"url\":\"$BASE/private-target\",\"addresses\":\"public\"}" |
     fetch -q --body --proxy "http://127.0.0.1:$PP" > p.jsonl
@@ -72,7 +72,7 @@ open("tls.port.tmp", "w").write(str(s.server_address[1])); os.rename("tls.port.t
 s.serve_forever()
 PY
 pids+=($!)
-for _ in $(seq 600); do [ -s tls.port ] && break; sleep 0.05; done
+wait_for_port tls.port "${pids[-1]}" "the TLS server" /dev/null
 TP=$(cat tls.port)
 echo "https://127.0.0.1:$TP/" | SSL_CERT_FILE= fetch -q > t0.jsonl
 [ "$(jq -r .error_class t0.jsonl)" = tls ] || fail "an unknown certificate was accepted: $(cat t0.jsonl)"

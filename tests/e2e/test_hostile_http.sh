@@ -19,14 +19,16 @@ trap 'for p in "${pids[@]}"; do kill "$p" 2>/dev/null || true; done' EXIT
 start_hostile() {  # name [robots kind]
     python3 "$ROOT/tests/server/hostile.py" "port_$1" ${2:-} > /dev/null 2> "server_$1.log" &
     pids+=($!)
+    hostile_pid[$1]=$!
 }
+declare -A hostile_pid
+source "$ROOT/tests/tools/wait_port.bash"
 start_hostile A
 start_hostile B huge
 start_hostile C binary
 start_hostile D redirect
 for n in A B C D; do
-    for _ in $(seq 600); do [ -s "port_$n" ] && break; sleep 0.05; done
-    [ -s "port_$n" ] || { echo "server $n did not start"; cat "server_$n.log"; exit 1; }
+    wait_for_port "port_$n" "${hostile_pid[$n]}" "server $n" "server_$n.log"
 done
 A=$(cat port_A); B=$(cat port_B); C=$(cat port_C); D=$(cat port_D)
 

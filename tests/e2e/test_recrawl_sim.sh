@@ -13,6 +13,7 @@
 set -euo pipefail
 : "${ROOT:?}"
 SIM="$ROOT/tests/server/recrawl_sim.py"
+source "$ROOT/tests/tools/wait_port.bash"
 T0=1800000000
 D=86400
 DAYS=${SIM_DAYS:-35}
@@ -41,8 +42,7 @@ run_policy() {
     python3 "$SIM" serve port.txt now.txt ../schedule.json server.log 2>server.err &
     local pid=$!
     trap "kill $pid 2>/dev/null || true" EXIT  # run_policy runs in a subshell
-    for _ in $(seq 600); do [ -s port.txt ] && break; sleep 0.05; done
-    [ -s port.txt ] || { echo "simulation server did not start"; cat server.err; return 1; }
+    wait_for_port port.txt "$pid" "simulation server" server.err
     BASE="http://127.0.0.1:$(cat port.txt)/p"
     frontier-config -f $F robots.enabled false
     frontier-config -f $F budget.hold-queues false

@@ -17,10 +17,10 @@ export PATH="$ROOT/${FRONTIER_BIN:-bin}:$PATH"
 python3 "$ROOT/tests/tools/robots_server.py" . > /dev/null 2> server.log &
 server=$!
 trap 'kill $server 2>/dev/null || true' EXIT
+source "$ROOT/tests/tools/wait_port.bash"
 modes="huge chunked loop chain5 chain6 ftp file final"
 for m in $modes; do
-    for _ in $(seq 600); do [ -s "port_$m" ] && break; sleep 0.05; done
-    [ -s "port_$m" ] || { echo "robots_server.py did not start"; cat server.log; exit 1; }
+    wait_for_port "port_$m" "$server" robots_server.py server.log
 done
 port() { cat "port_$1"; }
 

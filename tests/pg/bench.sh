@@ -105,6 +105,7 @@ links=${BENCH_LINKS:-0}
 nav=""  # the sed replacement's links: \1 is the page's scheme and host
 for ((i = 0; i < links; i++)); do nav+="${nav:+,}\"\\1/nav$i\""; done
 source "$root/tests/tools/throughput.bash"
+source "$root/tests/tools/wait_port.bash"
 respond() {  # lease lines -> results (status 200), one per line as they come
     if [ "$links" -gt 0 ]; then
         # robots.txt answered so; a page's answer with the host's links.
@@ -210,7 +211,7 @@ for rtt in ${PG_SCALING_RTTS:-0 1 5}; do
     LATENCY_PROXY_LOG="$work/rt.log" ip netns exec "$S" "$latency_proxy" --listen 0.0.0.0 \
         "${sbase##*:}" "$rtt" "$work/sproxy.port" &
     sproxy=$!
-    for _ in $(seq 50); do [ -s "$work/sproxy.port" ] && break; sleep 0.1; done
+    wait_for_port "$work/sproxy.port" "$sproxy" "the latency proxy" /dev/null
     for mode in ${PG_SCALING_MODES:-partitions lock}; do
     # Partitions are the tools' default (pg-scaling); the writer lock is
     # FRONTIER_PG_PARTITIONS=0 (pg-scaling-lock).

@@ -26,7 +26,8 @@ base=$("$root/tests/tools/pg.sh" start "$work/cluster") || exit 1
 LATENCY_PROXY_LOG="$work/proxy.log" "$root/bin/latency-proxy" "${base##*:}" "${RTT_MS:-1}" "$work/port" &
 proxy=$!
 trap 'kill $proxy 2>/dev/null; "$root/tests/tools/pg.sh" stop "$work/cluster"; rm -rf "$work"' EXIT
-for _ in $(seq 50); do [ -s "$work/port" ] && break; sleep 0.1; done
+source "$root/tests/tools/wait_port.bash"
+wait_for_port "$work/port" "$proxy" "the latency proxy" /dev/null
 via="${base%:*}:$(cat "$work/port")"
 export FRONTIER_NOW=1800000000
 new_db() {  # BIN NAME HOSTS: a fresh database of 200 URLs over HOSTS hosts, politeness off

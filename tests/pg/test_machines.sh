@@ -26,6 +26,7 @@ set -euo pipefail
 : "${ROOT:?}"
 source "$ROOT/tests/tools/netns.bash"
 source "$ROOT/tests/tools/nginx.sh"
+source "$ROOT/tests/tools/wait_port.bash"
 fail() { echo "FAIL: $*"; exit 1; }
 M=4 H=12 PAGES=16 KILLED=4 CUT=3 PORT=8080
 work=$PWD
@@ -67,7 +68,7 @@ sbase=$(in_s "$ROOT/tests/tools/pg.sh" start "$work/pgc")
 in_s psql -qX "$sbase/postgres" -c "CREATE DATABASE crawl" >/dev/null
 FS="$sbase/crawl"
 ip netns exec "$S" "$ROOT/${FRONTIER_BIN:-bin}/latency-proxy" --listen 0.0.0.0 "${sbase##*:}" 1 "$work/proxy.port" &
-for _ in $(seq 50); do [ -s proxy.port ] && break; sleep 0.1; done
+wait_for_port "$work/proxy.port" $! "the latency proxy" /dev/null
 frontier_of() { echo "${sbase%@*}@$(netns_addr "$1"):$(cat "$work/proxy.port")/crawl"; }
 for kv in "politeness.min-delay 0.2" "politeness.delay-factor 0" "politeness.max-in-flight 1" "lease.ttl 3"; do
     # shellcheck disable=SC2086

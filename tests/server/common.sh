@@ -3,23 +3,13 @@
 set -euo pipefail
 : "${ROOT:?ROOT must point at the repository}"
 export PATH="$ROOT/${FRONTIER_BIN:-bin}:$PATH"
-# wait_for_port FILE PID: until the server PID has written its port to FILE.
-# Up to 30 s: on a loaded 2-core machine Python's start alone can take
-# seconds; a server that died ends the wait at once.
-wait_for_port() {
-    for _ in $(seq 600); do
-        [ -s "$1" ] && return
-        kill -0 "$2" 2>/dev/null || return
-        sleep 0.05
-    done
-}
+source "$ROOT/tests/tools/wait_port.bash"
 start_server() {
     rm -f port.txt
     python3 "$ROOT/tests/server/serve.py" port.txt >/dev/null 2>server.log &
     SERVER_PID=$!
     trap 'kill $SERVER_PID 2>/dev/null || true' EXIT
-    wait_for_port port.txt "$SERVER_PID"
-    [ -s port.txt ] || { echo "test server did not start"; cat server.log; exit 1; }
+    wait_for_port port.txt "$SERVER_PID" "test server" server.log
     PORT=$(cat port.txt)
     BASE="http://127.0.0.1:$PORT"
 }
@@ -35,8 +25,7 @@ start_site() {
     python3 "$ROOT/tests/server/site.py" "$1" > /dev/null 2> "$1/server.log" &
     SITE_PIDS+=($!)
     trap 'kill "${SITE_PIDS[@]}" 2>/dev/null || true' EXIT
-    wait_for_port "$1/port" "${SITE_PIDS[-1]}"
-    [ -s "$1/port" ] || { echo "site $1 did not start"; cat "$1/server.log"; exit 1; }
+    wait_for_port "$1/port" "${SITE_PIDS[-1]}" "site $1" "$1/server.log"
     SITE_PORT=$(cat "$1/port")
 }
 SITE_PIDS=()
