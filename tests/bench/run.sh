@@ -30,6 +30,9 @@
 #                                      the default: its own, a fetch per
 #                                      ready host up to 256)
 #   BROAD_SECONDS=600                  length of B9
+#   ORDER=host                         the records sorted by host before B1:
+#                                      URL rows then lie in queue order (a
+#                                      model of a file clustered by queue)
 #   B1_PEER_MAX=10000000               the largest size at which the sqlite3
 #                                      import (B1's peer) runs: at 100M it
 #                                      alone takes hours
@@ -106,6 +109,8 @@ done
 LIMIT_MIB=64
 B2_MAX="${B2_MAX:-1000000}"
 B1_PEER_MAX="${B1_PEER_MAX:-10000000}"
+ORDER="${ORDER:-}"
+case $ORDER in ""|host) ;; *) echo "bench: ORDER is empty or host" >&2; exit 2 ;; esac
 B2R_CALLS="${B2R_CALLS:-100}"
 
 dir="$(mktemp -d)"
@@ -133,7 +138,7 @@ bench_start=$(now)
 machine="$(nproc) cores, $(awk '/MemTotal/ {printf "%.0f GiB", $2/1048576}' /proc/meminfo), $(. /etc/os-release 2>/dev/null && echo "$PRETTY_NAME" | sed 's/ GNU\/Linux//'), $(uname -r); SQLite $(sqlite3 --version | cut -d' ' -f1), load $(cut -d' ' -f1-3 /proc/loadavg)"
 echo "machine: $machine"
 if [ -n "$sizes" ]; then
-    echo "tools: $bin; sizes: $sizes(URLs; hosts = URLs/100, H=$H at N=$N)"
+    echo "tools: $bin; sizes: $sizes(URLs; hosts = URLs/100, H=$H at N=$N)${ORDER:+; records sorted by $ORDER}"
 else
     echo "tools: $bin; only: $ONLY"
 fi
@@ -147,6 +152,12 @@ frontier_cases() {
     echo
     echo "== $(hum "$n") URLs over $(hum "$h") hosts: tests/bench/gen-urls.py $n $h"
     python3 "$root/tests/bench/gen-urls.py" "$n" "$h" > "$d/urls.jsonl"
+    # ORDER=host: the records grouped by host (stable: each host's own order
+    # kept), so that ids, and with them the URL rows, follow the queues.
+    if [ "$ORDER" = host ]; then
+        sort -t/ -k3,3 -s -S 25% -T "$d" "$d/urls.jsonl" > "$d/sorted.jsonl"
+        mv "$d/sorted.jsonl" "$d/urls.jsonl"
+    fi
     line "case" "ours" "peer" "µs/URL" "peak RSS"
 
     # B1 peer: sqlite3 importing the same URLs (host = queue), unique key + index.
@@ -397,7 +408,7 @@ memrow() {   # LABEL NAME MIB NAME MIB ...: one table row, MISS when any is >= t
 }
 total=$(calc "$(now) - $bench_start")
 
-# The tables go to the output and, unless BENCH_README=0 (or FRONTIER_BIN is
+# The tables go to the output and, unless BENCH_README=0 or ORDER (or FRONTIER_BIN is
 # not this tree's bin/: an old build measured for comparison), into the
 # "Latest run" section of tests/bench/README.md, between its markers.
 tables() {
@@ -514,7 +525,7 @@ echo "load at the end: $(cut -d' ' -f1-3 /proc/loadavg)"
 echo "bench time: $(printf '%.0f' "$total") s in all$( [ -n "$(get b5_secs)" ] && printf '; B5 %.0f s' "$(get b5_secs)")$( [ -n "$(get b6_secs)" ] && printf '; B6 %.0f s' "$(get b6_secs)")$( [ -n "$(get b8_secs)" ] && printf '; B8 %.0f s' "$(get b8_secs)")$( [ -n "$(get b9_secs)" ] && printf '; B9 %.0f s' "$(get b9_secs)")"
 }
 tables | tee "$dir/tables.md"
-if [ "${BENCH_README:-1}" != 0 ] && [ "$bin" = "$root/bin" ]; then
+if [ "${BENCH_README:-1}" != 0 ] && [ "$bin" = "$root/bin" ] && [ -z "$ORDER" ]; then
     readme="$root/tests/bench/README.md"
     # Everything between the markers is replaced; the rest of the file is kept.
     awk -v f="$dir/tables.md" '
