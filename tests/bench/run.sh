@@ -30,9 +30,10 @@
 #                                      the default: its own, a fetch per
 #                                      ready host up to 256)
 #   BROAD_SECONDS=600                  length of B9
-#   ORDER=host                         the records sorted by host before B1:
-#                                      URL rows then lie in queue order (a
-#                                      model of a file clustered by queue)
+#   ORDER=host  ORDER=lease            the records sorted by host (lease:
+#                                      then by depth) before B1: URL rows
+#                                      then lie in queue (lease) order, a
+#                                      model of a file clustered so
 #   B1_PEER_MAX=10000000               the largest size at which the sqlite3
 #                                      import (B1's peer) runs: at 100M it
 #                                      alone takes hours
@@ -110,7 +111,7 @@ LIMIT_MIB=64
 B2_MAX="${B2_MAX:-1000000}"
 B1_PEER_MAX="${B1_PEER_MAX:-10000000}"
 ORDER="${ORDER:-}"
-case $ORDER in ""|host) ;; *) echo "bench: ORDER is empty or host" >&2; exit 2 ;; esac
+case $ORDER in ""|host|lease) ;; *) echo "bench: ORDER is empty, host or lease" >&2; exit 2 ;; esac
 B2R_CALLS="${B2R_CALLS:-100}"
 
 dir="$(mktemp -d)"
@@ -152,10 +153,15 @@ frontier_cases() {
     echo
     echo "== $(hum "$n") URLs over $(hum "$h") hosts: tests/bench/gen-urls.py $n $h"
     python3 "$root/tests/bench/gen-urls.py" "$n" "$h" > "$d/urls.jsonl"
-    # ORDER=host: the records grouped by host (stable: each host's own order
-    # kept), so that ids, and with them the URL rows, follow the queues.
-    if [ "$ORDER" = host ]; then
-        sort -t/ -k3,3 -s -S 25% -T "$d" "$d/urls.jsonl" > "$d/sorted.jsonl"
+    # ORDER: the records grouped by host (stable: each host's own order
+    # kept), and with `lease` by depth within a host, the rank's source, so
+    # that ids, and with them the URL rows, follow the queues or the lease
+    # order.
+    if [ -n "$ORDER" ]; then
+        local depth_key=""
+        if [ "$ORDER" = lease ]; then depth_key="-k2,2n"; fi
+        awk -F'"' '{ split($4, u, "/"); split($7, d, /[:}]/); print u[3] "\t" d[2] "\t" $0 }' "$d/urls.jsonl" |
+            sort -t"$(printf '\t')" -k1,1 $depth_key -s -S 25% -T "$d" | cut -f3- > "$d/sorted.jsonl"
         mv "$d/sorted.jsonl" "$d/urls.jsonl"
     fi
     line "case" "ours" "peer" "µs/URL" "peak RSS"
